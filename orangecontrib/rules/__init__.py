@@ -1,0 +1,20 @@
+"""Orange3-Rules: rule learning for Orange.
+
+Learners (scripting API) and the shared pieces they are built from. The
+compiled Cython core is required: importing this package without it fails
+with an explanation (see :mod:`orangecontrib.rules.core`).
+"""
+from . import core  # noqa: F401  (fails loudly if the extensions are missing)
+from .base import Interrupted, PriorRuleModel, RuleLearner, RuleModel
+from .encoding import EncodedData, encode_table
+from .rules import Condition, Rule, covering, format_rules
+from .scoring import (STRATEGIES, RuleScoringLearner, RuleSetModel,
+                      score_rules)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Condition", "EncodedData", "Interrupted", "PriorRuleModel", "Rule",
+    "RuleLearner", "RuleModel", "RuleScoringLearner", "RuleSetModel",
+    "STRATEGIES", "covering", "encode_table", "format_rules", "score_rules",
+]

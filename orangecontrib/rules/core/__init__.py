@@ -1,0 +1,47 @@
+"""The compiled Cython core shared by every learner of the add-on.
+
+There is deliberately no pure-Python fallback: if the extensions were not
+built, importing this package fails with an explanation instead of running
+silently slow code.
+"""
+
+try:
+    from . import _coverage
+except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
+    raise ImportError(
+        "The compiled core of Orange3-Rules (orangecontrib.rules.core._coverage) "
+        "is missing or was built for another Python/numpy. Install the add-on "
+        "with pip so that its Cython extensions are compiled, e.g. "
+        "'pip install .' (or 'pip install -e .') in the source directory; "
+        "after editing a .pyx file, run that command again. "
+        f"(Original error: {exc})"
+    ) from exc
+
+from ._coverage import (  # noqa: E402
+    KIND_CONTINUOUS,
+    KIND_DISCRETE,
+    OP_EQ,
+    OP_GE,
+    OP_LE,
+    and_bits,
+    and_popcount,
+    and_rows,
+    class_weights,
+    class_weights_bits,
+    condition_bitsets,
+    continuous_refinements,
+    cover_matrix,
+    discrete_refinements,
+    n_words,
+    pack_bits,
+    popcount,
+    unpack_bits,
+)
+
+__all__ = [
+    "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE",
+    "and_bits", "and_popcount", "and_rows", "class_weights",
+    "class_weights_bits", "condition_bitsets", "continuous_refinements",
+    "cover_matrix", "discrete_refinements", "n_words", "pack_bits",
+    "popcount", "unpack_bits",
+]

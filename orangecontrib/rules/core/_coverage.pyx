@@ -1,0 +1,370 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Shared coverage kernels (Orange-free: arrays in, arrays out).
+
+Data layout (see ``orangecontrib.rules.encoding``):
+
+* ``Xd``: ``int32[n, n_disc]`` discrete codes, ``-1`` = missing;
+* ``Xc``: ``float64[n, n_cont]`` continuous values, ``NaN`` = missing;
+* ``order``: ``int32[n_cont, n]`` argsort of each continuous column, missing
+  values last, ``n_valid[j]`` of them not missing;
+* ``y``: ``int32[n]`` class codes, ``w``: ``float64[n]`` weights.
+
+A condition is ``(kind, col, op, value)``: ``kind`` 0 = discrete column of
+``Xd``, 1 = continuous column of ``Xc``; ``op`` one of ``OP_EQ`` (``A = v``),
+``OP_LE`` (``A <= t``), ``OP_GE`` (``A >= t``). A missing value satisfies no
+condition. A rule set is given in CSR form: the conditions of rule ``r`` are
+``rule_ptr[r]:rule_ptr[r + 1]``; a rule without conditions covers everything.
+"""
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint64_t
+from libc.math cimport isnan
+
+cnp.import_array()
+
+OP_EQ = 0
+OP_LE = 1
+OP_GE = 2
+KIND_DISCRETE = 0
+KIND_CONTINUOUS = 1
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define RULES_POPCOUNT64(x) __builtin_popcountll(x)
+    #else
+    static inline int RULES_POPCOUNT64(unsigned long long x) {
+        int c = 0; while (x) { x &= x - 1; c++; } return c;
+    }
+    #endif
+    """
+    int RULES_POPCOUNT64(unsigned long long x) nogil
+
+
+cdef inline bint _satisfies(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
+                            Py_ssize_t i, int32_t kind, int32_t col, int8_t op,
+                            double value) noexcept nogil:
+    cdef int32_t code
+    cdef double x
+    if kind == 0:
+        code = Xd[i, col]
+        if code < 0:
+            return False
+        return code == <int32_t>value
+    x = Xc[i, col]
+    if isnan(x):
+        return False
+    if op == 1:
+        return x <= value
+    if op == 2:
+        return x >= value
+    return x == value
+
+
+def _check_conditions(const int32_t[::1] kind, const int32_t[::1] col,
+                      const int8_t[::1] op, const double[::1] value,
+                      Py_ssize_t n_disc, Py_ssize_t n_cont):
+    cdef Py_ssize_t k
+    if not (kind.shape[0] == col.shape[0] == op.shape[0] == value.shape[0]):
+        raise ValueError("condition arrays differ in length")
+    for k in range(kind.shape[0]):
+        if kind[k] == 0:
+            if not 0 <= col[k] < n_disc:
+                raise IndexError(f"discrete column {col[k]} out of range")
+            if op[k] != 0:
+                raise ValueError("discrete conditions must use OP_EQ")
+        elif kind[k] == 1:
+            if not 0 <= col[k] < n_cont:
+                raise IndexError(f"continuous column {col[k]} out of range")
+            if not 0 <= op[k] <= 2:
+                raise ValueError(f"unknown operator {op[k]}")
+        else:
+            raise ValueError(f"unknown condition kind {kind[k]}")
+
+
+def cover_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
+                 const int32_t[::1] rule_ptr, const int32_t[::1] kind,
+                 const int32_t[::1] col, const int8_t[::1] op,
+                 const double[::1] value):
+    """Boolean ``(n, n_rules)`` matrix: does rule ``r`` cover example ``i``."""
+    cdef Py_ssize_t n = Xd.shape[0]
+    cdef Py_ssize_t n_rules = rule_ptr.shape[0] - 1
+    if Xc.shape[0] != n:
+        raise ValueError("Xd and Xc differ in number of rows")
+    if n_rules < 0 or (n_rules >= 0 and rule_ptr[n_rules] > kind.shape[0]):
+        raise ValueError("rule_ptr does not match the condition arrays")
+    _check_conditions(kind, col, op, value, Xd.shape[1], Xc.shape[1])
+    out_arr = np.ones((n, n_rules), dtype=np.uint8)
+    cdef uint8_t[:, ::1] out = out_arr
+    cdef Py_ssize_t i, r, k
+    with nogil:
+        for i in range(n):
+            for r in range(n_rules):
+                for k in range(rule_ptr[r], rule_ptr[r + 1]):
+                    if not _satisfies(Xd, Xc, i, kind[k], col[k], op[k], value[k]):
+                        out[i, r] = 0
+                        break
+    return out_arr.view(np.bool_)
+
+
+# ---------------------------------------------------------------- bitsets
+
+def n_words(Py_ssize_t n):
+    """Number of 64-bit words that hold ``n`` bits."""
+    return (n + 63) // 64
+
+
+def pack_bits(const uint8_t[::1] mask):
+    """Pack a 0/1 byte mask into a ``uint64`` bitset (bit ``i % 64`` of word ``i // 64``)."""
+    cdef Py_ssize_t n = mask.shape[0], i
+    out_arr = np.zeros(n_words(n), dtype=np.uint64)
+    cdef uint64_t[::1] out = out_arr
+    with nogil:
+        for i in range(n):
+            if mask[i]:
+                out[i >> 6] |= (<uint64_t>1) << (i & 63)
+    return out_arr
+
+
+def unpack_bits(const uint64_t[::1] bits, Py_ssize_t n):
+    """Inverse of :func:`pack_bits`: a boolean mask of length ``n``."""
+    if bits.shape[0] < n_words(n):
+        raise ValueError("bitset too short")
+    out_arr = np.zeros(n, dtype=np.uint8)
+    cdef uint8_t[::1] out = out_arr
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(n):
+            out[i] = (bits[i >> 6] >> (i & 63)) & 1
+    return out_arr.view(np.bool_)
+
+
+def condition_bitsets(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
+                      const int32_t[::1] kind, const int32_t[::1] col,
+                      const int8_t[::1] op, const double[::1] value):
+    """One bitset row per condition (literal): ``uint64[n_conditions, n_words]``."""
+    cdef Py_ssize_t n = Xd.shape[0], n_cond = kind.shape[0], k, i
+    if Xc.shape[0] != n:
+        raise ValueError("Xd and Xc differ in number of rows")
+    _check_conditions(kind, col, op, value, Xd.shape[1], Xc.shape[1])
+    out_arr = np.zeros((n_cond, n_words(n)), dtype=np.uint64)
+    cdef uint64_t[:, ::1] out = out_arr
+    with nogil:
+        for k in range(n_cond):
+            for i in range(n):
+                if _satisfies(Xd, Xc, i, kind[k], col[k], op[k], value[k]):
+                    out[k, i >> 6] |= (<uint64_t>1) << (i & 63)
+    return out_arr
+
+
+def and_bits(const uint64_t[::1] a, const uint64_t[::1] b):
+    """Bitwise AND of two bitsets."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("bitsets differ in length")
+    out_arr = np.empty(a.shape[0], dtype=np.uint64)
+    cdef uint64_t[::1] out = out_arr
+    cdef Py_ssize_t j
+    with nogil:
+        for j in range(a.shape[0]):
+            out[j] = a[j] & b[j]
+    return out_arr
+
+
+def and_rows(const uint64_t[:, ::1] bitsets, const int32_t[::1] rows,
+             Py_ssize_t n):
+    """AND of the given rows of ``bitsets`` (a rule from its literals).
+
+    With no rows, all ``n`` bits are set (the empty conjunction).
+    """
+    cdef Py_ssize_t nw = bitsets.shape[1], j, r
+    if nw != n_words(n):
+        raise ValueError("n does not match the bitset width")
+    for r in range(rows.shape[0]):
+        if not 0 <= rows[r] < bitsets.shape[0]:
+            raise IndexError(f"literal {rows[r]} out of range")
+    out_arr = np.empty(nw, dtype=np.uint64)
+    cdef uint64_t[::1] out = out_arr
+    with nogil:
+        for j in range(nw):
+            out[j] = ~(<uint64_t>0)
+        if n & 63 and nw:
+            out[nw - 1] = ((<uint64_t>1) << (n & 63)) - 1
+        for r in range(rows.shape[0]):
+            for j in range(nw):
+                out[j] &= bitsets[rows[r], j]
+    return out_arr
+
+
+def popcount(const uint64_t[::1] a):
+    """Number of set bits."""
+    cdef Py_ssize_t j
+    cdef long long c = 0
+    with nogil:
+        for j in range(a.shape[0]):
+            c += RULES_POPCOUNT64(a[j])
+    return c
+
+
+def and_popcount(const uint64_t[::1] a, const uint64_t[::1] b):
+    """``popcount(a & b)`` without materialising the AND."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError("bitsets differ in length")
+    cdef Py_ssize_t j
+    cdef long long c = 0
+    with nogil:
+        for j in range(a.shape[0]):
+            c += RULES_POPCOUNT64(a[j] & b[j])
+    return c
+
+
+def class_weights_bits(const uint64_t[::1] bits, const int32_t[::1] y,
+                       const double[::1] w, Py_ssize_t n_classes):
+    """Weighted class counts of the examples whose bits are set."""
+    cdef Py_ssize_t n = y.shape[0], j, i, base
+    cdef uint64_t word
+    cdef int b
+    if w.shape[0] != n or bits.shape[0] < n_words(n):
+        raise ValueError("bits, y and w do not match")
+    _check_classes(y, n_classes)
+    out_arr = np.zeros(n_classes, dtype=np.float64)
+    cdef double[::1] out = out_arr
+    with nogil:
+        for j in range(bits.shape[0]):
+            word = bits[j]
+            base = j << 6
+            while word:
+                b = RULES_POPCOUNT64((word & (~word + 1)) - 1)  # index of lowest set bit
+                i = base + b
+                if i < n:
+                    out[y[i]] += w[i]
+                word &= word - 1
+    return out_arr
+
+
+# ------------------------------------------------- refinement statistics
+
+cdef _check_classes(const int32_t[::1] y, Py_ssize_t n_classes):
+    cdef Py_ssize_t i
+    for i in range(y.shape[0]):
+        if not 0 <= y[i] < n_classes:
+            raise ValueError(f"class code {y[i]} outside 0..{n_classes - 1}")
+
+
+def class_weights(const int32_t[::1] y, const double[::1] w,
+                  const uint8_t[::1] covered, Py_ssize_t n_classes):
+    """Weighted class counts of the covered examples."""
+    cdef Py_ssize_t n = y.shape[0], i
+    if w.shape[0] != n or covered.shape[0] != n:
+        raise ValueError("y, w and covered differ in length")
+    _check_classes(y, n_classes)
+    out_arr = np.zeros(n_classes, dtype=np.float64)
+    cdef double[::1] out = out_arr
+    with nogil:
+        for i in range(n):
+            if covered[i]:
+                out[y[i]] += w[i]
+    return out_arr
+
+
+def discrete_refinements(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
+                         const int32_t[::1] y, const double[::1] w,
+                         const uint8_t[::1] covered, Py_ssize_t n_classes):
+    """Weighted class counts for every refinement ``A = v``.
+
+    Returns ``counts[a, v, c]``: total weight of covered examples of class
+    ``c`` with ``Xd[:, a] == v``; shape ``(n_disc, max(n_values), n_classes)``.
+    Missing codes are counted nowhere.
+    """
+    cdef Py_ssize_t n = Xd.shape[0], n_disc = Xd.shape[1], i, a
+    cdef int32_t v
+    if n_values.shape[0] != n_disc:
+        raise ValueError("n_values must have one entry per discrete column")
+    if y.shape[0] != n or w.shape[0] != n or covered.shape[0] != n:
+        raise ValueError("Xd, y, w and covered differ in length")
+    _check_classes(y, n_classes)
+    max_v = max([0] + [n_values[a] for a in range(n_disc)])
+    for i in range(n):
+        for a in range(n_disc):
+            if Xd[i, a] >= n_values[a]:
+                raise ValueError(f"code {Xd[i, a]} in column {a} exceeds n_values")
+    out_arr = np.zeros((n_disc, max_v, n_classes), dtype=np.float64)
+    cdef double[:, :, ::1] out = out_arr
+    with nogil:
+        for i in range(n):
+            if not covered[i]:
+                continue
+            for a in range(n_disc):
+                v = Xd[i, a]
+                if v >= 0:
+                    out[a, v, y[i]] += w[i]
+    return out_arr
+
+
+def continuous_refinements(const double[:, ::1] Xc, const int32_t[:, ::1] order,
+                           const int32_t[::1] n_valid, const int32_t[::1] y,
+                           const double[::1] w, const uint8_t[::1] covered,
+                           Py_ssize_t n_classes):
+    """Cumulative class counts along each presorted continuous column.
+
+    For column ``j`` the covered, non-missing examples are visited in
+    increasing order. Between two consecutive distinct values ``u < u'`` a
+    candidate threshold ``t = (u + u') / 2`` is emitted, with ``below[j, k, c]``
+    the covered weight of class ``c`` with ``A <= t``. With ``total[j, c]``
+    the covered non-missing weight, ``A >= t`` covers ``total - below``. So
+    the best threshold for any quality function is one vectorised sweep.
+
+    Returns ``(thresholds, below, n_candidates, total)`` with shapes
+    ``(n_cont, m)``, ``(n_cont, m, n_classes)``, ``(n_cont,)``,
+    ``(n_cont, n_classes)``; ``m`` is the largest number of candidates, and
+    unused entries are ``NaN`` (thresholds) and 0 (counts).
+    """
+    cdef Py_ssize_t n = Xc.shape[0], n_cont = Xc.shape[1]
+    cdef Py_ssize_t i, j, p, k, c, nv, n_cov = 0
+    if order.shape[0] != n_cont or order.shape[1] != n or n_valid.shape[0] != n_cont:
+        raise ValueError("order/n_valid do not match Xc")
+    if y.shape[0] != n or w.shape[0] != n or covered.shape[0] != n:
+        raise ValueError("Xc, y, w and covered differ in length")
+    _check_classes(y, n_classes)
+    for j in range(n_cont):
+        if not 0 <= n_valid[j] <= n:
+            raise ValueError("n_valid out of range")
+    for i in range(n):
+        n_cov += covered[i] != 0
+    cdef Py_ssize_t m = max(n_cov - 1, 0)
+    thr_arr = np.full((n_cont, m), np.nan)
+    below_arr = np.zeros((n_cont, m, n_classes))
+    ncand_arr = np.zeros(n_cont, dtype=np.int32)
+    total_arr = np.zeros((n_cont, n_classes))
+    cdef double[:, ::1] thr = thr_arr
+    cdef double[:, :, ::1] below = below_arr
+    cdef int32_t[::1] ncand = ncand_arr
+    cdef double[:, ::1] total = total_arr
+    cdef double prev, x
+    cdef bint have_prev
+    cdef Py_ssize_t prev_i
+    with nogil:
+        for j in range(n_cont):
+            nv = n_valid[j]
+            k = 0
+            have_prev = False
+            prev = 0.0
+            prev_i = 0
+            for p in range(nv):
+                i = order[j, p]
+                if not covered[i]:
+                    continue
+                x = Xc[i, j]
+                if have_prev and x != prev:
+                    # close the block of value `prev`: a threshold between prev and x
+                    thr[j, k] = 0.5 * (prev + x)
+                    if thr[j, k] == x:  # adjacent floats: keep `x` above the threshold
+                        thr[j, k] = prev
+                    for c in range(n_classes):
+                        below[j, k, c] = total[j, c]
+                    k += 1
+                total[j, y[i]] += w[i]
+                prev = x
+                have_prev = True
+            ncand[j] = <int32_t>k
+    return thr_arr, below_arr, ncand_arr, total_arr

@@ -1,0 +1,153 @@
+"""Seeded stratified cross-validation with the metrics the project reports.
+
+Used by the CLI (``python -m orangecontrib.rules``) and by ``benchmarks/``:
+every learner sees the same folds. A learner entry may expand one fitted
+model into several *variants* (e.g. one rule set scored by each Fawcett
+strategy), so the expensive fit is done once per fold.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import StratifiedKFold
+
+from Orange.data import Table
+
+
+@dataclass
+class Entry:
+    """A learner under evaluation. ``variants(model)`` maps a fitted model to
+    ``{name: model}``; by default the model itself under ``name``."""
+
+    name: str
+    learner: Callable
+    variants: Callable | None = None
+
+    def expand(self, model):
+        if self.variants is None:
+            return {self.name: model}
+        return self.variants(model)
+
+
+@dataclass
+class Scores:
+    ca: list = field(default_factory=list)
+    auc: list = field(default_factory=list)
+    logloss: list = field(default_factory=list)
+    brier: list = field(default_factory=list)
+    n_rules: list = field(default_factory=list)
+    fit_s: list = field(default_factory=list)
+    predict_s: list = field(default_factory=list)
+    failed: str | None = None
+
+    def mean(self, key):
+        values = getattr(self, key)
+        return float(np.mean(values)) if values else float("nan")
+
+    def std(self, key):
+        values = getattr(self, key)
+        return float(np.std(values)) if values else float("nan")
+
+
+def weighted_auc(y, probs, n_classes) -> float:
+    """Binary: AUC of class 1. Multi-class: one-vs-rest AUC of each class
+    present, weighted by its prevalence (Fawcett 2001; Provost & Domingos)."""
+    present = np.unique(y)
+    if len(present) < 2:
+        return float("nan")
+    if n_classes == 2:
+        return float(roc_auc_score(y, probs[:, 1]))
+    total, acc = 0.0, 0.0
+    for c in present:
+        prevalence = np.mean(y == c)
+        acc += prevalence * roc_auc_score(y == c, probs[:, c])
+        total += prevalence
+    return float(acc / total)
+
+
+def fold_metrics(y, probs, n_classes):
+    """CA, AUC, log loss and Brier score of probability rows ``probs``."""
+    probs = np.asarray(probs, dtype=float)
+    if probs.shape[1] < n_classes:  # Orange pads narrower outputs
+        probs = np.hstack([probs, np.zeros((len(probs), n_classes - probs.shape[1]))])
+    ca = float(np.mean(np.argmax(probs, axis=1) == y))
+    p_true = np.clip(probs[np.arange(len(y)), y], 1e-15, 1)
+    logloss = float(-np.mean(np.log(p_true)))
+    onehot = np.eye(n_classes)[y]
+    brier = float(np.mean(np.sum((probs - onehot) ** 2, axis=1)))
+    return ca, weighted_auc(y, probs, n_classes), logloss, brier
+
+
+def stratified_folds(data: Table, k=10, seed=0):
+    """The same seeded stratified folds for every learner."""
+    y = data.Y.astype(int)
+    k = max(2, min(k, np.bincount(y).max()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # classes smaller than k
+        skf = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+        return list(skf.split(np.zeros(len(y)), y))
+
+
+def count_rules(model) -> float:
+    for attr in ("rule_list", "rules"):
+        rules = getattr(model, attr, None)
+        if rules is not None:
+            return float(sum(1 for r in rules if getattr(r, "selectors", r)))
+    return float("nan")
+
+
+def cross_validate(data: Table, entries, k=10, seed=0, progress=None):
+    """Cross-validate ``entries`` on ``data``; returns ``{name: Scores}``."""
+    data = data[~np.isnan(data.Y)] if np.isnan(data.Y).any() else data
+    folds = stratified_folds(data, k, seed)
+    n_classes = len(data.domain.class_var.values)
+    results: dict[str, Scores] = {}
+    for f, (train_idx, test_idx) in enumerate(folds):
+        train, test = data[train_idx], data[test_idx]
+        y_test = test.Y.astype(int)
+        for entry in entries:
+            t0 = time.perf_counter()
+            try:
+                model = entry.learner(train)
+            except Exception as exc:  # noqa: BLE001 - report, keep the others
+                results.setdefault(entry.name, Scores()).failed = repr(exc)
+                continue
+            fit_s = time.perf_counter() - t0
+            variants = entry.expand(model)
+            for name, variant in variants.items():
+                s = results.setdefault(name, Scores())
+                t0 = time.perf_counter()
+                probs = variant(test, variant.Probs)
+                s.predict_s.append(time.perf_counter() - t0)
+                s.fit_s.append(fit_s / len(variants))
+                ca, auc, ll, br = fold_metrics(y_test, probs, n_classes)
+                s.ca.append(ca)
+                s.auc.append(auc)
+                s.logloss.append(ll)
+                s.brier.append(br)
+                s.n_rules.append(count_rules(variant))
+        if progress:
+            progress((f + 1) / len(folds))
+    return results
+
+
+def markdown_table(results, columns=("ca", "auc", "logloss", "brier",
+                                     "n_rules", "fit_s", "predict_s")):
+    """Results as a markdown table, one row per learner."""
+    labels = {"ca": "CA", "auc": "AUC", "logloss": "log loss", "brier": "Brier",
+              "n_rules": "rules", "fit_s": "fit s", "predict_s": "predict s"}
+    lines = ["| learner | " + " | ".join(labels[c] for c in columns) + " |",
+             "|---|" + "---:|" * len(columns)]
+    for name, s in results.items():
+        if s.failed and not s.ca:
+            lines.append(f"| {name} | failed: {s.failed} |")
+            continue
+        cells = [f"{s.mean(c):.1f}" if c == "n_rules" else f"{s.mean(c):.3f}"
+                 for c in columns]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

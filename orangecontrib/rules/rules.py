@@ -1,0 +1,193 @@
+"""Rules as data: :class:`Condition`, :class:`Rule` and rule-set display.
+
+A rule is a small value object that prints itself with Orange variable names.
+Its attribute names (``selectors``, ``prediction``, ``curr_class_dist``,
+``probabilities``, ``quality``, ``length``, ``evaluate_data``) match what
+Orange's CN2 Rule Viewer reads, so every model of the add-on can be shown
+there.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from Orange.data import Domain
+
+from .core import KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, cover_matrix
+from .encoding import dense_X
+
+OPERATORS = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE}
+
+
+def format_number(x: float) -> str:
+    """Short, exact-enough printing of thresholds and counts."""
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.6g}"
+
+
+class Condition(NamedTuple):
+    """``A = v`` (``op='=='``, ``value`` = index of ``v``), ``A <= t`` or ``A >= t``.
+
+    ``column`` indexes ``domain.attributes``. A missing value satisfies no
+    condition. Field names are those of Orange's ``Selector``.
+    """
+
+    column: int
+    op: str
+    value: float
+
+    def to_str(self, domain: Domain | None = None) -> str:
+        if domain is None:
+            return f"x[{self.column}] {'=' if self.op == '==' else self.op} " \
+                   f"{format_number(self.value)}"
+        var = domain.attributes[self.column]
+        if self.op == "==":
+            if var.is_discrete:
+                return f"{var.name} = {var.values[int(self.value)]}"
+            return f"{var.name} = {format_number(self.value)}"
+        return f"{var.name} {self.op} {format_number(self.value)}"
+
+    def __str__(self):
+        return self.to_str()
+
+
+def rules_to_csr(rules: Sequence["Rule"]):
+    """Conditions of ``rules`` as the CSR arrays of ``core.cover_matrix``.
+
+    All attributes are addressed as columns of Orange's float ``X`` (kind
+    "continuous", with ``A = v`` as equality on the value index): in Orange's
+    ``X`` discrete values are their indices and unknowns are NaN, so the
+    semantics are exactly those of the encoded arrays.
+    """
+    ptr = np.zeros(len(rules) + 1, dtype=np.int32)
+    conds = [c for r in rules for c in r.conditions]
+    for i, r in enumerate(rules):
+        ptr[i + 1] = ptr[i] + len(r.conditions)
+    kind = np.full(len(conds), KIND_CONTINUOUS, dtype=np.int32)
+    col = np.array([c.column for c in conds], dtype=np.int32)
+    try:
+        op = np.array([OPERATORS[c.op] for c in conds], dtype=np.int8)
+    except KeyError as exc:
+        raise ValueError(f"unsupported operator {exc}; use ==, <= or >=") from None
+    value = np.array([c.value for c in conds], dtype=np.float64)
+    return ptr, kind, col, op, value
+
+
+def covering(rules: Sequence["Rule"], X) -> np.ndarray:
+    """Boolean ``(n, len(rules))``: which rules fire on each row of Orange's ``X``."""
+    X = dense_X(X)
+    if X.ndim != 2:
+        raise ValueError("X must be two-dimensional")
+    if any(c.column >= X.shape[1] for r in rules for c in r.conditions):
+        raise ValueError("a rule refers to a column that X does not have")
+    empty = np.zeros((X.shape[0], 0), dtype=np.int32)
+    return cover_matrix(empty, X, *rules_to_csr(rules))
+
+
+class Rule:
+    """A conjunction of conditions with a head.
+
+    ``head`` is the class index; ``class_distribution`` the (weighted) training
+    class counts of the covered examples; ``quality`` the rule's number
+    (confidence, weight, quality), as the learner defines it.
+    """
+
+    def __init__(self, conditions: Sequence[Condition], head: int,
+                 class_distribution, quality: float = float("nan"),
+                 domain: Domain | None = None, **extra):
+        self.conditions = tuple(Condition(int(c.column), c.op, float(c.value))
+                                for c in conditions)
+        self.head = int(head)
+        self.class_distribution = np.asarray(class_distribution, dtype=float)
+        self.quality = float(quality)
+        self.domain = domain
+        self.extra = dict(extra)
+
+    # --- what Orange's rule viewer reads -------------------------------
+    @property
+    def selectors(self):
+        return self.conditions
+
+    @property
+    def prediction(self) -> int:
+        return self.head
+
+    @property
+    def target_class(self) -> int:
+        return self.head
+
+    @property
+    def curr_class_dist(self) -> np.ndarray:
+        return self.class_distribution
+
+    @property
+    def length(self) -> int:
+        return len(self.conditions)
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """Laplace-smoothed class distribution of the covered examples."""
+        d = self.class_distribution
+        return (d + 1) / (d.sum() + len(d))
+
+    def evaluate_data(self, X) -> np.ndarray:
+        """Boolean mask of the rows of Orange's ``X`` this rule covers."""
+        return covering([self], X)[:, 0]
+
+    # --- statistics ----------------------------------------------------
+    @property
+    def n_covered(self) -> float:
+        return float(self.class_distribution.sum())
+
+    def laplace_confidence(self) -> float:
+        """``(TP + 1) / (TP + FP + C)`` (Fawcett 2001, Section 3.1)."""
+        d = self.class_distribution
+        return float((d[self.head] + 1) / (d.sum() + len(d)))
+
+    def false_positive_rate(self, class_distribution) -> float:
+        """``FP / N``: covered weight of other classes over all of theirs."""
+        prior = np.asarray(class_distribution, dtype=float)
+        negatives = prior.sum() - prior[self.head]
+        fp = self.class_distribution.sum() - self.class_distribution[self.head]
+        return float(fp / negatives) if negatives > 0 else 0.0
+
+    # --- display -------------------------------------------------------
+    def to_str(self, domain: Domain | None = None, show_quality=False) -> str:
+        domain = domain if domain is not None else self.domain
+        body = " AND ".join(c.to_str(domain) for c in self.conditions) or "TRUE"
+        if domain is not None and domain.class_var is not None:
+            head = f"{domain.class_var.name} = {domain.class_var.values[self.head]}"
+        else:
+            head = f"class = {self.head}"
+        dist = "/".join(format_number(x) for x in self.class_distribution)
+        text = f"IF {body} THEN {head}  [{dist}]"
+        if show_quality:
+            text += f"  q={self.quality:.3f}"
+        return text
+
+    def __str__(self):
+        return self.to_str()
+
+    def __repr__(self):
+        return f"<Rule {self.to_str()}>"
+
+    def __eq__(self, other):
+        if not isinstance(other, Rule):
+            return NotImplemented
+        return (self.conditions == other.conditions and self.head == other.head
+                and np.array_equal(self.class_distribution, other.class_distribution)
+                and (self.quality == other.quality
+                     or (np.isnan(self.quality) and np.isnan(other.quality))))
+
+    def __hash__(self):
+        return hash((self.conditions, self.head))
+
+
+def format_rules(rules: Sequence[Rule], domain: Domain | None = None,
+                 show_quality=True) -> str:
+    """A numbered listing of ``rules``, one per line."""
+    width = len(str(len(rules)))
+    return "\n".join(f"{i + 1:>{width}}. {r.to_str(domain, show_quality)}"
+                     for i, r in enumerate(rules))

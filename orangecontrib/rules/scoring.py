@@ -1,0 +1,244 @@
+"""Scoring instances with rule sets for ROC (Fawcett 2001).
+
+Resolution strategies (Section 3.2 of the paper; ``docs/algorithms.md`` §4),
+given the rules that fire on an instance:
+
+* ``first`` -- the first firing rule (rules sorted by decreasing confidence
+  unless the model's order is meaningful, as in a decision list);
+* ``rand``  -- a random firing rule (seeded, so predictions are repeatable);
+* ``vote``  -- one vote per firing rule; score = share of the winner's votes;
+* ``wvote`` -- votes weighted by confidence; score = mean confidence of the
+  winner's rules;
+* ``lfpr``  -- the firing rule with the lowest false positive rate.
+
+Confidences are Laplace corrected, ``(TP + 1) / (TP + FP + C)``. When no rule
+fires, the majority class wins with its prevalence as the score. The winning
+class gets the score; the rest is spread over the other classes in
+proportion to their training prevalence, so every strategy returns a full
+``(n, n_classes)`` probability array.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from Orange.classification import CN2Learner, CN2UnorderedLearner
+
+from .base import RuleLearner, RuleModel
+from .core import class_weights
+from .rules import Rule, covering
+
+STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
+
+
+def check_strategy(strategy: str) -> str:
+    s = str(strategy).lower()
+    if s not in STRATEGIES:
+        raise ValueError(f"unknown scoring strategy {strategy!r}; "
+                         f"choose one of {', '.join(STRATEGIES)}")
+    return s
+
+
+def spread(winner: np.ndarray, score: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """Probability rows: ``score`` for ``winner``, ``1 - score`` shared by the
+    other classes in proportion to ``prior`` (uniformly if they have none)."""
+    n, C = len(winner), len(prior)
+    if C == 1:
+        return np.ones((n, 1))
+    others = np.tile(prior, (n, 1))
+    others[np.arange(n), winner] = 0
+    mass = others.sum(axis=1, keepdims=True)
+    uniform = np.full((n, C), 1 / (C - 1))
+    uniform[np.arange(n), winner] = 0
+    others = np.where(mass > 0, others / np.where(mass > 0, mass, 1), uniform)
+    probs = others * (1 - score)[:, None]
+    probs[np.arange(n), winner] = score
+    return probs
+
+
+def _first_in_order(cover: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Index (into the rules) of the first firing rule in ``order``, per row."""
+    return order[np.argmax(cover[:, order], axis=1)]
+
+
+def _break_ties(totals: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """Argmax over classes; ties go to the more prevalent, then lower, class."""
+    best = totals.max(axis=1, keepdims=True)
+    tied = np.isclose(totals, best, rtol=1e-12, atol=1e-12)
+    return np.argmax(np.where(tied, prior[None, :] + 1, 0), axis=1)
+
+
+def score_rules(cover, heads, confidence, fpr, prior, strategy="wvote",
+                ordered=False, random_state=0) -> np.ndarray:
+    """Resolve overlapping rules into class probabilities.
+
+    ``cover``: bool ``(n, R)``; ``heads``: class per rule; ``confidence``:
+    Laplace confidence per rule; ``fpr``: false positive rate per rule;
+    ``prior``: training class prevalence. Returns ``(n, len(prior))``.
+    """
+    strategy = check_strategy(strategy)
+    cover = np.asarray(cover, dtype=bool)
+    heads = np.asarray(heads, dtype=int)
+    confidence = np.asarray(confidence, dtype=float)
+    fpr = np.asarray(fpr, dtype=float)
+    prior = np.asarray(prior, dtype=float)
+    n, R = cover.shape
+    C = len(prior)
+
+    probs = np.tile(prior, (n, 1))  # nothing fires: the default rule
+    fires = cover.any(axis=1)
+    if R == 0 or not fires.any():
+        return probs
+    cov = cover[fires]
+    rows = np.arange(len(cov))
+
+    if strategy in ("first", "lfpr", "rand"):
+        if strategy == "first":
+            order = (np.arange(R) if ordered
+                     else np.argsort(-confidence, kind="stable"))
+            rule = _first_in_order(cov, order)
+        elif strategy == "lfpr":  # lowest FPR; ties: higher confidence, then order
+            order = np.lexsort((np.arange(R), -confidence, fpr))
+            rule = _first_in_order(cov, order)
+        else:
+            rng = np.random.default_rng(random_state)
+            keys = np.where(cov, rng.random(cov.shape), -1.0)
+            rule = np.argmax(keys, axis=1)
+        winner, score = heads[rule], confidence[rule]
+    else:
+        onehot = np.zeros((R, C))
+        onehot[np.arange(R), heads] = 1
+        votes = cov.astype(float) @ onehot
+        if strategy == "vote":
+            winner = _break_ties(votes, prior)
+            score = votes[rows, winner] / votes.sum(axis=1)
+        else:
+            summed = cov.astype(float) @ (onehot * confidence[:, None])
+            winner = _break_ties(summed, prior)
+            score = summed[rows, winner] / votes[rows, winner]
+    probs[fires] = spread(winner, score, prior)
+    return probs
+
+
+class RuleSetModel(RuleModel):
+    """Applies a Fawcett resolution strategy to any list of rules.
+
+    ``ordered`` says whether the rule order is meaningful (a decision list):
+    then ``first`` takes the first firing rule in that order, otherwise the
+    one with the highest confidence.
+    """
+
+    def __init__(self, domain, rule_list, class_distribution,
+                 strategy="wvote", ordered=False, random_state=0):
+        super().__init__(domain, rule_list, class_distribution)
+        self.strategy = check_strategy(strategy)
+        self.ordered = bool(ordered)
+        self.random_state = random_state
+
+    def rule_statistics(self):
+        """Heads, Laplace confidences and false positive rates of the rules."""
+        heads = np.array([r.head for r in self.rule_list], dtype=int)
+        conf = np.array([r.laplace_confidence() for r in self.rule_list])
+        fpr = np.array([r.false_positive_rate(self.class_distribution)
+                        for r in self.rule_list])
+        return heads, conf, fpr
+
+    def predict(self, X):
+        X = self._model_X(X)
+        cover = covering(self.rule_list, X)
+        return score_rules(cover, *self.rule_statistics(), self.prior,
+                           self.strategy, self.ordered, self.random_state)
+
+    def with_strategy(self, strategy) -> "RuleSetModel":
+        """The same rules, resolved with another strategy."""
+        other = copy.copy(self)
+        other.strategy = check_strategy(strategy)
+        return other
+
+
+def rule_from_orange(orange_rule, domain, base_domain) -> Rule:
+    """Convert a rule of Orange's CN2 family into this add-on's :class:`Rule`.
+
+    Columns are mapped by variable name from the domain the CN2 model used
+    (after its own preprocessing) to ``domain``. Distribution and quality are
+    filled in by the caller.
+    """
+    from .rules import Condition
+    index = {var.name: i for i, var in enumerate(domain.attributes)}
+    conditions = []
+    for sel in orange_rule.selectors:
+        if sel.op not in ("==", "<=", ">="):
+            raise ValueError(
+                f"rule condition with operator {sel.op!r} cannot be converted; "
+                "use the base learner with restrict_equality=True")
+        name = base_domain.attributes[sel.column].name
+        if name not in index:
+            raise ValueError(f"rule refers to unknown attribute {name!r}")
+        conditions.append(Condition(index[name], sel.op, float(sel.value)))
+    return Rule(conditions, int(orange_rule.prediction),
+                np.zeros(len(domain.class_var.values)), domain=domain)
+
+
+class RuleScoringLearner(RuleLearner):
+    """Rules from an Orange rule learner, scored by a Fawcett strategy.
+
+    ``base`` produces (possibly overlapping) rules -- by default Orange's
+    ``CN2UnorderedLearner(restrict_equality=True)`` with the given
+    ``beam_width``, ``min_covered_examples`` and ``max_rule_length``. Its rules become
+    :class:`Rule` objects whose class distributions are recomputed on the
+    training data (weights honoured; an unknown value satisfies no
+    condition), and the default rule is replaced by the strategy's default.
+    Rules whose Laplace confidence is not above ``min_confidence`` are
+    dropped (Fawcett's RL experiments kept rules with confidence > 0.60;
+    Orange's unordered CN2 also returns rules that mostly cover other
+    classes, which would otherwise vote for the wrong class).
+    """
+
+    name = "rule scoring"
+    __returns__ = RuleSetModel
+
+    def __init__(self, base=None, strategy="wvote", min_confidence=0.6,
+                 ordered=None, random_state=0, beam_width=5,
+                 min_covered_examples=1, max_rule_length=5,
+                 preprocessors=None):
+        super().__init__(preprocessors=preprocessors)
+        self.params = dict(base=base, strategy=check_strategy(strategy),
+                           min_confidence=float(min_confidence),
+                           ordered=ordered, random_state=random_state,
+                           beam_width=beam_width,
+                           min_covered_examples=min_covered_examples,
+                           max_rule_length=max_rule_length)
+        if base is None:
+            base = CN2UnorderedLearner(restrict_equality=True)
+            finder = base.rule_finder
+            finder.search_algorithm.beam_width = int(beam_width)
+            finder.general_validator.min_covered_examples = int(min_covered_examples)
+            finder.general_validator.max_rule_length = int(max_rule_length)
+        self.base = base
+        self.strategy = self.params["strategy"]
+        self.min_confidence = self.params["min_confidence"]
+        self.ordered = ordered
+        self.random_state = random_state
+
+    def fit_rules(self, data, enc):
+        self.progress(0.0, "learning rules")
+        base_model = self.base(data)
+        self.progress(0.9, "scoring rules")
+        rules = [rule_from_orange(r, data.domain, base_model.domain)
+                 for r in base_model.rule_list if r.selectors]
+        unique = {}  # rules with identical conditions and head are kept once
+        for r in rules:
+            unique.setdefault((r.conditions, r.head), r)
+        unique = list(unique.values())
+        cover = covering(unique, data.X)
+        for j, rule in enumerate(unique):
+            rule.class_distribution = class_weights(
+                enc.y, enc.w, np.ascontiguousarray(cover[:, j]).view(np.uint8),
+                enc.n_classes)
+            rule.quality = rule.laplace_confidence()
+        unique = [r for r in unique if r.quality > self.min_confidence]
+        ordered = (self.ordered if self.ordered is not None
+                   else isinstance(self.base, CN2Learner))
+        return RuleSetModel(data.domain, unique, enc.class_distribution(),
+                            self.strategy, ordered, self.random_state)

@@ -1,0 +1,51 @@
+"""Shared base of the add-on's learner widgets: fits off the GUI thread with
+a progress bar and a Cancel, following Orange's ``ConcurrentWidgetMixin``."""
+from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
+from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
+
+from orangecontrib.rules.base import Interrupted
+
+
+def run_fit(learner, data, state: TaskState):
+    """Runs in a worker thread; progress in percent, Cancel raises Interrupted."""
+    def callback(progress, status=""):
+        state.set_progress_value(100 * progress)
+        if status:
+            state.set_status(status)
+        if state.is_interruption_requested():
+            raise Interrupted()
+    return learner(data, progress_callback=callback)
+
+
+class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
+    """A learner widget whose fit runs in a thread (no ``name``: not listed)."""
+
+    def __init__(self, *args, **kwargs):
+        ConcurrentWidgetMixin.__init__(self)
+        OWBaseLearner.__init__(self, *args, **kwargs)
+
+    def update_model(self):
+        self.cancel()
+        self.show_fitting_failed(None)
+        self.model = None
+        if self.check_data():
+            self.start(run_fit, self.learner, self.data)
+        else:
+            self.Outputs.model.send(None)
+
+    def on_partial_result(self, _):
+        pass
+
+    def on_done(self, model):
+        model.name = self.effective_learner_name()
+        model.instances = self.data
+        self.model = model
+        self.Outputs.model.send(model)
+
+    def on_exception(self, ex):
+        self.show_fitting_failed(ex)
+        self.Outputs.model.send(None)
+
+    def onDeleteWidget(self):
+        self.shutdown()
+        super().onDeleteWidget()

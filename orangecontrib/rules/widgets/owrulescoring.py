@@ -1,0 +1,75 @@
+"""Rule Scoring widget: CN2 rules resolved with Fawcett's strategies."""
+from AnyQt.QtCore import Qt
+
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
+
+from orangecontrib.rules.scoring import STRATEGIES, RuleScoringLearner
+from orangecontrib.rules.widgets.base import OWRulesLearnerBase
+
+STRATEGY_LABELS = (
+    "FIRST: most confident firing rule",
+    "RAND: random firing rule",
+    "VOTE: share of votes",
+    "WVOTE: confidence-weighted votes",
+    "LFPR: lowest false positive rate",
+)
+
+
+class OWRuleScoring(OWRulesLearnerBase):
+    name = "Rule Scoring"
+    description = "Overlapping CN2 rules scored for ROC with Fawcett's " \
+                  "resolution strategies (FIRST, RAND, VOTE, WVOTE, LFPR)."
+    icon = "icons/RuleScoring.svg"
+    priority = 10
+    keywords = "rule scoring, cn2, fawcett, roc, vote, wvote, lfpr"
+
+    LEARNER = RuleScoringLearner
+
+    strategy_index = Setting(STRATEGIES.index("wvote"))
+    min_confidence = Setting(0.6)
+    beam_width = Setting(5)
+    min_covered_examples = Setting(1)
+    max_rule_length = Setting(5)
+
+    def add_main_layout(self):
+        box = gui.vBox(self.controlArea, "Scoring")
+        self.strategy_combo = gui.comboBox(
+            box, self, "strategy_index", items=STRATEGY_LABELS,
+            label="Resolution strategy:", orientation=Qt.Horizontal,
+            callback=self.settings_changed)
+        self.min_confidence_spin = gui.doubleSpin(
+            box, self, "min_confidence", 0.0, 0.99, 0.05,
+            label="Minimal rule confidence:", callback=self.settings_changed)
+        box = gui.vBox(self.controlArea, "Rule search (CN2)")
+        self.beam_width_spin = gui.spin(
+            box, self, "beam_width", 1, 100, label="Beam width:",
+            callback=self.settings_changed)
+        self.min_covered_spin = gui.spin(
+            box, self, "min_covered_examples", 1, 1000,
+            label="Minimal rule coverage:", callback=self.settings_changed)
+        self.max_length_spin = gui.spin(
+            box, self, "max_rule_length", 1, 20, label="Maximal rule length:",
+            callback=self.settings_changed)
+
+    def create_learner(self):
+        return self.LEARNER(
+            strategy=STRATEGIES[self.strategy_index],
+            min_confidence=self.min_confidence,
+            beam_width=self.beam_width,
+            min_covered_examples=self.min_covered_examples,
+            max_rule_length=self.max_rule_length,
+            preprocessors=self.preprocessors)
+
+    def get_learner_parameters(self):
+        return (("Resolution strategy", STRATEGY_LABELS[self.strategy_index]),
+                ("Minimal rule confidence", f"{self.min_confidence:.2f}"),
+                ("Beam width", self.beam_width),
+                ("Minimal rule coverage", self.min_covered_examples),
+                ("Maximal rule length", self.max_rule_length))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from Orange.data import Table
+    from Orange.widgets.utils.widgetpreview import WidgetPreview
+    WidgetPreview(OWRuleScoring).run(Table("titanic"))

@@ -1,0 +1,200 @@
+"""Every Cython kernel against a slow, obviously-correct numpy reference."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from orangecontrib.rules import core
+from orangecontrib.rules.core import OP_EQ, OP_GE, OP_LE
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@st.composite
+def encoded(draw, max_n=70):
+    """Random encoded data with missing values, ties and weights."""
+    n = draw(st.integers(0, max_n))
+    n_disc = draw(st.integers(0, 3))
+    n_cont = draw(st.integers(0, 3))
+    n_classes = draw(st.integers(1, 4))
+    seed = draw(st.integers(0, 2**31 - 1))
+    rng = np.random.default_rng(seed)
+    n_values = rng.integers(1, 5, n_disc).astype(np.int32)
+    Xd = np.column_stack([rng.integers(0, v, n) for v in n_values]) \
+        if n_disc else np.zeros((n, 0))
+    Xd = np.ascontiguousarray(Xd, dtype=np.int32).reshape(n, n_disc)
+    Xd[rng.random(Xd.shape) < 0.15] = -1
+    # few distinct values so that ties are common
+    Xc = np.round(rng.normal(size=(n, n_cont)) * 2) / 2
+    Xc[rng.random(Xc.shape) < 0.15] = np.nan
+    Xc = np.ascontiguousarray(Xc)
+    y = rng.integers(0, n_classes, n).astype(np.int32)
+    w = rng.choice([0.0, 0.5, 1.0, 2.5], n)
+    covered = (rng.random(n) < draw(st.sampled_from([0.0, 0.5, 1.0]))).astype(np.uint8)
+    return dict(Xd=Xd, Xc=Xc, n_values=n_values, y=y, w=w, n_classes=n_classes,
+                covered=covered, rng=rng)
+
+
+def random_conditions(d, k):
+    rng = d["rng"]
+    n_disc, n_cont = d["Xd"].shape[1], d["Xc"].shape[1]
+    kinds, cols, ops, vals = [], [], [], []
+    for _ in range(k):
+        if n_disc and (not n_cont or rng.random() < 0.5):
+            a = rng.integers(n_disc)
+            kinds.append(0), cols.append(a), ops.append(OP_EQ)
+            vals.append(float(rng.integers(d["n_values"][a])))
+        elif n_cont:
+            kinds.append(1), cols.append(rng.integers(n_cont))
+            ops.append(rng.choice([OP_EQ, OP_LE, OP_GE]))
+            vals.append(float(np.round(rng.normal() * 2) / 2 + rng.choice([0, 0.25])))
+    return (np.array(kinds, np.int32), np.array(cols, np.int32),
+            np.array(ops, np.int8), np.array(vals, np.float64))
+
+
+def ref_condition(d, kind, col, op, val):
+    if kind == 0:
+        x = d["Xd"][:, col]
+        return (x >= 0) & (x == int(val))
+    x = d["Xc"][:, col]
+    with np.errstate(invalid="ignore"):
+        return {OP_EQ: x == val, OP_LE: x <= val, OP_GE: x >= val}[op] & ~np.isnan(x)
+
+
+def ref_order(Xc):
+    return np.ascontiguousarray(np.argsort(Xc, axis=0, kind="stable").T, dtype=np.int32)
+
+
+@SETTINGS
+@given(encoded(), st.integers(0, 5), st.integers(0, 4))
+def test_cover_matrix(d, n_rules, max_len):
+    rng = d["rng"]
+    lengths = rng.integers(0, max_len + 1, n_rules)
+    if not d["Xd"].shape[1] and not d["Xc"].shape[1]:
+        lengths[:] = 0
+    ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    kind, col, op, val = random_conditions(d, int(ptr[-1]))
+    got = core.cover_matrix(d["Xd"], d["Xc"], ptr, kind, col, op, val)
+    n = len(d["y"])
+    expected = np.ones((n, n_rules), bool)
+    for r in range(n_rules):
+        for k in range(ptr[r], ptr[r + 1]):
+            expected[:, r] &= ref_condition(d, kind[k], col[k], op[k], val[k])
+    assert got.dtype == bool and got.shape == (n, n_rules)
+    np.testing.assert_array_equal(got, expected)
+
+
+@SETTINGS
+@given(encoded(max_n=200), st.integers(1, 6))
+def test_bitsets(d, k):
+    n = len(d["y"])
+    if not d["Xd"].shape[1] and not d["Xc"].shape[1]:
+        return
+    kind, col, op, val = random_conditions(d, k)
+    bits = core.condition_bitsets(d["Xd"], d["Xc"], kind, col, op, val)
+    masks = [ref_condition(d, *c) for c in zip(kind, col, op, val)]
+    assert bits.shape == (k, core.n_words(n)) and bits.dtype == np.uint64
+    for b, m in zip(bits, masks):
+        np.testing.assert_array_equal(core.unpack_bits(b, n), m)
+        np.testing.assert_array_equal(core.pack_bits(m.astype(np.uint8)), b)
+        assert core.popcount(b) == m.sum()
+    rows = np.arange(0, k, 2, dtype=np.int32)
+    conj = core.and_rows(bits, rows, n)
+    expected = np.logical_and.reduce([masks[r] for r in rows]) if len(rows) \
+        else np.ones(n, bool)
+    np.testing.assert_array_equal(core.unpack_bits(conj, n), expected)
+    assert core.popcount(conj) == expected.sum()
+    both = core.and_bits(bits[0], bits[-1])
+    np.testing.assert_array_equal(core.unpack_bits(both, n), masks[0] & masks[-1])
+    assert core.and_popcount(bits[0], bits[-1]) == (masks[0] & masks[-1]).sum()
+    np.testing.assert_allclose(
+        core.class_weights_bits(conj, d["y"], d["w"], d["n_classes"]),
+        np.bincount(d["y"][expected], d["w"][expected], minlength=d["n_classes"]))
+
+
+def test_and_rows_without_rows_sets_exactly_n_bits():
+    for n in (0, 1, 63, 64, 65, 130):
+        bits = core.and_rows(np.zeros((0, core.n_words(n)), np.uint64),
+                             np.zeros(0, np.int32), n)
+        assert core.popcount(bits) == n
+
+
+@SETTINGS
+@given(encoded())
+def test_class_weights(d):
+    c = d["covered"].astype(bool)
+    np.testing.assert_allclose(
+        core.class_weights(d["y"], d["w"], d["covered"], d["n_classes"]),
+        np.bincount(d["y"][c], d["w"][c], minlength=d["n_classes"]))
+
+
+@SETTINGS
+@given(encoded())
+def test_discrete_refinements(d):
+    got = core.discrete_refinements(d["Xd"], d["n_values"], d["y"], d["w"],
+                                    d["covered"], d["n_classes"])
+    max_v = max([0, *d["n_values"]])
+    assert got.shape == (d["Xd"].shape[1], max_v, d["n_classes"])
+    c = d["covered"].astype(bool)
+    for a, nv in enumerate(d["n_values"]):
+        for v in range(max_v):
+            sel = c & (d["Xd"][:, a] == v)
+            expected = np.bincount(d["y"][sel], d["w"][sel], minlength=d["n_classes"])
+            np.testing.assert_allclose(got[a, v], expected if v < nv else 0)
+
+
+@SETTINGS
+@given(encoded())
+def test_continuous_refinements(d):
+    Xc, y, w, C = d["Xc"], d["y"], d["w"], d["n_classes"]
+    order = ref_order(Xc)
+    n_valid = (~np.isnan(Xc)).sum(axis=0).astype(np.int32)
+    thr, below, ncand, total = core.continuous_refinements(
+        Xc, order, n_valid, y, w, d["covered"], C)
+    c = d["covered"].astype(bool)
+    for j in range(Xc.shape[1]):
+        x = Xc[:, j]
+        ok = c & ~np.isnan(x)
+        values = np.unique(x[ok])
+        expected_thr = (values[:-1] + values[1:]) / 2
+        assert ncand[j] == len(expected_thr)
+        np.testing.assert_allclose(thr[j, :ncand[j]], expected_thr)
+        assert np.isnan(thr[j, ncand[j]:]).all()
+        np.testing.assert_allclose(total[j], np.bincount(y[ok], w[ok], minlength=C))
+        for k, t in enumerate(expected_thr):
+            sel = ok & (x <= t)
+            np.testing.assert_allclose(below[j, k], np.bincount(y[sel], w[sel], minlength=C))
+            # A >= t is the complement among covered non-missing examples
+            sel = ok & (x >= t)
+            np.testing.assert_allclose(total[j] - below[j, k],
+                                       np.bincount(y[sel], w[sel], minlength=C))
+
+
+def test_continuous_threshold_between_adjacent_floats():
+    a = 1.0
+    b = np.nextafter(a, 2.0)
+    Xc = np.array([[a], [b]])
+    thr, below, ncand, total = core.continuous_refinements(
+        Xc, ref_order(Xc), np.array([2], np.int32), np.array([0, 1], np.int32),
+        np.ones(2), np.ones(2, np.uint8), 2)
+    assert ncand[0] == 1
+    t = thr[0, 0]
+    assert a <= t < b  # `A <= t` keeps a, `A >= t` keeps only b
+
+
+def test_kernels_reject_bad_input():
+    Xd = np.zeros((3, 1), np.int32)
+    Xc = np.zeros((3, 1))
+    ptr = np.array([0, 1], np.int32)
+    with pytest.raises(IndexError):
+        core.cover_matrix(Xd, Xc, ptr, np.array([0], np.int32),
+                          np.array([5], np.int32), np.array([0], np.int8), np.zeros(1))
+    with pytest.raises(ValueError):
+        core.cover_matrix(Xd, Xc, ptr, np.array([1], np.int32),
+                          np.array([0], np.int32), np.array([7], np.int8), np.zeros(1))
+    with pytest.raises(ValueError):
+        core.class_weights(np.array([0, 3, 1], np.int32), np.ones(3),
+                           np.ones(3, np.uint8), 2)
+    with pytest.raises(ValueError):
+        core.discrete_refinements(np.array([[4]], np.int32), np.array([2], np.int32),
+                                  np.array([0], np.int32), np.ones(1),
+                                  np.ones(1, np.uint8), 1)
