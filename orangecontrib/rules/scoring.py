@@ -189,16 +189,17 @@ class RuleScoringLearner(RuleLearner):
     :class:`Rule` objects whose class distributions are recomputed on the
     training data (weights honoured; an unknown value satisfies no
     condition), and the default rule is replaced by the strategy's default.
-    Rules whose Laplace confidence is not above ``min_confidence`` are
-    dropped (Fawcett's RL experiments kept rules with confidence > 0.60;
-    Orange's unordered CN2 also returns rules that mostly cover other
-    classes, which would otherwise vote for the wrong class).
+    A rule is kept only if its Laplace confidence exceeds both the training
+    prevalence of its class (a rule no better than the default rule carries
+    no information; Orange's unordered CN2 also returns rules that mostly
+    cover other classes, which would otherwise vote for the wrong class) and
+    ``min_confidence`` (Fawcett's RL experiments used 0.60).
     """
 
     name = "rule scoring"
     __returns__ = RuleSetModel
 
-    def __init__(self, base=None, strategy="wvote", min_confidence=0.6,
+    def __init__(self, base=None, strategy="wvote", min_confidence=0.0,
                  ordered=None, random_state=0, beam_width=5,
                  min_covered_examples=1, max_rule_length=5,
                  preprocessors=None):
@@ -237,7 +238,9 @@ class RuleScoringLearner(RuleLearner):
                 enc.y, enc.w, np.ascontiguousarray(cover[:, j]).view(np.uint8),
                 enc.n_classes)
             rule.quality = rule.laplace_confidence()
-        unique = [r for r in unique if r.quality > self.min_confidence]
+        prior = enc.class_distribution() / enc.w.sum()
+        unique = [r for r in unique
+                  if r.quality > max(self.min_confidence, prior[r.head])]
         ordered = (self.ordered if self.ordered is not None
                    else isinstance(self.base, CN2Learner))
         return RuleSetModel(data.domain, unique, enc.class_distribution(),

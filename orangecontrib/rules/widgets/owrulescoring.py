@@ -27,7 +27,7 @@ class OWRuleScoring(OWRulesLearnerBase):
     LEARNER = RuleScoringLearner
 
     strategy_index = Setting(STRATEGIES.index("wvote"))
-    min_confidence = Setting(0.6)
+    min_confidence = Setting(0.0)
     beam_width = Setting(5)
     min_covered_examples = Setting(1)
     max_rule_length = Setting(5)

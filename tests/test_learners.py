@@ -1,0 +1,221 @@
+"""RuleScoringLearner and the shared base classes on real and bad data."""
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+from Orange.classification import CN2Learner
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+from Orange.evaluation import AUC, CA, CrossValidation
+
+from orangecontrib.rules import (PriorRuleModel, RuleScoringLearner,
+                                 RuleSetModel, STRATEGIES)
+
+
+@pytest.fixture(scope="module")
+def titanic():
+    return Table("titanic")
+
+
+@pytest.fixture(scope="module")
+def titanic_model(titanic):
+    return RuleScoringLearner()(titanic)
+
+
+def check_probs(p, n, k):
+    assert p.shape == (n, k)
+    assert not np.isnan(p).any() and (p >= 0).all()
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+
+
+@pytest.mark.parametrize("name,min_ca,min_auc", [
+    ("titanic", 0.75, 0.70), ("iris", 0.88, 0.93), ("heart_disease", 0.70, 0.78)])
+def test_cross_validation_on_real_data(name, min_ca, min_auc):
+    data = Table(name)
+    learners = [RuleScoringLearner(strategy=s) for s in ("wvote", "lfpr")]
+    res = CrossValidation(k=5, random_state=0)(data, learners)
+    assert not res.failed[0] and not res.failed[1]
+    assert (CA(res) > min_ca).all(), CA(res)
+    assert (AUC(res) > min_auc).all(), AUC(res)
+
+
+def test_many_classes():
+    zoo = Table("zoo")
+    model = RuleScoringLearner()(zoo)
+    check_probs(model(zoo, model.Probs), len(zoo), 7)
+    assert np.mean(model(zoo) == zoo.Y) > 0.9
+
+
+def test_model_exposes_rules_and_covering(titanic, titanic_model):
+    m = titanic_model
+    assert isinstance(m, RuleSetModel) and len(m.rules) > 3
+    cover = m.covering(titanic)
+    assert cover.shape == (len(titanic), len(m.rules)) and cover.dtype == bool
+    for j, rule in enumerate(m.rules):
+        np.testing.assert_array_equal(rule.evaluate_data(titanic.X), cover[:, j])
+        # distributions are the training counts of covered examples
+        np.testing.assert_allclose(
+            rule.class_distribution,
+            np.bincount(titanic.Y[cover[:, j]].astype(int), minlength=2))
+        assert rule.quality > titanic_model.prior[rule.head]
+    text = str(m)
+    assert "IF " in text and "THEN survived = " in text
+
+
+def test_with_strategy_shares_rules(titanic, titanic_model):
+    for s in STRATEGIES:
+        other = titanic_model.with_strategy(s)
+        assert other.rules is titanic_model.rules and other.strategy == s
+        check_probs(other(titanic, other.Probs), len(titanic), 2)
+    assert titanic_model.strategy == "wvote"
+
+
+def test_pickle_roundtrip(titanic, titanic_model):
+    m2 = pickle.loads(pickle.dumps(titanic_model))
+    np.testing.assert_array_equal(m2(titanic, m2.Probs),
+                                  titanic_model(titanic, titanic_model.Probs))
+    assert [str(r) for r in m2.rules] == [str(r) for r in titanic_model.rules]
+    assert m2.rules == titanic_model.rules
+
+
+def test_learner_deepcopies_and_pickles():
+    learner = RuleScoringLearner(strategy="lfpr")
+    for other in (copy.deepcopy(learner), pickle.loads(pickle.dumps(learner))):
+        assert other.strategy == "lfpr" and other.params["strategy"] == "lfpr"
+    assert not hasattr(learner, "_progress_cb")
+
+
+def test_params_rebuild_the_learner():
+    learner = RuleScoringLearner(strategy="vote", beam_width=3, max_rule_length=2)
+    clone = type(learner)(**learner.params)
+    assert clone.base.rule_finder.search_algorithm.beam_width == 3
+    assert clone.base.rule_finder.general_validator.max_rule_length == 2
+    assert clone.strategy == "vote"
+
+
+def test_rand_is_deterministic_with_random_state(titanic):
+    a = RuleScoringLearner(strategy="rand", random_state=3)(titanic)
+    b = RuleScoringLearner(strategy="rand", random_state=3)(titanic)
+    np.testing.assert_array_equal(a(titanic, a.Probs), b(titanic, b.Probs))
+
+
+def test_ordered_base_uses_decision_list_order():
+    iris = Table("iris")
+    model = RuleScoringLearner(base=CN2Learner(), strategy="first")(iris)
+    assert model.ordered
+    assert RuleScoringLearner()(iris).ordered is False
+
+
+def test_progress_callback_is_called_and_removed():
+    seen = []
+    learner = RuleScoringLearner()
+    learner(Table("iris"), progress_callback=lambda p, *a: seen.append(p))
+    assert seen and max(seen) <= 1 and seen == sorted(seen)
+    assert not hasattr(learner, "_progress_cb")
+
+
+# ---------------------------------------------------------------- bad input
+def small_domain(class_values=("a", "b")):
+    x = ContinuousVariable("x")
+    d = DiscreteVariable("d", values=("u", "v"))
+    return Domain([x, d], DiscreteVariable("y", values=class_values))
+
+
+def test_empty_table():
+    data = Table.from_numpy(small_domain(), np.zeros((0, 2)), np.zeros(0))
+    with pytest.raises(ValueError, match="empty"):
+        RuleScoringLearner()(data)
+
+
+def test_only_unknown_classes_is_empty():
+    data = Table.from_numpy(small_domain(), np.zeros((3, 2)), np.full(3, np.nan))
+    with pytest.raises(ValueError, match="empty"):
+        RuleScoringLearner()(data)
+
+
+def test_single_class_gives_a_constant_model():
+    data = Table.from_numpy(small_domain(), np.random.default_rng(0).random((10, 2)),
+                            np.ones(10))
+    model = RuleScoringLearner()(data)
+    assert isinstance(model, PriorRuleModel) and model.rules == []
+    np.testing.assert_allclose(model(data, model.Probs), np.tile([0, 1], (10, 1)))
+
+
+def test_regression_target_and_no_class():
+    with pytest.raises(ValueError, match="categorical class"):
+        RuleScoringLearner()(Table("housing"))
+    iris = Table("iris")
+    no_class = iris.transform(Domain(iris.domain.attributes))
+    with pytest.raises(ValueError, match="class variable"):
+        RuleScoringLearner()(no_class)
+
+
+def test_all_missing_and_constant_columns_and_unknowns_at_prediction():
+    iris = Table("iris")
+    domain = Domain(iris.domain.attributes + (ContinuousVariable("empty"),
+                                              ContinuousVariable("const")),
+                    iris.domain.class_var)
+    X = np.hstack([iris.X, np.full((150, 1), np.nan), np.ones((150, 1))])
+    data = Table.from_numpy(domain, X, iris.Y)
+    model = RuleScoringLearner()(data)
+    used = {c.column for r in model.rules for c in r.conditions}
+    assert used and not used & {4, 5}
+    test = data[:20].copy()
+    with test.unlocked(test.X):
+        test.X[:, :4] = np.nan  # every attribute unknown: no rule fires
+    p = model(test, model.Probs)
+    np.testing.assert_allclose(p, np.tile(model.prior, (20, 1)))
+    assert not model.covering(test).any()
+
+
+def test_weights_are_honoured():
+    titanic = Table("titanic")
+    rng = np.random.default_rng(0)
+    heavy = titanic.copy()
+    with heavy.unlocked(heavy.W):
+        heavy.W = rng.choice([0.5, 1.0, 3.0], len(heavy))
+    m1, m3 = RuleScoringLearner()(titanic), RuleScoringLearner()(heavy)
+    cover = m3.covering(heavy)
+    for j, rule in enumerate(m3.rules):  # distributions are weighted counts
+        np.testing.assert_allclose(
+            rule.class_distribution,
+            np.bincount(heavy.Y[cover[:, j]].astype(int),
+                        weights=heavy.W[cover[:, j]], minlength=2))
+    np.testing.assert_allclose(m3.class_distribution,
+                               np.bincount(heavy.Y.astype(int), heavy.W))
+    # weighting one class up moves its prevalence, hence the default prediction
+    skew = titanic.copy()
+    with skew.unlocked(skew.W):
+        skew.W = np.where(skew.Y == 1, 10.0, 1.0)
+    ms = RuleScoringLearner()(skew)
+    assert ms.prior[1] > m1.prior[1]
+
+
+def test_unicode_names():
+    a = DiscreteVariable("barva čokolade", values=("črna", "bela"))
+    b = ContinuousVariable("Größe ü")
+    cls = DiscreteVariable("razred ž", values=("ja", "ne"))
+    rng = np.random.default_rng(1)
+    X = np.column_stack([rng.integers(0, 2, 200), rng.normal(size=200)])
+    y = ((X[:, 0] == 1) & (X[:, 1] > 0)).astype(float)
+    data = Table.from_numpy(Domain([a, b], cls), X, y)
+    model = RuleScoringLearner()(data)
+    text = str(model)
+    assert "razred ž = " in text and ("barva čokolade" in text or "Größe ü" in text)
+    check_probs(model(data, model.Probs), 200, 2)
+
+
+def test_no_attributes_gives_the_prior():
+    iris = Table("iris")
+    data = iris.transform(Domain([], iris.domain.class_var))
+    model = RuleScoringLearner()(data)
+    np.testing.assert_allclose(model(data, model.Probs), np.full((150, 3), 1 / 3))
+
+
+def test_array_input_uses_model_domain(titanic, titanic_model):
+    p_table = titanic_model(titanic, titanic_model.Probs)
+    p_array = titanic_model.predict(titanic.X)
+    np.testing.assert_allclose(p_table, p_array)
+    with pytest.raises(ValueError, match="columns"):
+        titanic_model.predict(np.zeros((2, 5)))

@@ -1,0 +1,129 @@
+"""Fawcett's resolution strategies on a hand-built rule set, against
+probabilities computed by hand."""
+import numpy as np
+import pytest
+
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+from orangecontrib.rules import Condition, Rule, RuleSetModel, score_rules
+from orangecontrib.rules.scoring import STRATEGIES
+
+PRIOR_COUNTS = np.array([50.0, 30.0, 20.0])
+PRIOR = PRIOR_COUNTS / 100
+# head, covered class distribution -> Laplace confidence, FP rate
+RULES = [(0, [8, 1, 1]),   # conf 9/13,  fpr 2/50
+         (1, [1, 5, 0]),   # conf 6/9,   fpr 1/70
+         (1, [3, 9, 2]),   # conf 10/17, fpr 5/70
+         (2, [0, 0, 3])]   # conf 4/6,   fpr 0/80
+HEADS = np.array([h for h, _ in RULES])
+CONF = np.array([9 / 13, 6 / 9, 10 / 17, 4 / 6])
+FPR = np.array([2 / 50, 1 / 70, 5 / 70, 0.0])
+COVER = np.array([[1, 1, 1, 0],    # x0
+                  [0, 0, 0, 0],    # x1: nothing fires
+                  [1, 0, 0, 1],    # x2
+                  [0, 1, 0, 0],    # x3
+                  [0, 0, 1, 1]],   # x4
+                 dtype=bool)
+
+
+def row(winner, s):
+    """Score s for the winner, 1 - s spread over the others by prevalence."""
+    p = PRIOR.copy()
+    p[winner] = 0
+    p = p / p.sum() * (1 - s)
+    p[winner] = s
+    return p
+
+
+def test_rule_statistics_match_hand_computation():
+    rules = [Rule([], h, d) for h, d in RULES]
+    np.testing.assert_allclose([r.laplace_confidence() for r in rules], CONF)
+    np.testing.assert_allclose([r.false_positive_rate(PRIOR_COUNTS) for r in rules], FPR)
+
+
+EXPECTED = {
+    # unordered FIRST: rules by decreasing confidence r0, r1, r3, r2
+    "first": [row(0, 9 / 13), PRIOR, row(0, 9 / 13), row(1, 6 / 9), row(2, 4 / 6)],
+    "lfpr": [row(1, 6 / 9), PRIOR, row(2, 4 / 6), row(1, 6 / 9), row(2, 4 / 6)],
+    # VOTE ties (x2: class 0 vs 2, x4: class 1 vs 2) go to the more prevalent class
+    "vote": [row(1, 2 / 3), PRIOR, row(0, 1 / 2), row(1, 1.0), row(1, 1 / 2)],
+    "wvote": [row(1, (6 / 9 + 10 / 17) / 2), PRIOR, row(0, 9 / 13), row(1, 6 / 9),
+              row(2, 4 / 6)],
+}
+
+
+@pytest.mark.parametrize("strategy", sorted(EXPECTED))
+def test_strategy_probabilities(strategy):
+    got = score_rules(COVER, HEADS, CONF, FPR, PRIOR, strategy)
+    np.testing.assert_allclose(got, np.array(EXPECTED[strategy]), atol=1e-12)
+
+
+def test_first_follows_the_given_order_of_a_decision_list():
+    got = score_rules(COVER, HEADS, CONF, FPR, PRIOR, "first", ordered=True)
+    np.testing.assert_allclose(got[4], row(1, 10 / 17))  # r2 precedes r3
+    np.testing.assert_allclose(got[0], row(0, 9 / 13))
+
+
+def test_rand_is_seeded_and_picks_firing_rules_uniformly():
+    cover = np.repeat(COVER[[0]], 3000, axis=0)
+    a = score_rules(cover, HEADS, CONF, FPR, PRIOR, "rand", random_state=7)
+    b = score_rules(cover, HEADS, CONF, FPR, PRIOR, "rand", random_state=7)
+    np.testing.assert_array_equal(a, b)
+    outcomes = [row(0, 9 / 13), row(1, 6 / 9), row(1, 10 / 17)]
+    which = np.array([[np.allclose(p, o) for o in outcomes] for p in a])
+    assert which.sum(axis=1).tolist() == [1] * len(a)  # always one firing rule
+    shares = which.mean(axis=0)
+    np.testing.assert_allclose(shares, 1 / 3, atol=0.05)
+    # a row where one rule fires is deterministic
+    one = score_rules(COVER, HEADS, CONF, FPR, PRIOR, "rand", random_state=1)
+    np.testing.assert_allclose(one[3], row(1, 6 / 9))
+    np.testing.assert_allclose(one[1], PRIOR)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_rows_are_distributions(strategy):
+    rng = np.random.default_rng(0)
+    cover = rng.random((200, 4)) < 0.4
+    p = score_rules(cover, HEADS, CONF, FPR, PRIOR, strategy)
+    assert p.shape == (200, 3)
+    assert np.all(p >= 0) and not np.isnan(p).any()
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+
+
+def test_no_rules_gives_the_prior():
+    p = score_rules(np.zeros((3, 0), bool), [], [], [], PRIOR, "wvote")
+    np.testing.assert_allclose(p, np.tile(PRIOR, (3, 1)))
+
+
+def test_unknown_strategy():
+    with pytest.raises(ValueError, match="unknown scoring strategy"):
+        score_rules(COVER, HEADS, CONF, FPR, PRIOR, "best")
+
+
+def hand_table():
+    """x0..x4 of COVER realised as data for conditions on two attributes."""
+    a = DiscreteVariable("a", values=("p", "q", "r"))
+    b = ContinuousVariable("b")
+    cls = DiscreteVariable("cls", values=("k0", "k1", "k2"))
+    domain = Domain([a, b], cls)
+    rules = [Rule([Condition(0, "==", 0)], 0, RULES[0][1], domain=domain),
+             Rule([Condition(1, "<=", 1.5)], 1, RULES[1][1], domain=domain),
+             Rule([Condition(1, "<=", 2.5), Condition(1, ">=", 0.5)], 1,
+                  RULES[2][1], domain=domain),
+             Rule([Condition(1, ">=", 2.0)], 2, RULES[3][1], domain=domain)]
+    X = np.array([[0, 1.0],      # r0, r1, r2
+                  [1, np.nan],   # nothing: missing satisfies no condition
+                  [0, 3.0],      # r0, r3
+                  [np.nan, 0.0],  # r1
+                  [2, 2.2]])     # r2, r3
+    return domain, rules, Table.from_numpy(domain, X, np.zeros(5))
+
+
+@pytest.mark.parametrize("strategy", sorted(EXPECTED))
+def test_rule_set_model_end_to_end(strategy):
+    domain, rules, data = hand_table()
+    model = RuleSetModel(domain, rules, PRIOR_COUNTS, strategy)
+    np.testing.assert_array_equal(model.covering(data), COVER)
+    np.testing.assert_allclose(model(data, model.Probs), np.array(EXPECTED[strategy]),
+                               atol=1e-12)
+    assert str(rules[2]) == "IF b <= 2.5 AND b >= 0.5 THEN cls = k1  [3/9/2]"
