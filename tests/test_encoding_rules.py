@@ -1,0 +1,87 @@
+"""encode_table and Rule/Condition as data."""
+import pickle
+
+import numpy as np
+import pytest
+
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+from orangecontrib.rules import Condition, Rule, encode_table, format_rules
+from orangecontrib.rules.core import KIND_CONTINUOUS, KIND_DISCRETE
+from orangecontrib.rules.encoding import MISSING_CODE
+
+
+def mixed_table(weights=None):
+    domain = Domain([ContinuousVariable("x"), DiscreteVariable("d", values=("u", "v", "w")),
+                     ContinuousVariable("z")],
+                    DiscreteVariable("cls", values=("a", "b", "c")))
+    X = np.array([[3.0, 0, 1.0],
+                  [np.nan, 2, 0.5],
+                  [1.0, np.nan, np.inf],
+                  [2.0, 1, 0.5]])
+    return Table.from_numpy(domain, X, np.array([0, 2, 1, 2]), W=weights)
+
+
+def test_encode_table_layout():
+    enc = encode_table(mixed_table())
+    assert enc.Xd.dtype == np.int32 and enc.Xd.flags.c_contiguous
+    assert enc.Xc.dtype == np.float64 and enc.Xc.flags.c_contiguous
+    np.testing.assert_array_equal(enc.attr_kind, [KIND_CONTINUOUS, KIND_DISCRETE,
+                                                  KIND_CONTINUOUS])
+    np.testing.assert_array_equal(enc.attr_col, [0, 0, 1])
+    np.testing.assert_array_equal(enc.disc_attrs, [1])
+    np.testing.assert_array_equal(enc.cont_attrs, [0, 2])
+    np.testing.assert_array_equal(enc.Xd[:, 0], [0, 2, MISSING_CODE, 1])
+    np.testing.assert_array_equal(enc.n_values, [3])
+    assert np.isnan(enc.Xc[1, 0]) and np.isnan(enc.Xc[2, 1])  # NaN and inf: unknown
+    np.testing.assert_array_equal(enc.n_valid, [3, 3])
+    # one argsort per continuous column, unknowns last
+    np.testing.assert_array_equal(enc.order[0, :3], [2, 3, 0])
+    np.testing.assert_array_equal(sorted(enc.order[1, :2]), [1, 3])
+    assert enc.order[1, 2] == 0 and enc.order.dtype == np.int32
+    np.testing.assert_array_equal(enc.y, [0, 2, 1, 2])
+    np.testing.assert_array_equal(enc.w, 1.0)
+    np.testing.assert_array_equal(enc.class_distribution(), [1, 1, 2])
+    assert enc.n_classes == 3 and enc.n == 4
+
+
+def test_encode_weights():
+    enc = encode_table(mixed_table(np.array([1.0, 2.0, 0.5, 3.0])))
+    np.testing.assert_array_equal(enc.class_distribution(), [1, 0.5, 5])
+    with pytest.raises(ValueError, match="weights"):
+        encode_table(mixed_table(np.array([1.0, -2.0, 0.5, 3.0])))
+
+
+def test_encode_rejects_unknown_class():
+    t = mixed_table()
+    with t.unlocked(t.Y):
+        t.Y[0] = np.nan
+    with pytest.raises(ValueError, match="unknown class"):
+        encode_table(t)
+
+
+def test_condition_and_rule_printing():
+    domain = Table("iris").domain
+    rule = Rule([Condition(2, "<=", 2.45), Condition(3, ">=", 0.1)], 0, [50, 0, 0],
+                quality=0.98, domain=domain)
+    assert str(rule) == ("IF petal length <= 2.45 AND petal width >= 0.1 "
+                         "THEN iris = Iris-setosa  [50/0/0]")
+    assert Rule([], 1, [3.5, 1.25, 0], domain=domain).to_str() == \
+        "IF TRUE THEN iris = Iris-versicolor  [3.5/1.25/0]"
+    titanic = Table("titanic").domain
+    assert Condition(0, "==", 1).to_str(titanic) == "status = first"
+    assert str(Condition(4, "<=", 1 / 3)) == "x[4] <= 0.333333"
+    listing = format_rules([rule, rule], domain)
+    assert listing.splitlines()[1].startswith("2. IF petal length")
+    assert rule.length == 2 and rule.prediction == 0 and rule.selectors == rule.conditions
+    np.testing.assert_allclose(rule.probabilities, [51 / 53, 1 / 53, 1 / 53])
+    assert pickle.loads(pickle.dumps(rule)) == rule
+
+
+def test_rule_covers_with_missing_values():
+    X = np.array([[1.0, 0], [np.nan, 0], [3.0, np.nan], [2.0, 1]])
+    rule = Rule([Condition(0, "<=", 2.5), Condition(1, "==", 0)], 0, [1, 0])
+    np.testing.assert_array_equal(rule.evaluate_data(X), [True, False, False, False])
+    assert Rule([], 0, [1, 0]).evaluate_data(X).all()
+    with pytest.raises(ValueError, match="operator"):
+        Rule([Condition(0, "!=", 1)], 0, [1, 0]).evaluate_data(X)
