@@ -10,11 +10,12 @@ from .encoding import EncodedData, encode_table
 from .rules import Condition, Rule, covering, format_rules
 from .scoring import (STRATEGIES, RuleScoringLearner, RuleSetModel,
                       score_rules)
+from .slipper import SlipperLearner, SlipperModel
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Condition", "EncodedData", "Interrupted", "PriorRuleModel", "Rule",
     "RuleLearner", "RuleModel", "RuleScoringLearner", "RuleSetModel",
-    "STRATEGIES", "covering", "encode_table", "format_rules", "score_rules",
+    "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules", "score_rules",
 ]

@@ -47,6 +47,27 @@ class EncodedData:
         """Weighted class counts, shape ``(n_classes,)``."""
         return np.bincount(self.y, weights=self.w, minlength=self.n_classes)
 
+    def subset(self, rows) -> "EncodedData":
+        """The encoded data of ``rows`` (e.g. a cross-validation fold); the
+        sort order is derived from the full one, without sorting again."""
+        rows = np.asarray(rows)
+        if rows.dtype == bool:
+            rows = np.flatnonzero(rows)
+        new_index = np.full(self.n, -1, dtype=np.int64)
+        new_index[rows] = np.arange(len(rows))
+        order = np.empty((self.order.shape[0], len(rows)), dtype=np.int32)
+        for j in range(self.order.shape[0]):
+            mapped = new_index[self.order[j]]
+            order[j] = mapped[mapped >= 0]
+        Xc = np.ascontiguousarray(self.Xc[rows])
+        return EncodedData(
+            Xd=np.ascontiguousarray(self.Xd[rows]), Xc=Xc, order=order,
+            n_valid=(~np.isnan(Xc)).sum(axis=0).astype(np.int32),
+            n_values=self.n_values, y=np.ascontiguousarray(self.y[rows]),
+            w=np.ascontiguousarray(self.w[rows]), n_classes=self.n_classes,
+            attr_kind=self.attr_kind, attr_col=self.attr_col,
+            disc_attrs=self.disc_attrs, cont_attrs=self.cont_attrs)
+
 
 def attribute_layout(domain: Domain):
     """Split the attributes of ``domain`` into discrete and continuous columns."""

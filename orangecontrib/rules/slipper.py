@@ -1,0 +1,352 @@
+"""SLIPPER: boosting confidence-rated rules (Cohen & Singer 1999).
+
+Section numbers and equations are the paper's; ``docs/algorithms.md`` §1
+states the algorithm completely, with the project's extensions
+(probabilities, multi-class, choice of ``T`` by internal cross-validation).
+
+The grow step asks the shared coverage core for the weighted class counts of
+every refinement of the current rule (per value of each discrete attribute,
+cumulative along each presorted continuous column), so each refinement is
+one pass over the data per attribute in Cython.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import RuleLearner, RuleModel
+from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
+                   class_weights, continuous_refinements, discrete_refinements)
+from .encoding import EncodedData
+from .rules import Condition, Rule, covering, format_number
+
+OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
+
+
+# ------------------------------------------------------------ the equations
+def smoothed_confidence(w_pos, w_neg, n):
+    """Eq. 4: ``C = 1/2 ln((W+ + 1/(2n)) / (W- + 1/(2n)))``."""
+    eps = 1 / (2 * n)
+    return 0.5 * np.log((w_pos + eps) / (w_neg + eps))
+
+
+def z_score(w_pos, w_neg):
+    """Eq. 5: ``Z = 1 - (sqrt(W+) - sqrt(W-))^2`` (``D`` sums to 1)."""
+    return 1 - (np.sqrt(w_pos) - np.sqrt(w_neg)) ** 2
+
+
+def grow_objective(w_pos, w_neg):
+    """Eq. 6: ``Z~ = sqrt(W+) - sqrt(W-)``, maximised by GrowRule."""
+    return np.sqrt(w_pos) - np.sqrt(w_neg)
+
+
+def prune_loss(v_pos, v_neg, c):
+    """Eq. 7: ``(1 - V+ - V-) + V+ exp(-C) + V- exp(C)`` on the PruneSet."""
+    return (1 - v_pos - v_neg) + v_pos * np.exp(-c) + v_neg * np.exp(c)
+
+
+# ------------------------------------------------------------ the weak learner
+@dataclass
+class _Cond:
+    kind: int
+    col: int
+    op: int
+    value: float
+
+
+def _condition_mask(enc: EncodedData, cond: _Cond) -> np.ndarray:
+    """Examples satisfying ``cond``; a missing value satisfies nothing."""
+    if cond.kind == KIND_DISCRETE:
+        return enc.Xd[:, cond.col] == int(cond.value)
+    x = enc.Xc[:, cond.col]
+    with np.errstate(invalid="ignore"):
+        return x <= cond.value if cond.op == OP_LE else x >= cond.value
+
+
+def _best_refinement(enc: EncodedData, ypos, D, covered):
+    """The condition maximising eq. 6 among all refinements of the rule that
+    covers ``covered`` (GrowSet examples only); ``(score, _Cond)``."""
+    mask = covered.view(np.uint8)
+    best, best_cond = -np.inf, None
+    if enc.Xd.shape[1]:
+        counts = discrete_refinements(enc.Xd, enc.n_values, ypos, D, mask, 2)
+        scores = grow_objective(counts[:, :, 1], counts[:, :, 0])
+        for a in range(counts.shape[0]):  # values an attribute does not have
+            scores[a, enc.n_values[a]:] = -np.inf
+        a, v = np.unravel_index(np.argmax(scores), scores.shape)
+        if scores[a, v] > best:
+            best, best_cond = scores[a, v], _Cond(KIND_DISCRETE, a, OP_EQ, v)
+    if enc.Xc.shape[1]:
+        thr, below, ncand, total = continuous_refinements(
+            enc.Xc, enc.order, enc.n_valid, ypos, D, mask, 2)
+        if thr.shape[1]:
+            valid = np.arange(thr.shape[1])[None, :] < ncand[:, None]
+            above = total[:, None, :] - below
+            for op, part in ((OP_LE, below), (OP_GE, above)):
+                scores = np.where(valid, grow_objective(part[..., 1], part[..., 0]),
+                                  -np.inf)
+                j, k = np.unravel_index(np.argmax(scores), scores.shape)
+                if scores[j, k] > best:
+                    best, best_cond = scores[j, k], _Cond(KIND_CONTINUOUS, j, op,
+                                                          thr[j, k])
+    return best, best_cond
+
+
+def grow_rule(enc, ypos, D, grow):
+    """GrowRule (Section 3): add the condition maximising eq. 6 until the rule
+    covers no GrowSet negative or no condition improves eq. 6."""
+    covered = grow.copy()
+    conds, masks = [], []
+    current = grow_objective(D[covered & (ypos == 1)].sum(),
+                             D[covered & (ypos == 0)].sum())
+    while D[covered & (ypos == 0)].sum() > 0:
+        score, cond = _best_refinement(enc, ypos, D, covered)
+        if cond is None or not score > current + 1e-12:
+            break
+        mask = _condition_mask(enc, cond)
+        conds.append(cond)
+        masks.append(mask)
+        covered &= mask
+        current = score
+    return conds, masks
+
+
+def prune_rule(conds, masks, ypos, D, grow, prune, n):
+    """PruneRule: keep the prefix (at least one condition) minimising eq. 7
+    on the PruneSet, with the confidence eq. 4 from the GrowSet. Ties go to
+    the shorter rule, so pruning never lengthens a rule."""
+    d_prune = D[prune].sum()
+    if not conds or d_prune <= 0:
+        return len(conds)
+    best_len, best_loss = len(conds), np.inf
+    covered = np.ones(len(D), bool)
+    for length, mask in enumerate(masks, start=1):
+        covered &= mask
+        c = smoothed_confidence(D[covered & grow & (ypos == 1)].sum(),
+                                D[covered & grow & (ypos == 0)].sum(), n)
+        v_pos = D[covered & prune & (ypos == 1)].sum() / d_prune
+        v_neg = D[covered & prune & (ypos == 0)].sum() / d_prune
+        loss = prune_loss(v_pos, v_neg, c)
+        if loss < best_loss - 1e-12:
+            best_len, best_loss = length, loss
+    return best_len
+
+
+def _split(rng, D):
+    """GrowSet of about 2/3 of the total weight, the rest PruneSet (random)."""
+    perm = rng.permutation(len(D))
+    cum = np.cumsum(D[perm])
+    n_grow = int(np.searchsorted(cum, cum[-1] * 2 / 3, side="left")) + 1
+    grow = np.zeros(len(D), bool)
+    grow[perm[:n_grow]] = True
+    return grow, ~grow
+
+
+def boost(enc: EncodedData, ypos, w0, T, rng, callback=None):
+    """Algorithm of Fig. 1 for ``T`` rounds; returns ``[(conds, C), ...]``.
+
+    ``ypos``: 1 for the positive class, 0 otherwise; ``w0``: the initial
+    distribution (example weights). The default rule has no conditions.
+    """
+    n = len(ypos)
+    D = w0 / w0.sum()
+    ypos = np.ascontiguousarray(ypos, dtype=np.int32)
+    sign = np.where(ypos == 1, 1.0, -1.0)
+    hypothesis = []
+    for t in range(T):
+        grow, prune = _split(rng, D)
+        conds, masks = grow_rule(enc, ypos, D, grow)
+        conds = conds[:prune_rule(conds, masks, ypos, D, grow, prune, n)]
+        covered = np.ones(n, bool)
+        for mask in masks[:len(conds)]:
+            covered &= mask
+        w_pos, w_neg = D[covered & (ypos == 1)].sum(), D[covered & (ypos == 0)].sum()
+        d_pos, d_neg = D[ypos == 1].sum(), D[ypos == 0].sum()
+        c_rule = smoothed_confidence(w_pos, w_neg, n)
+        # eq. 5: the pruned rule (if positively correlated) or the default rule
+        if not conds or c_rule <= 0 or z_score(d_pos, d_neg) <= z_score(w_pos, w_neg):
+            conds, covered = [], np.ones(n, bool)
+            c = smoothed_confidence(d_pos, d_neg, n)
+        else:
+            c = c_rule
+        hypothesis.append((tuple((k.kind, k.col, k.op, float(k.value)) for k in conds), c))
+        D = np.where(covered, D * np.exp(-sign * c), D)  # weight update
+        D /= D.sum()
+        if callback:
+            callback((t + 1) / T)
+    return hypothesis
+
+
+def merge_duplicates(hypothesis):
+    """Identical rules are replaced by one whose confidence is their sum."""
+    merged = {}
+    for conds, c in hypothesis:
+        merged[conds] = merged.get(conds, 0.0) + c
+    return list(merged.items())
+
+
+def holdout_errors(hypothesis, enc: EncodedData, ypos):
+    """Weighted hold-out error of the first ``T`` rules, for every ``T``
+    (predict the positive class when ``f(x) > 0``)."""
+    f = np.zeros(enc.n)
+    errors = np.empty(len(hypothesis))
+    total = enc.w.sum()
+    for t, (conds, c) in enumerate(hypothesis):
+        covered = np.ones(enc.n, bool)
+        for cond in conds:
+            covered &= _condition_mask(enc, _Cond(*cond))
+        f[covered] += c
+        errors[t] = enc.w[(f > 0) != (ypos == 1)].sum() / total
+    return errors
+
+
+def _fold_errors(enc, ypos, train, test, T_max, seed):
+    """One internal cross-validation fold: ``T_max`` rounds on ``train``,
+    hold-out error on ``test`` after every round."""
+    tr, te = enc.subset(train), enc.subset(test)
+    hyp = boost(tr, ypos[train], tr.w, T_max, np.random.default_rng(seed))
+    return holdout_errors(hyp, te, ypos[test])
+
+
+def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=1):
+    """``T`` with the lowest mean hold-out error over ``n_folds`` internal
+    folds (ties to the smaller ``T``) and the mean errors. The folds are
+    independent, so they run through ``joblib`` with ``n_jobs``; each fold
+    has its own seed, so the result does not depend on ``n_jobs``."""
+    from joblib import Parallel, delayed
+    from sklearn.model_selection import StratifiedKFold
+
+    n_folds = int(min(n_folds, max(2, np.bincount(ypos, minlength=2).min())))
+    if np.bincount(ypos, minlength=2).min() < 2:
+        return T_max, None  # too few positives or negatives to validate
+    if not isinstance(seed, np.random.SeedSequence):
+        seed = np.random.SeedSequence(seed)
+    seeds = seed.spawn(n_folds + 1)
+    skf = StratifiedKFold(n_splits=n_folds, shuffle=True,
+                          random_state=int(seeds[0].generate_state(1)[0]))
+    errors = Parallel(n_jobs=n_jobs)(
+        delayed(_fold_errors)(enc, ypos, train, test, T_max, s)
+        for (train, test), s in zip(skf.split(np.zeros(enc.n), ypos), seeds[1:]))
+    mean = np.mean(errors, axis=0)
+    return int(np.argmin(mean)) + 1, mean  # argmin: first, i.e. smallest T
+
+
+# ------------------------------------------------------------ Orange layer
+class SlipperModel(RuleModel):
+    """One booster per class (or one for two classes); ``P(+|x) = 1 / (1 +
+    exp(-2 f(x)))`` with ``f`` the summed confidence of covering rules."""
+
+    def __init__(self, domain, boosters, class_distribution):
+        rules = [r for _, rs in boosters for r in rs]
+        super().__init__(domain, rules, class_distribution)
+        self.boosters = boosters  # [(positive class, [Rule, ...]), ...]
+
+    def decision_function(self, X):
+        """``f(x)`` per booster, shape ``(n, n_boosters)``."""
+        X = self._model_X(X)
+        cover = covering(self.rule_list, X).astype(float)
+        conf = np.array([r.quality for r in self.rule_list])
+        out, start = np.zeros((X.shape[0], len(self.boosters))), 0
+        for b, (_, rules) in enumerate(self.boosters):
+            out[:, b] = cover[:, start:start + len(rules)] @ conf[start:start + len(rules)]
+            start += len(rules)
+        return out
+
+    def predict(self, X):
+        f = self.decision_function(X)
+        p = 1 / (1 + np.exp(-2 * f))
+        if len(self.boosters) == 1:
+            pos = self.boosters[0][0]
+            probs = np.zeros((len(f), self.n_classes))
+            probs[:, pos] = p[:, 0]
+            probs[:, 1 - pos] = 1 - p[:, 0]
+            return probs
+        probs = np.zeros((len(f), self.n_classes))
+        for b, (cls, _) in enumerate(self.boosters):
+            probs[:, cls] = p[:, b]
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    def __str__(self):
+        lines = [f"SlipperModel: {len(self.rule_list)} rules"]
+        for cls, rules in self.boosters:
+            lines.append(f"  booster for {self.domain.class_var.name} = "
+                         f"{self.domain.class_var.values[cls]}:")
+            for r in rules:
+                body = " AND ".join(c.to_str(self.domain) for c in r.conditions) or "TRUE"
+                lines.append(f"    {r.quality:+.3f}  IF {body}")
+        return "\n".join(lines)
+
+
+class SlipperLearner(RuleLearner):
+    """SLIPPER (Cohen & Singer 1999), multi-class by one booster per class.
+
+    ``T``: number of boosting rounds; ``None`` chooses it, per booster, by
+    internal ``n_folds``-fold cross-validation up to ``T_max`` (ties to the
+    smaller ``T``) and refits on all data. ``positive_class``: for two
+    classes, the booster's positive class (default: the less frequent one).
+    ``n_jobs``: parallel internal folds (joblib). Example weights are the
+    initial distribution.
+    """
+
+    name = "slipper"
+    __returns__ = SlipperModel
+
+    def __init__(self, T=None, T_max=100, n_folds=5, positive_class=None,
+                 n_jobs=1, random_state=0, preprocessors=None):
+        super().__init__(preprocessors=preprocessors)
+        if T is not None and int(T) < 1:
+            raise ValueError("T must be at least 1")
+        if int(T_max) < 1:
+            raise ValueError("T_max must be at least 1")
+        self.T, self.T_max, self.n_folds = T, int(T_max), int(n_folds)
+        self.positive_class = positive_class
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.params = dict(T=T, T_max=T_max, n_folds=n_folds,
+                           positive_class=positive_class, n_jobs=n_jobs,
+                           random_state=random_state)
+
+    def _positive_classes(self, enc):
+        dist = enc.class_distribution()
+        if enc.n_classes == 2:
+            if self.positive_class is not None:
+                return [int(self.positive_class)]
+            return [int(np.argmin(dist))]  # less frequent; ties to class 0
+        return [c for c in range(enc.n_classes) if dist[c] > 0]
+
+    def fit_rules(self, data, enc):
+        classes = self._positive_classes(enc)
+        if self.positive_class is not None and not 0 <= classes[0] < enc.n_classes:
+            raise ValueError(f"positive_class must be 0..{enc.n_classes - 1}")
+        seeds = np.random.SeedSequence(self.random_state).spawn(2 * len(classes))
+        boosters, rounds = [], []
+        for b, cls in enumerate(classes):
+            ypos = (enc.y == cls).astype(np.int32)
+            T = self.T
+            if T is None:
+                self.progress(b / len(classes), "choosing T by cross-validation")
+                T, _ = choose_rounds(enc, ypos, self.T_max, self.n_folds,
+                                     seeds[2 * b], self.n_jobs)
+
+            def cb(p, b=b):
+                self.progress((b + p) / len(classes), "boosting")
+            rng = np.random.default_rng(seeds[2 * b + 1])
+            hyp = merge_duplicates(boost(enc, ypos, enc.w, T, rng, cb))
+            rounds.append(T)
+            boosters.append((cls, [self._to_rule(conds, c, cls, enc, data.domain)
+                                   for conds, c in hyp]))
+        model = SlipperModel(data.domain, boosters, enc.class_distribution())
+        model.rounds = dict(zip(classes, rounds))  # T per booster
+        return model
+
+    @staticmethod
+    def _to_rule(conds, c, cls, enc, domain):
+        conditions, covered = [], np.ones(enc.n, bool)
+        for kind, col, op, value in conds:
+            attrs = enc.disc_attrs if kind == KIND_DISCRETE else enc.cont_attrs
+            conditions.append(Condition(int(attrs[col]), OP_NAMES[op], value))
+            covered &= _condition_mask(enc, _Cond(kind, col, op, value))
+        dist = class_weights(enc.y, enc.w, covered.view(np.uint8), enc.n_classes)
+        return Rule(conditions, cls, dist, quality=c, domain=domain,
+                    confidence=format_number(c))

@@ -1,0 +1,174 @@
+"""SLIPPER (Cohen & Singer 1999): equations, rule growth/pruning, learner."""
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+from Orange.evaluation import AUC, CA, CrossValidation
+
+from orangecontrib.rules import encode_table
+from orangecontrib.rules.slipper import (
+    SlipperLearner, SlipperModel, boost, grow_objective, merge_duplicates,
+    prune_loss, prune_rule, smoothed_confidence, z_score)
+
+
+def test_equations_against_hand_computation():
+    # eq. 4: 0.5 ln((0.3 + 1/20) / (0.1 + 1/20))
+    assert smoothed_confidence(0.3, 0.1, 10) == pytest.approx(0.5 * np.log(0.35 / 0.15))
+    assert smoothed_confidence(0.3, 0.1, 10) == pytest.approx(0.423648, abs=1e-6)
+    # bounded by 1/2 ln(2n) + small: W+ = 1, W- = 0
+    assert smoothed_confidence(1.0, 0.0, 10) == pytest.approx(0.5 * np.log(21))
+    # eq. 5: 1 - (sqrt(.3) - sqrt(.1))^2
+    assert z_score(0.3, 0.1) == pytest.approx(0.946410, abs=1e-6)
+    # eq. 6
+    assert grow_objective(0.25, 0.04) == pytest.approx(0.3)
+    # eq. 7: 0.7 + 0.2 e^-0.5 + 0.1 e^0.5
+    assert prune_loss(0.2, 0.1, 0.5) == pytest.approx(0.986178, abs=1e-6)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_pruning_keeps_a_prefix(seed, length):
+    rng = np.random.default_rng(seed)
+    n = 40
+    D = rng.random(n)
+    D /= D.sum()
+    ypos = (rng.random(n) < 0.5).astype(np.int32)
+    grow = rng.random(n) < 0.66
+    masks = [rng.random(n) < 0.8 for _ in range(length)]
+    kept = prune_rule(list(range(length)), masks, ypos, D, grow, ~grow, n)
+    assert 1 <= kept <= length
+
+
+def noise_data(n=400, pos_share=0.3, seed=0):
+    rng = np.random.default_rng(seed)
+    domain = Domain([ContinuousVariable(f"x{i}") for i in range(3)] +
+                    [DiscreteVariable("d", values=("a", "b", "c"))],
+                    DiscreteVariable("y", values=("neg", "pos")))
+    X = np.column_stack([rng.normal(size=(n, 3)), rng.integers(0, 3, n)])
+    y = (rng.random(n) < pos_share).astype(float)
+    return Table.from_numpy(domain, X, y)
+
+
+def test_default_rule_wins_on_pure_noise():
+    enc = encode_table(noise_data())
+    ypos = (enc.y == 1).astype(np.int32)
+    for seed in range(5):
+        (conds, c), = boost(enc, ypos, enc.w, 1, np.random.default_rng(seed))
+        assert conds == ()  # eq. 5 prefers the default rule
+        d_pos = enc.w[ypos == 1].sum() / enc.w.sum()
+        assert c == pytest.approx(smoothed_confidence(d_pos, 1 - d_pos, enc.n))
+        assert c < 0
+
+
+def test_grown_rules_separate_a_clean_concept():
+    data = noise_data(600, 0.5, seed=1)
+    with data.unlocked(data.Y):
+        data.Y[:] = (data.X[:, 0] > 0.3).astype(float)
+    model = SlipperLearner(T=5)(data)
+    first = [r for r in model.rules if r.conditions][0]
+    assert first.conditions[0].column == 0
+    assert np.mean(model(data) == data.Y) > 0.97
+
+
+def test_merging_duplicates_does_not_change_predictions():
+    data = Table("heart_disease")
+    enc = encode_table(data)
+    ypos = (enc.y == 1).astype(np.int32)
+    hyp = boost(enc, ypos, enc.w, 60, np.random.default_rng(0))
+    merged = merge_duplicates(hyp)
+    assert len(merged) < len(hyp)  # the default rule recurs, at least
+
+    def f(h):
+        out = np.zeros(enc.n)
+        for conds, c in h:
+            cov = np.ones(enc.n, bool)
+            for kind, col, op, value in conds:
+                x = enc.Xd[:, col] if kind == 0 else enc.Xc[:, col]
+                with np.errstate(invalid="ignore"):
+                    cov &= {0: x == value, 1: x <= value, 2: x >= value}[op]
+            out[cov] += c
+        return out
+    np.testing.assert_allclose(f(hyp), f(merged))
+
+
+@pytest.mark.parametrize("name,min_ca,min_auc", [
+    ("titanic", 0.77, 0.72), ("heart_disease", 0.75, 0.82), ("iris", 0.9, 0.93)])
+def test_cross_validation_on_real_data(name, min_ca, min_auc):
+    res = CrossValidation(k=5, random_state=0)(Table(name), [SlipperLearner(T_max=40)])
+    assert CA(res)[0] > min_ca and AUC(res)[0] > min_auc
+
+
+def test_multiclass_probabilities_and_printing():
+    iris = Table("iris")
+    model = SlipperLearner(T=20)(iris)
+    assert isinstance(model, SlipperModel) and len(model.boosters) == 3
+    p = model(iris, model.Probs)
+    assert p.shape == (150, 3) and not np.isnan(p).any()
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+    text = str(model)
+    assert "booster for iris = Iris-setosa" in text and "IF petal" in text
+
+
+def test_two_class_positive_is_the_minority_by_default():
+    titanic = Table("titanic")  # survived = yes is the minority
+    assert SlipperLearner(T=3)(titanic).boosters[0][0] == 1
+    assert SlipperLearner(T=3, positive_class=0)(titanic).boosters[0][0] == 0
+
+
+def test_determinism_and_n_jobs():
+    data = Table("heart_disease")
+    a = SlipperLearner(T_max=20, random_state=5)(data)
+    b = SlipperLearner(T_max=20, random_state=5)(data)
+    c = SlipperLearner(T_max=20, random_state=5, n_jobs=2)(data)
+    assert [str(r) for r in a.rules] == [str(r) for r in b.rules] == \
+        [str(r) for r in c.rules]
+    assert a.rounds == c.rounds
+
+
+def test_pickle_and_missing_values_at_predict_time():
+    data = Table("heart_disease")  # has unknown values at fit time
+    model = SlipperLearner(T=15)(data)
+    m2 = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(m2(data, m2.Probs), model(data, model.Probs))
+    blank = data[:3].copy()
+    with blank.unlocked(blank.X):
+        blank.X[:] = np.nan
+    f_default = sum(r.quality for r in model.rules if not r.conditions)
+    expected_pos = 1 / (1 + np.exp(-2 * f_default))
+    pos = model.boosters[0][0]
+    np.testing.assert_allclose(model(blank, model.Probs)[:, pos], expected_pos)
+
+
+def test_weights_are_the_initial_distribution():
+    data = Table("heart_disease")
+    scaled = data.copy()
+    with scaled.unlocked(scaled.W):
+        scaled.W = np.full(len(data), 4.0)
+    a, b = SlipperLearner(T=10)(data), SlipperLearner(T=10)(scaled)
+    assert [str(r.conditions) for r in a.rules] == [str(r.conditions) for r in b.rules]
+    for ra, rb in zip(a.rules, b.rules):
+        np.testing.assert_allclose(rb.class_distribution, 4 * ra.class_distribution)
+        assert ra.quality == pytest.approx(rb.quality)
+    # zero weight on every positive but one changes the first rule decision
+    skew = data.copy()
+    pos = np.flatnonzero(data.Y == 1)
+    with skew.unlocked(skew.W):
+        skew.W = np.ones(len(data))
+        skew.W[pos[1:]] = 0.0
+    m = SlipperLearner(T=1)(skew)
+    assert m.rules[0].conditions == () and m.rules[0].quality < -1
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="categorical class"):
+        SlipperLearner()(Table("housing"))
+    with pytest.raises(ValueError):
+        SlipperLearner(T=0)
+    one = noise_data(20)
+    with one.unlocked(one.Y):
+        one.Y[:] = 0
+    p = SlipperLearner()(one)(one, 1)
+    np.testing.assert_allclose(p, np.tile([1, 0], (20, 1)))
