@@ -57,3 +57,26 @@ class TestEvaluationChain(owtest.WidgetTest):
         self.send_signal(roc.Inputs.evaluation_results, res, widget=roc)
         self.assertFalse(roc.Error.invalid_results.is_shown())
         self.assertEqual(roc.classifier_names, ["wvote", "lfpr"])
+
+
+class TestOWSlipper(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
+    def setUp(self):
+        from orangecontrib.rules.widgets.owslipper import OWSlipper
+        self.widget = self.create_widget(OWSlipper,
+                                         stored_settings={"auto_apply": False})
+        self.init()
+        self.parameters = [
+            owtest.ParameterMapping("T_max", self.widget.T_max_spin, [1, 30]),
+            owtest.ParameterMapping("random_state", self.widget.seed_spin, [0, 7]),
+        ]
+
+    def test_fixed_rounds(self):
+        self.widget.fixed_rounds = True
+        self.widget.T = 7
+        self.send_signal(self.widget.Inputs.data, Table("heart_disease"))
+        self.click_apply()
+        model = self.get_output(self.widget.Outputs.model, wait=20000)
+        self.assertEqual(model.rounds, {1: 7})
+        viewer = self.create_widget(OWRuleViewer)
+        self.send_signal(viewer.Inputs.classifier, model, widget=viewer)
+        self.assertEqual(viewer.proxy_model.rowCount(), len(model.rule_list))

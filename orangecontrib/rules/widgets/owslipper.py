@@ -1,0 +1,61 @@
+"""SLIPPER widget: boosted confidence-rated rules (Cohen & Singer 1999)."""
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
+
+from orangecontrib.rules.slipper import SlipperLearner
+from orangecontrib.rules.widgets.base import OWRulesLearnerBase
+
+
+class OWSlipper(OWRulesLearnerBase):
+    name = "SLIPPER"
+    description = "Boosted confidence-rated rules (Cohen & Singer 1999); the " \
+                  "number of rounds is chosen by internal cross-validation."
+    icon = "icons/Slipper.svg"
+    priority = 20
+    keywords = "slipper, boosting, rules, ripper"
+
+    LEARNER = SlipperLearner
+
+    fixed_rounds = Setting(False)
+    T = Setting(50)
+    T_max = Setting(100)
+    random_state = Setting(0)
+
+    def add_main_layout(self):
+        box = gui.vBox(self.controlArea, "Boosting rounds")
+        self.T_max_spin = gui.spin(
+            box, self, "T_max", 1, 1000, label="Most rounds (cross-validated):",
+            callback=self.settings_changed)
+        self.fixed_check = gui.checkBox(
+            box, self, "fixed_rounds", "Fixed number of rounds instead",
+            callback=self._fixed_changed)
+        self.T_spin = gui.spin(
+            box, self, "T", 1, 1000, label="Rounds:",
+            callback=self.settings_changed)
+        box = gui.vBox(self.controlArea, "Randomness")
+        self.seed_spin = gui.spin(box, self, "random_state", 0, 2**31 - 1,
+                                  label="Random seed:",
+                                  callback=self.settings_changed)
+        self._fixed_changed(notify=False)
+
+    def _fixed_changed(self, notify=True):
+        self.T_spin.setEnabled(self.fixed_rounds)
+        self.T_max_spin.setEnabled(not self.fixed_rounds)
+        if notify:
+            self.settings_changed()
+
+    def create_learner(self):
+        return self.LEARNER(T=self.T if self.fixed_rounds else None,
+                            T_max=self.T_max, random_state=self.random_state,
+                            preprocessors=self.preprocessors)
+
+    def get_learner_parameters(self):
+        rounds = (str(self.T) if self.fixed_rounds
+                  else f"chosen by 5-fold CV, at most {self.T_max}")
+        return (("Boosting rounds", rounds), ("Random seed", self.random_state))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from Orange.data import Table
+    from Orange.widgets.utils.widgetpreview import WidgetPreview
+    WidgetPreview(OWSlipper).run(Table("heart_disease"))
