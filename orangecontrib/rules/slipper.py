@@ -17,7 +17,8 @@ import numpy as np
 
 from .base import RuleLearner, RuleModel
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
-                   class_weights, continuous_refinements, discrete_refinements)
+                   best_sqrt_thresholds, class_weights, compact_sorted,
+                   discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
 from .rules import Condition, Rule, covering, format_number
 
@@ -64,9 +65,11 @@ def _condition_mask(enc: EncodedData, cond: _Cond) -> np.ndarray:
         return x <= cond.value if cond.op == OP_LE else x >= cond.value
 
 
-def _best_refinement(enc: EncodedData, ypos, D, covered):
+def _best_refinement(enc: EncodedData, ypos, D, covered, sorted_cols):
     """The condition maximising eq. 6 among all refinements of the rule that
-    covers ``covered`` (GrowSet examples only); ``(score, _Cond)``."""
+    covers ``covered`` (GrowSet examples only); ``(score, _Cond)``.
+    ``sorted_cols``: ``(order, xs, ds, n_valid)`` of the continuous columns,
+    compacted to (a superset of) the covered examples."""
     mask = covered.view(np.uint8)
     best, best_cond = -np.inf, None
     if enc.Xd.shape[1]:
@@ -77,31 +80,36 @@ def _best_refinement(enc: EncodedData, ypos, D, covered):
         a, v = np.unravel_index(np.argmax(scores), scores.shape)
         if scores[a, v] > best:
             best, best_cond = scores[a, v], _Cond(KIND_DISCRETE, a, OP_EQ, v)
-    if enc.Xc.shape[1]:
-        thr, below, ncand, total = continuous_refinements(
-            enc.Xc, enc.order, enc.n_valid, ypos, D, mask, 2)
-        if thr.shape[1]:
-            valid = np.arange(thr.shape[1])[None, :] < ncand[:, None]
-            above = total[:, None, :] - below
-            for op, part in ((OP_LE, below), (OP_GE, above)):
-                scores = np.where(valid, grow_objective(part[..., 1], part[..., 0]),
-                                  -np.inf)
-                j, k = np.unravel_index(np.argmax(scores), scores.shape)
-                if scores[j, k] > best:
-                    best, best_cond = scores[j, k], _Cond(KIND_CONTINUOUS, j, op,
-                                                          thr[j, k])
+    if enc.Xc.shape[1]:  # one fused sweep per presorted column (core/_slipper.pyx)
+        order, xs, ds, n_valid = sorted_cols
+        scores, thr, ops = best_sqrt_thresholds(order, xs, ds, n_valid, mask)
+        j = int(np.argmax(scores))
+        if scores[j] > best:
+            best, best_cond = scores[j], _Cond(KIND_CONTINUOUS, j, int(ops[j]), thr[j])
     return best, best_cond
 
 
-def grow_rule(enc, ypos, D, grow):
+def sorted_values(enc):
+    """Each continuous column's values in sorted order (fixed for a fit)."""
+    XcT = np.ascontiguousarray(enc.Xc.T)
+    return gather_sorted(enc.order, XcT, np.zeros(enc.n))[0]
+
+
+def grow_rule(enc, ypos, D, grow, xs=None):
     """GrowRule (Section 3): add the condition maximising eq. 6 until the rule
-    covers no GrowSet negative or no condition improves eq. 6."""
+    covers no GrowSet negative or no condition improves eq. 6. ``xs``: the
+    output of :func:`sorted_values`, computed once per fit."""
+    if xs is None:
+        xs = sorted_values(enc)
     covered = grow.copy()
     conds, masks = [], []
     current = grow_objective(D[covered & (ypos == 1)].sum(),
                              D[covered & (ypos == 0)].sum())
+    # the continuous columns in sorted order, restricted to the GrowSet
+    sorted_cols = select_sorted(enc.order, xs, enc.n_valid,
+                                np.where(ypos == 1, D, -D), covered.view(np.uint8))
     while D[covered & (ypos == 0)].sum() > 0:
-        score, cond = _best_refinement(enc, ypos, D, covered)
+        score, cond = _best_refinement(enc, ypos, D, covered, sorted_cols)
         if cond is None or not score > current + 1e-12:
             break
         mask = _condition_mask(enc, cond)
@@ -109,6 +117,8 @@ def grow_rule(enc, ypos, D, grow):
         masks.append(mask)
         covered &= mask
         current = score
+        if 4 * covered.sum() < 3 * sorted_cols[0].shape[1]:  # compact as it shrinks
+            sorted_cols = compact_sorted(*sorted_cols, covered.view(np.uint8))
     return conds, masks
 
 
@@ -154,9 +164,10 @@ def boost(enc: EncodedData, ypos, w0, T, rng, callback=None):
     ypos = np.ascontiguousarray(ypos, dtype=np.int32)
     sign = np.where(ypos == 1, 1.0, -1.0)
     hypothesis = []
+    xs = sorted_values(enc)
     for t in range(T):
         grow, prune = _split(rng, D)
-        conds, masks = grow_rule(enc, ypos, D, grow)
+        conds, masks = grow_rule(enc, ypos, D, grow, xs)
         conds = conds[:prune_rule(conds, masks, ypos, D, grow, prune, n)]
         covered = np.ones(n, bool)
         for mask in masks[:len(conds)]:

@@ -1,0 +1,231 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""SLIPPER's grow step (Cohen & Singer 1999, eq. 6), fused for speed.
+
+The generic ``_coverage.continuous_refinements`` materialises the cumulative
+class weights of every candidate threshold; SLIPPER only needs the best
+``sqrt(W+) - sqrt(W-)`` per column. The grower keeps, per continuous column,
+the examples in sorted order (``order``), their values (``xs``) and their
+signed weights (``ds``: ``+D`` for a positive, ``-D`` for a negative), all
+restricted to the examples the rule still covers (:func:`compact_sorted`),
+so a sweep reads memory sequentially and costs ``O(covered)`` per column.
+In every row the first ``n_valid[j]`` entries are non-missing; every row
+holds the same examples.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int32_t, int8_t, uint8_t
+from libc.math cimport sqrt
+
+cnp.import_array()
+
+
+cdef inline double _objective(double wp, double wn, double eps) noexcept nogil:
+    # weights left over by subtracting sums are rounding residue below eps:
+    # treat them as 0, else sqrt turns 1e-17 into 3e-9 and breaks ties
+    if wp < eps:
+        wp = 0
+    if wn < eps:
+        wn = 0
+    return sqrt(wp) - sqrt(wn)
+
+
+cdef _check(const int32_t[:, ::1] order, const int32_t[::1] n_valid,
+            Py_ssize_t n, tuple shapes):
+    cdef Py_ssize_t j, p
+    cdef bint bad = False
+    for shape in shapes:
+        if tuple(shape[:2]) != (order.shape[0], order.shape[1]):
+            raise ValueError("sorted arrays differ in shape")
+    if n_valid.shape[0] != order.shape[0]:
+        raise ValueError("n_valid does not match order")
+    for j in range(order.shape[0]):
+        if not 0 <= n_valid[j] <= order.shape[1]:
+            raise ValueError("n_valid out of range")
+    with nogil:
+        for j in range(order.shape[0]):
+            for p in range(order.shape[1]):
+                if order[j, p] < 0 or order[j, p] >= n:
+                    bad = True
+    if bad:
+        raise IndexError("order holds an index outside 0..n-1")
+
+
+def gather_sorted(const int32_t[:, ::1] order, const double[:, ::1] XcT,
+                  const double[::1] signed_d):
+    """``xs[j, p] = XcT[j, order[j, p]]`` and ``ds[j, p] = signed_d[order[j, p]]``."""
+    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p
+    if XcT.shape[0] != n_cont:
+        raise ValueError("XcT does not match order")
+    _check(order, np.full(n_cont, m, np.int32), min(XcT.shape[1], signed_d.shape[0]), ())
+    xs_arr = np.empty((n_cont, m))
+    ds_arr = np.empty((n_cont, m))
+    cdef double[:, ::1] xs = xs_arr
+    cdef double[:, ::1] ds = ds_arr
+    with nogil:
+        for j in range(n_cont):
+            for p in range(m):
+                xs[j, p] = XcT[j, order[j, p]]
+                ds[j, p] = signed_d[order[j, p]]
+    return xs_arr, ds_arr
+
+
+def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
+                         const double[:, ::1] ds, const int32_t[::1] n_valid,
+                         const uint8_t[::1] covered):
+    """Per column, the condition ``A <= t`` or ``A >= t`` (``t`` a midpoint
+    between consecutive distinct covered values) maximising
+    ``sqrt(W+) - sqrt(W-)`` over the covered examples.
+
+    Returns ``(score, threshold, op)`` arrays of length ``n_cont``; ``op`` is
+    1 (``<=``) or 2 (``>=``); columns without a candidate get score ``-inf``
+    and op 0. Ties keep the first candidate (ascending ``t``, ``<=`` first).
+    """
+    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p
+    _check(order, n_valid, covered.shape[0], (xs.shape, ds.shape))
+    score_arr = np.full(n_cont, -np.inf)
+    thr_arr = np.full(n_cont, np.nan)
+    op_arr = np.zeros(n_cont, dtype=np.int8)
+    cdef double[::1] score = score_arr
+    cdef double[::1] thr = thr_arr
+    cdef int8_t[::1] op = op_arr
+    cdef double tp, tn, all_p = 0, all_n = 0, bp, bn, s, x, d, prev, t, eps
+    cdef bint have_prev
+    with nogil:
+        if n_cont:  # every row holds the same examples: class totals from row 0
+            for p in range(m):
+                if covered[order[0, p]]:
+                    d = ds[0, p]
+                    if d >= 0:
+                        all_p += d
+                    else:
+                        all_n -= d
+        eps = 1e-12 * (all_p + all_n)
+        for j in range(n_cont):
+            tp = all_p  # minus the covered missing ones (the row's tail)
+            tn = all_n
+            for p in range(n_valid[j], m):
+                if covered[order[j, p]]:
+                    d = ds[j, p]
+                    if d >= 0:
+                        tp -= d
+                    else:
+                        tn += d
+            bp = 0
+            bn = 0
+            have_prev = False
+            prev = 0
+            for p in range(n_valid[j]):
+                if not covered[order[j, p]]:
+                    continue
+                x = xs[j, p]
+                if have_prev and x != prev:
+                    t = 0.5 * (prev + x)
+                    if t == x:
+                        t = prev
+                    # sqrt(W+) - sqrt(W-) <= sqrt(W+): a candidate with
+                    # W+ <= best^2 cannot win, so most need no sqrt at all
+                    if score[j] < 0 or bp > score[j] * score[j]:
+                        s = _objective(bp, bn, eps)
+                        if s > score[j]:
+                            score[j] = s
+                            thr[j] = t
+                            op[j] = 1
+                    if score[j] < 0 or tp - bp > score[j] * score[j]:
+                        s = _objective(tp - bp, tn - bn, eps)
+                        if s > score[j]:
+                            score[j] = s
+                            thr[j] = t
+                            op[j] = 2
+                d = ds[j, p]
+                if d >= 0:
+                    bp += d
+                else:
+                    bn -= d
+                prev = x
+                have_prev = True
+    return score_arr, thr_arr, op_arr
+
+
+def compact_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
+                   const double[:, ::1] ds, const int32_t[::1] n_valid,
+                   const uint8_t[::1] covered):
+    """Restrict every row of ``order``/``xs``/``ds`` to the covered examples,
+    keeping the order; returns the new ``(order, xs, ds, n_valid)``."""
+    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p, k
+    cdef Py_ssize_t kept = 0
+    cdef int32_t i
+    cdef bint bad = False
+    _check(order, n_valid, covered.shape[0], (xs.shape, ds.shape))
+    if n_cont:
+        for p in range(m):
+            kept += covered[order[0, p]] != 0
+    o_arr = np.empty((n_cont, kept), dtype=np.int32)
+    x_arr = np.empty((n_cont, kept))
+    d_arr = np.empty((n_cont, kept))
+    v_arr = np.zeros(n_cont, dtype=np.int32)
+    cdef int32_t[:, ::1] o = o_arr
+    cdef double[:, ::1] xo = x_arr
+    cdef double[:, ::1] do = d_arr
+    cdef int32_t[::1] v = v_arr
+    with nogil:
+        for j in range(n_cont):
+            k = 0
+            for p in range(m):
+                i = order[j, p]
+                if covered[i]:
+                    if k < kept:
+                        o[j, k] = i
+                        xo[j, k] = xs[j, p]
+                        do[j, k] = ds[j, p]
+                    k += 1
+                    if p < n_valid[j]:
+                        v[j] += 1
+            if k != kept:
+                bad = True
+    if bad:
+        raise ValueError("the rows of order do not hold the same examples")
+    return o_arr, x_arr, d_arr, v_arr
+
+
+def select_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
+                  const int32_t[::1] n_valid, const double[::1] signed_d,
+                  const uint8_t[::1] covered):
+    """:func:`compact_sorted` for the start of a grow: the values ``xs`` are
+    fixed for the whole fit, the signed weights are read from ``signed_d``
+    (this round's distribution) for the kept examples only."""
+    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p, k
+    cdef Py_ssize_t kept = 0
+    cdef int32_t i
+    cdef bint bad = False
+    if signed_d.shape[0] != covered.shape[0]:
+        raise ValueError("signed_d and covered differ in length")
+    _check(order, n_valid, covered.shape[0], (xs.shape,))
+    if n_cont:
+        for p in range(m):
+            kept += covered[order[0, p]] != 0
+    o_arr = np.empty((n_cont, kept), dtype=np.int32)
+    x_arr = np.empty((n_cont, kept))
+    d_arr = np.empty((n_cont, kept))
+    v_arr = np.zeros(n_cont, dtype=np.int32)
+    cdef int32_t[:, ::1] o = o_arr
+    cdef double[:, ::1] xo = x_arr
+    cdef double[:, ::1] do = d_arr
+    cdef int32_t[::1] v = v_arr
+    with nogil:
+        for j in range(n_cont):
+            k = 0
+            for p in range(m):
+                i = order[j, p]
+                if covered[i]:
+                    if k < kept:
+                        o[j, k] = i
+                        xo[j, k] = xs[j, p]
+                        do[j, k] = signed_d[i]
+                    k += 1
+                    if p < n_valid[j]:
+                        v[j] += 1
+            if k != kept:
+                bad = True
+    if bad:
+        raise ValueError("the rows of order do not hold the same examples")
+    return o_arr, x_arr, d_arr, v_arr

@@ -1,0 +1,89 @@
+"""core/_slipper.pyx against numpy references (via the generic kernel)."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from orangecontrib.rules import core
+from orangecontrib.rules.slipper import grow_objective
+
+
+@st.composite
+def data(draw):
+    n = draw(st.integers(1, 80))
+    n_cont = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    Xc = np.round(rng.normal(size=(n, n_cont)) * 2) / 2
+    Xc[rng.random(Xc.shape) < 0.15] = np.nan
+    ypos = rng.integers(0, 2, n).astype(np.int32)
+    D = rng.choice([0.0, 0.5, 1.0, 3.0], n) / n
+    covered = (rng.random(n) < draw(st.sampled_from([0.3, 0.8, 1.0]))).astype(np.uint8)
+    order = np.ascontiguousarray(np.argsort(Xc, axis=0, kind="stable").T, dtype=np.int32)
+    n_valid = (~np.isnan(Xc)).sum(axis=0).astype(np.int32)
+    return Xc, ypos, D, covered, order, n_valid
+
+
+def sorted_cols(Xc, ypos, D, order, n_valid):
+    XcT = np.ascontiguousarray(Xc.T)
+    signed = np.where(ypos == 1, D, -D)
+    xs, ds = core.gather_sorted(order, XcT, signed)
+    np.testing.assert_array_equal(xs, np.take_along_axis(XcT, order, axis=1))
+    np.testing.assert_array_equal(ds, signed[order])
+    return xs, ds, signed
+
+
+@settings(max_examples=80, deadline=None)
+@given(data(), st.booleans())
+def test_best_sqrt_thresholds_matches_generic_refinements(d, compacted):
+    Xc, ypos, D, covered, order, n_valid = d
+    xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
+    cols = (order, xs, ds, n_valid)
+    if compacted:
+        cols = core.select_sorted(order, xs, n_valid, signed, covered)
+    score, thr, op = core.best_sqrt_thresholds(*cols, covered)
+    t_all, below, ncand, total = core.continuous_refinements(
+        Xc, order, n_valid, ypos, D, covered, 2)
+    for j in range(Xc.shape[1]):
+        k = ncand[j]
+        if k == 0:
+            assert score[j] == -np.inf and op[j] == 0
+            continue
+        le = grow_objective(below[j, :k, 1], below[j, :k, 0])
+        ge = grow_objective(np.maximum(total[j, 1] - below[j, :k, 1], 0),
+                            np.maximum(total[j, 0] - below[j, :k, 0], 0))
+        best = max(le.max(), ge.max())
+        assert score[j] == pytest.approx(best, abs=1e-12)
+        # the chosen condition really has that score
+        x = Xc[:, j]
+        with np.errstate(invalid="ignore"):
+            sel = covered.astype(bool) & (x <= thr[j] if op[j] == 1 else x >= thr[j])
+        assert grow_objective(D[sel & (ypos == 1)].sum(),
+                              D[sel & (ypos == 0)].sum()) == pytest.approx(best, abs=1e-9)
+        assert thr[j] in t_all[j, :k]
+
+
+@settings(max_examples=50, deadline=None)
+@given(data())
+def test_compaction_keeps_order_and_valid_counts(d):
+    Xc, ypos, D, covered, order, n_valid = d
+    xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
+    o, x, dd, v = core.compact_sorted(order, xs, ds, n_valid, covered)
+    o2, x2, dd2, v2 = core.select_sorted(order, xs, n_valid, signed, covered)
+    for a, b in ((o, o2), (x, x2), (dd, dd2), (v, v2)):
+        np.testing.assert_array_equal(a, b)
+    for j in range(Xc.shape[1]):
+        keep = covered[order[j]].astype(bool)
+        np.testing.assert_array_equal(o[j], order[j][keep])
+        np.testing.assert_array_equal(x[j], xs[j][keep])
+        assert v[j] == (~np.isnan(Xc[o[j], j])).sum()
+
+
+def test_slipper_kernels_reject_bad_input():
+    order = np.array([[0, 5]], np.int32)
+    xs = np.zeros((1, 2))
+    with pytest.raises(IndexError):
+        core.best_sqrt_thresholds(order, xs, xs, np.array([2], np.int32),
+                                  np.ones(3, np.uint8))
+    with pytest.raises(ValueError):
+        core.compact_sorted(np.array([[0, 1], [1, 2]], np.int32), np.zeros((2, 2)),
+                            np.zeros((2, 2)), np.array([2, 2], np.int32),
+                            np.array([1, 1, 0], np.uint8))
