@@ -23,7 +23,7 @@ from Orange.classification import CN2UnorderedLearner  # noqa: E402
 from orangecontrib.rules import STRATEGIES, RuleScoringLearner  # noqa: E402
 from orangecontrib.rules.evaluation import Entry  # noqa: E402
 from runner import (average_ranks, git_commit, machine, metric_table,  # noqa: E402
-                    run, wins)
+                    run, wins, write_report)
 
 DATASETS = ["breast", "crx", "german", "haberman", "heart", "housevotes",
             "ionosphere", "mammographic", "pima", "sonar", "tic-tac-toe",
@@ -93,10 +93,7 @@ def main():
               "## Rules per model and seconds per fold", "",
               metric_table(results, "n_rules", "{:.1f}", best=min), "",
               metric_table(results, "fit_s", "{:.2f}", best=min), ""]
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
-    print("\n".join(lines))
+    write_report(args.out, lines)
 
 
 if __name__ == "__main__":

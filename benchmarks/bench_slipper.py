@@ -24,7 +24,8 @@ from orangecontrib.rules import SlipperLearner  # noqa: E402
 from orangecontrib.rules.evaluation import Entry  # noqa: E402
 from keel import load_keel  # noqa: E402
 from peers import boomer, imodels_slipper, wittgenstein_ripper  # noqa: E402
-from runner import average_ranks, git_commit, machine, metric_table  # noqa: E402
+from runner import (average_ranks, git_commit, machine,  # noqa: E402
+                    metric_table, write_report)
 from orangecontrib.rules.evaluation import cross_validate  # noqa: E402
 
 # error (%) of SLIPPER in the paper's Table 1
@@ -120,10 +121,7 @@ def main():
     lines += ["", "SLIPPER's fit includes its internal 5-fold cross-validation "
               "(5 x 100 rounds per booster) before the final fit; its rule "
               "count is after merging duplicate rules.", ""]
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
-    print("\n".join(lines))
+    write_report(args.out, lines)
 
 
 if __name__ == "__main__":

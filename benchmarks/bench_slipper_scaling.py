@@ -24,7 +24,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table  # n
 
 from orangecontrib.rules import SlipperLearner  # noqa: E402
 from keel import load_keel  # noqa: E402
-from runner import git_commit, machine  # noqa: E402
+from runner import git_commit, machine, write_report  # noqa: E402
 
 
 def timed_fit(data, repeats=1):
@@ -78,10 +78,7 @@ def main():
         lines.append(f"| {n} | {s:.2f} | {r} |")
         print(lines[-1], flush=True)
     lines += ["", f"log-log slope: **{slope(rows, secs):.2f}**", ""]
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
-    print("\n".join(lines))
+    write_report(args.out, lines)
 
 
 if __name__ == "__main__":

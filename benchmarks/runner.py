@@ -36,6 +36,14 @@ def git_commit() -> str:
         return "unknown"
 
 
+def write_report(path, lines):
+    """Write the markdown report ``lines`` to ``path`` and echo it."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines))
+
+
 def run(datasets, entries_factory, k=10, seed=0, log=print):
     """``{dataset: {learner: Scores}}`` for every data set."""
     out = {}

@@ -146,16 +146,16 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
     return score_arr, thr_arr, op_arr
 
 
-def compact_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                   const double[:, ::1] ds, const int32_t[::1] n_valid,
-                   const uint8_t[::1] covered):
-    """Restrict every row of ``order``/``xs``/``ds`` to the covered examples,
-    keeping the order; returns the new ``(order, xs, ds, n_valid)``."""
+cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
+                    const double[:, ::1] ds, const double[::1] signed_d,
+                    bint from_signed, const int32_t[::1] n_valid,
+                    const uint8_t[::1] covered):
+    """Rows of ``order``/``xs`` and of ``ds`` (or ``signed_d[order]`` when
+    ``from_signed``) restricted to the covered examples, order kept."""
     cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p, k
     cdef Py_ssize_t kept = 0
     cdef int32_t i
     cdef bint bad = False
-    _check(order, n_valid, covered.shape[0], (xs.shape, ds.shape))
     if n_cont:
         for p in range(m):
             kept += covered[order[0, p]] != 0
@@ -176,7 +176,7 @@ def compact_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
                     if k < kept:
                         o[j, k] = i
                         xo[j, k] = xs[j, p]
-                        do[j, k] = ds[j, p]
+                        do[j, k] = signed_d[i] if from_signed else ds[j, p]
                     k += 1
                     if p < n_valid[j]:
                         v[j] += 1
@@ -185,6 +185,16 @@ def compact_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
     if bad:
         raise ValueError("the rows of order do not hold the same examples")
     return o_arr, x_arr, d_arr, v_arr
+
+
+def compact_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
+                   const double[:, ::1] ds, const int32_t[::1] n_valid,
+                   const uint8_t[::1] covered):
+    """Restrict every row of ``order``/``xs``/``ds`` to the covered examples,
+    keeping the order; returns the new ``(order, xs, ds, n_valid)``."""
+    _check(order, n_valid, covered.shape[0], (xs.shape, ds.shape))
+    return _compact(order, xs, ds, np.zeros(covered.shape[0]), False, n_valid,
+                    covered)
 
 
 def select_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
@@ -193,39 +203,7 @@ def select_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
     """:func:`compact_sorted` for the start of a grow: the values ``xs`` are
     fixed for the whole fit, the signed weights are read from ``signed_d``
     (this round's distribution) for the kept examples only."""
-    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p, k
-    cdef Py_ssize_t kept = 0
-    cdef int32_t i
-    cdef bint bad = False
     if signed_d.shape[0] != covered.shape[0]:
         raise ValueError("signed_d and covered differ in length")
     _check(order, n_valid, covered.shape[0], (xs.shape,))
-    if n_cont:
-        for p in range(m):
-            kept += covered[order[0, p]] != 0
-    o_arr = np.empty((n_cont, kept), dtype=np.int32)
-    x_arr = np.empty((n_cont, kept))
-    d_arr = np.empty((n_cont, kept))
-    v_arr = np.zeros(n_cont, dtype=np.int32)
-    cdef int32_t[:, ::1] o = o_arr
-    cdef double[:, ::1] xo = x_arr
-    cdef double[:, ::1] do = d_arr
-    cdef int32_t[::1] v = v_arr
-    with nogil:
-        for j in range(n_cont):
-            k = 0
-            for p in range(m):
-                i = order[j, p]
-                if covered[i]:
-                    if k < kept:
-                        o[j, k] = i
-                        xo[j, k] = xs[j, p]
-                        do[j, k] = signed_d[i]
-                    k += 1
-                    if p < n_valid[j]:
-                        v[j] += 1
-            if k != kept:
-                bad = True
-    if bad:
-        raise ValueError("the rows of order do not hold the same examples")
-    return o_arr, x_arr, d_arr, v_arr
+    return _compact(order, xs, np.zeros((0, 0)), signed_d, True, n_valid, covered)
