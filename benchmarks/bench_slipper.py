@@ -49,11 +49,13 @@ def load(name):
     return out
 
 
-def entries():
-    return [Entry("SLIPPER (this add-on)", SlipperLearner(T_max=100, random_state=0)),
-            Entry("imodels SLIPPER", imodels_slipper()),
-            Entry("wittgenstein RIPPER", wittgenstein_ripper()),
-            Entry("BOOMER (100 rules)", boomer(100))]
+def entries(peers=True):
+    ours = [Entry("SLIPPER (this add-on)", SlipperLearner(T_max=100, random_state=0))]
+    if not peers:
+        return ours
+    return ours + [Entry("imodels SLIPPER", imodels_slipper()),
+                   Entry("wittgenstein RIPPER", wittgenstein_ripper()),
+                   Entry("BOOMER (100 rules)", boomer(100))]
 
 
 def main():
@@ -61,22 +63,33 @@ def main():
     p.add_argument("--folds", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--datasets", default=",".join(PAPER))
-    p.add_argument("--out", default=os.path.join(os.path.dirname(__file__),
-                                                 "results", "slipper_accuracy.md"))
+    p.add_argument("--no-peers", action="store_true",
+                   help="only this add-on's SLIPPER (the comparison with the paper)")
+    p.add_argument("--out", default=None)
     args = p.parse_args()
+    if args.out is None:
+        args.out = os.path.join(os.path.dirname(__file__), "results",
+                                "slipper_vs_paper.md" if args.no_peers
+                                else "slipper_accuracy.md")
     t0 = time.perf_counter()
     results = {}
     for name in args.datasets.split(","):
         t1 = time.perf_counter()
-        results[name] = cross_validate(load(name), entries(), k=args.folds,
-                                       seed=args.seed)
+        results[name] = cross_validate(load(name), entries(not args.no_peers),
+                                       k=args.folds, seed=args.seed)
         print(f"{name}: {time.perf_counter() - t1:.1f} s", flush=True)
-    total = time.perf_counter() - t0
+        # the report so far, so that a long run leaves its results behind
+        report(results, args, time.perf_counter() - t0)
+
+
+def report(results, args, total):
     ours = "SLIPPER (this add-on)"
     lines = [
         "# SLIPPER: accuracy against the paper and peers", "",
         f"Command: `python benchmarks/bench_slipper.py --folds {args.folds} "
-        f"--seed {args.seed}` (commit {git_commit()}, {total / 60:.1f} min).",
+        f"--seed {args.seed}{' --no-peers' if args.no_peers else ''}` "
+        f"(commit {git_commit()}, {total / 60:.1f} min so far; data sets done: "
+        f"{len(results)} of {len(args.datasets.split(','))}).",
         f"Machine: {machine()}.", "",
         f"Stratified {args.folds}-fold CV, seed {args.seed}, the same folds for "
         "every learner. SLIPPER here: `T` chosen by internal 5-fold CV up to "
