@@ -20,7 +20,7 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, compact_sorted,
                    discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
-from .rules import Condition, Rule, covering, format_number
+from .rules import Condition, Rule, covering
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 
@@ -359,5 +359,4 @@ class SlipperLearner(RuleLearner):
             conditions.append(Condition(int(attrs[col]), OP_NAMES[op], value))
             covered &= _condition_mask(enc, _Cond(kind, col, op, value))
         dist = class_weights(enc.y, enc.w, covered.view(np.uint8), enc.n_classes)
-        return Rule(conditions, cls, dist, quality=c, domain=domain,
-                    confidence=format_number(c))
+        return Rule(conditions, cls, dist, quality=c, domain=domain)
