@@ -4,8 +4,8 @@ against peers on the same folds (stratified 10-fold CV, seed 0).
     python benchmarks/bench_slipper.py [--folds 10] [--datasets a,b,...]
 
 Writes ``results/slipper_accuracy.md``. Peers: imodels' SlipperClassifier,
-wittgenstein's RIPPER (both two-class), mlrl-boomer's BOOMER limited to 100
-rules. Needs ``pip install imodels six wittgenstein mlrl-boomer``.
+wittgenstein's RIPPER (both two-class), mlrl-boomer's BOOMER limited to as many
+rules as SLIPPER learned on the same fold. Needs ``pip install imodels six wittgenstein mlrl-boomer``.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from keel import load_keel  # noqa: E402
 from peers import boomer, imodels_slipper, wittgenstein_ripper  # noqa: E402
 from runner import (average_ranks, git_commit, machine,  # noqa: E402
                     metric_table, write_report)
-from orangecontrib.rules.evaluation import cross_validate  # noqa: E402
+from orangecontrib.rules.evaluation import count_rules, cross_validate  # noqa: E402
 
 # error (%) of SLIPPER in the paper's Table 1
 PAPER = {"wisconsin": 4.2, "bands": 22.8, "crx": 15.7, "german": 27.2,
@@ -49,13 +49,30 @@ def load(name):
     return out
 
 
+class CountingLearner:
+    """Wraps a learner and remembers how many rules its last model has, so
+    that a peer fitted next on the same fold can be limited to as many."""
+
+    def __init__(self, learner):
+        self.learner, self.last = learner, 0
+
+    def __call__(self, data):
+        model = self.learner(data)
+        self.last = int(count_rules(model))
+        return model
+
+
 def entries(peers=True):
-    ours = [Entry("SLIPPER (this add-on)", SlipperLearner(T_max=100, random_state=0))]
+    slipper = CountingLearner(SlipperLearner(T_max=100, random_state=0))
+    ours = [Entry("SLIPPER (this add-on)", slipper)]
     if not peers:
         return ours
+    # cross_validate fits the entries of a fold in this order, so BOOMER
+    # gets the number of rules SLIPPER learned on the same training fold
     return ours + [Entry("imodels SLIPPER", imodels_slipper()),
                    Entry("wittgenstein RIPPER", wittgenstein_ripper()),
-                   Entry("BOOMER (100 rules)", boomer(100))]
+                   Entry("BOOMER (as many rules)",
+                         boomer(lambda: slipper.last, name="BOOMER"))]
 
 
 def main():

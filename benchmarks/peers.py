@@ -114,10 +114,20 @@ def wittgenstein_ripper(seed=0):
                        count, binary=True, frame=True)
 
 
-def boomer(max_rules=100, seed=1):
+def boomer(max_rules=100, seed=1, name="BOOMER"):
+    """``max_rules`` is a number or a callable returning one at fit time (the
+    benchmarks pass the rule count SLIPPER just learned on the same fold)."""
     from mlrl.boosting import BoomerClassifier
 
+    def limit():
+        return max(1, int(max_rules() if callable(max_rules) else max_rules))
+
+    used = []
+
+    def factory():
+        used.append(limit())
+        return BoomerClassifier(max_rules=used[-1], random_state=seed)
+
     def count(est):
-        return max_rules
-    return PeerLearner("BOOMER", lambda: BoomerClassifier(
-        max_rules=max_rules, random_state=seed), count)
+        return used[-1]
+    return PeerLearner(name, factory, count)
