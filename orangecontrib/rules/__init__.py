@@ -7,6 +7,8 @@ with an explanation (see :mod:`orangecontrib.rules.core`).
 from . import core  # noqa: F401  (fails loudly if the extensions are missing)
 from .base import Interrupted, PriorRuleModel, RuleLearner, RuleModel
 from .encoding import EncodedData, encode_table
+from .evc import EVCRuleLearner, EVCRuleModel, GumbelParameters
+from .logreg import RuleLogisticRegressionLearner, RuleLogisticRegressionModel
 from .rules import Condition, Rule, covering, format_rules
 from .scoring import (STRATEGIES, RuleScoringLearner, RuleSetModel,
                       score_rules)
@@ -15,7 +17,8 @@ from .slipper import SlipperLearner, SlipperModel
 __version__ = "0.1.0"
 
 __all__ = [
-    "Condition", "EncodedData", "Interrupted", "PriorRuleModel", "Rule",
-    "RuleLearner", "RuleModel", "RuleScoringLearner", "RuleSetModel",
+    "Condition", "EVCRuleLearner", "EVCRuleModel", "EncodedData", "GumbelParameters", "Interrupted", "PriorRuleModel", "Rule",
+    "RuleLearner", "RuleLogisticRegressionLearner", "RuleLogisticRegressionModel",
+    "RuleModel", "RuleScoringLearner", "RuleSetModel",
     "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules", "score_rules",
 ]

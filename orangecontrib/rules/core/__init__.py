@@ -6,10 +6,10 @@ silently slow code.
 """
 
 try:
-    from . import _coverage, _slipper  # noqa: F401
+    from . import _coverage, _evc, _slipper  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise ImportError(
-        "The compiled core of Orange3-Rules (orangecontrib.rules.core._coverage, _slipper) "
+        "The compiled core of Orange3-Rules (orangecontrib.rules.core._coverage, _evc, _slipper) "
         "is missing or was built for another Python/numpy. Install the add-on "
         "with pip so that its Cython extensions are compiled, e.g. "
         "'pip install .' (or 'pip install -e .') in the source directory; "
@@ -17,6 +17,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
         f"(Original error: {exc})"
     ) from exc
 
+from ._evc import corrected_positives, lrs  # noqa: E402
 from ._slipper import (best_sqrt_thresholds, compact_sorted,  # noqa: E402
                        gather_sorted, select_sorted)
 from ._coverage import (  # noqa: E402
@@ -43,7 +44,7 @@ from ._coverage import (  # noqa: E402
 __all__ = [
     "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE",
     "and_bits", "and_popcount", "and_rows", "best_sqrt_thresholds", "class_weights",
-    "compact_sorted", "gather_sorted", "select_sorted",
+    "compact_sorted", "gather_sorted", "select_sorted", "corrected_positives", "lrs",
     "class_weights_bits", "condition_bitsets", "continuous_refinements",
     "cover_matrix", "discrete_refinements", "n_words", "pack_bits",
     "popcount", "unpack_bits",

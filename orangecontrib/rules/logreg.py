@@ -1,0 +1,267 @@
+"""Logistic regression with rules as features and an EVC-derived penalty on
+their weights (Možina et al., Section 4.3.3, "LRRP-EVC"; algorithms.md §2.4).
+
+Features are the original attributes (continuous standardised, discrete
+one-hot, unknown values imputed by the training mean, i.e. 0 after
+standardising and "no value" for one-hot) and one 0/1 column per rule. The
+loss of a binary model with weights ``w`` on attributes and ``b`` on rules is
+eq. 21,
+
+    L = -sum_i v_i log phi(y_i f_i) + lambda/2 (|w|^2 + |b|^2) + sum_k gamma_k |b_k|,
+
+with example weights ``v_i``, an unpenalised intercept and
+``gamma_k = s_k - q_k n_k`` (eq. 22; ``q_k`` the rule's corrected quality,
+``s_k``, ``n_k`` its covered counts). The ``|b_k|`` term is made smooth and
+exact by splitting ``b = b+ - b-`` with ``b+, b- >= 0`` and minimising with
+L-BFGS-B under those bounds, with the analytic gradient.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import expit, log_expit
+
+from .base import RuleLearner, RuleModel
+from .encoding import dense_X
+from .evc import EVCRuleLearner
+from .rules import covering, format_number
+
+DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
+
+
+# ------------------------------------------------------------ the loss
+def rule_penalties(rules, positive: int) -> np.ndarray:
+    """``gamma_k = s_k - q_k n_k`` (eq. 22) of each rule for its own head
+    class, never negative. The sign of a rule's weight depends on whether
+    its head is the model's ``positive`` class, but ``|b_k|`` does not."""
+    del positive  # |b| is symmetric: a rule for the other class gets the same gamma
+    out = np.empty(len(rules))
+    for k, r in enumerate(rules):
+        s = r.class_distribution[r.head]
+        n = r.class_distribution.sum()
+        out[k] = max(0.0, s - r.quality * n)
+    return out
+
+
+def loss_and_gradient(theta, X, R, y, v, lam, gamma):
+    """Eq. 21 and its gradient for ``theta = [b0, w, b+, b-]``.
+
+    ``X``: ``(n, p)`` attribute features, ``R``: ``(n, K)`` rule features,
+    ``y`` in {0, 1}, ``v``: example weights.
+    """
+    p, K = X.shape[1], R.shape[1]
+    b0, w = theta[0], theta[1:1 + p]
+    bp, bm = theta[1 + p:1 + p + K], theta[1 + p + K:]
+    b = bp - bm
+    f = b0 + X @ w + R @ b
+    # -log phi(y f) with y in {-1, +1}: log(1 + exp(f)) - y01 f
+    nll = -np.sum(v * np.where(y > 0, log_expit(f), log_expit(-f)))
+    loss = nll + 0.5 * lam * (w @ w + b @ b) + gamma @ (bp + bm)
+    g = v * (expit(f) - y)
+    grad_b = R.T @ g + lam * b
+    grad = np.concatenate(([g.sum()], X.T @ g + lam * w,
+                           grad_b + gamma, -grad_b + gamma))
+    return loss, grad
+
+
+def fit_binary(X, R, y, v, lam, gamma, max_iter=2000):
+    """Minimise eq. 21 (L-BFGS-B, ``b+``, ``b-`` bounded below by 0).
+    Returns ``(b0, w, b)``."""
+    p, K = X.shape[1], R.shape[1]
+    prior = np.clip(np.average(y, weights=v) if v.sum() > 0 else 0.5, 1e-6, 1 - 1e-6)
+    theta0 = np.zeros(1 + p + 2 * K)
+    theta0[0] = np.log(prior / (1 - prior))
+    bounds = [(None, None)] * (1 + p) + [(0.0, None)] * (2 * K)
+    res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma),
+                   jac=True, method="L-BFGS-B", bounds=bounds,
+                   options=dict(maxiter=max_iter, gtol=1e-7, ftol=1e-12))
+    theta = res.x
+    return theta[0], theta[1:1 + p], theta[1 + p:1 + p + K] - theta[1 + p + K:]
+
+
+def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0):
+    """L2 ``lambda`` of plain logistic regression (no rules) with the lowest
+    weighted log loss in stratified ``n_folds``-fold internal CV (ties to the
+    larger ``lambda``)."""
+    from sklearn.model_selection import StratifiedKFold
+
+    counts = np.bincount(y.astype(int), minlength=2)
+    n_folds = int(min(n_folds, counts.min()))
+    if n_folds < 2 or len(lambdas) == 1:
+        return float(lambdas[len(lambdas) // 2])
+    skf = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
+    empty = np.zeros((len(y), 0))
+    losses = np.zeros(len(lambdas))
+    for train, test in skf.split(X, y):
+        for j, lam in enumerate(lambdas):
+            b0, w, _ = fit_binary(X[train], empty[train], y[train], v[train],
+                                  lam, np.zeros(0))
+            f = b0 + X[test] @ w
+            losses[j] -= np.sum(v[test] * np.where(y[test] > 0, log_expit(f),
+                                                   log_expit(-f)))
+    best = np.flatnonzero(losses <= losses.min() * (1 + 1e-12))
+    return float(lambdas[best[-1]])
+
+
+# ------------------------------------------------------------ features
+class AttributeFeatures:
+    """Original attributes as LR features: continuous standardised (weighted
+    training mean and sd), discrete one-hot; unknown values contribute 0."""
+
+    def __init__(self, domain, X, weights):
+        self.names, self.columns = [], []  # columns: (attr, value or None)
+        self.mean, self.scale = {}, {}
+        for a, var in enumerate(domain.attributes):
+            x = X[:, a]
+            ok = np.isfinite(x)
+            if var.is_discrete:
+                for v, value in enumerate(var.values):
+                    self.columns.append((a, v))
+                    self.names.append(f"{var.name}={value}")
+            else:
+                if ok.any() and weights[ok].sum() > 0:
+                    m = np.average(x[ok], weights=weights[ok])
+                    sd = np.sqrt(np.average((x[ok] - m) ** 2, weights=weights[ok]))
+                else:
+                    m, sd = 0.0, 0.0
+                if sd <= 1e-12:  # constant or all unknown: no information
+                    continue
+                self.mean[a], self.scale[a] = m, sd
+                self.columns.append((a, None))
+                self.names.append(var.name)
+
+    def __call__(self, X) -> np.ndarray:
+        out = np.zeros((X.shape[0], len(self.columns)))
+        for j, (a, v) in enumerate(self.columns):
+            x = X[:, a]
+            if v is None:
+                z = (x - self.mean[a]) / self.scale[a]
+                out[:, j] = np.where(np.isfinite(z), z, 0.0)
+            else:
+                out[:, j] = x == v
+        return out
+
+
+# ------------------------------------------------------------ Orange layer
+class RuleLogisticRegressionModel(RuleModel):
+    """One binary logistic model (two classes: class 1 vs 0 with all rules)
+    or one per class (that class's rules), probabilities normalised.
+
+    ``submodels``: list of ``(class, rule indices, b0, w, b)``.
+    """
+
+    def __init__(self, domain, rule_list, class_distribution, features,
+                 submodels, lam, rule_model=None):
+        super().__init__(domain, rule_list, class_distribution)
+        self.features = features
+        self.submodels = submodels
+        self.lam = lam
+        self.rule_model = rule_model
+
+    def predict(self, X):
+        X = self._model_X(X)
+        F = self.features(X) if self.features is not None else np.zeros((len(X), 0))
+        cover = covering(self.rule_list, X).astype(float)
+        if self.n_classes == 2 and len(self.submodels) == 1:
+            cls, idx, b0, w, b = self.submodels[0]
+            p = expit(b0 + F @ w + cover[:, idx] @ b)
+            out = np.empty((len(X), 2))
+            out[:, cls], out[:, 1 - cls] = p, 1 - p
+            return out
+        out = np.zeros((len(X), self.n_classes))
+        for cls, idx, b0, w, b in self.submodels:
+            out[:, cls] = expit(b0 + F @ w + cover[:, idx] @ b)
+        total = out.sum(axis=1, keepdims=True)
+        return np.where(total > 0, out / np.where(total > 0, total, 1), self.prior)
+
+    def coefficients(self):
+        """Per submodel: ``(class name, [(feature, weight)], [(rule, weight)])``."""
+        names = self.features.names if self.features is not None else []
+        out = []
+        for cls, idx, b0, w, b in self.submodels:
+            out.append((self.domain.class_var.values[cls],
+                        [("intercept", float(b0))] + list(zip(names, map(float, w))),
+                        [(self.rule_list[k], float(bk)) for k, bk in zip(idx, b)]))
+        return out
+
+    def __str__(self):
+        lines = [f"{type(self).__name__}: {len(self.rule_list)} rules, "
+                 f"lambda = {format_number(self.lam)}"]
+        for cls, attrs, rules in self.coefficients():
+            lines.append(f"log-odds of {self.domain.class_var.name} = {cls}:")
+            lines += [f"  {w:+8.3f}  {name}" for name, w in attrs]
+            lines += [f"  {w:+8.3f}  {r.to_str(self.domain)}  q={r.quality:.3f}"
+                      for r, w in sorted(rules, key=lambda rw: -abs(rw[1]))]
+        return "\n".join(lines)
+
+
+class RuleLogisticRegressionLearner(RuleLearner):
+    """Logistic regression over the attributes and rule indicators with the
+    extra rule penalty of eq. 21-22 (LRRP-EVC).
+
+    ``rule_learner``: where the rules come from (default
+    :class:`EVCRuleLearner`; ``EVCRuleLearner(quality="m", m=2)`` gives the
+    paper's LRRP-M2). ``rule_penalty=False`` drops the ``gamma |b|`` term
+    (LRR); ``attributes=False`` uses the rules only, ``use_rules=False`` the
+    attributes only (plain L2 logistic regression, the paper's LR). ``lambda_``: the L2
+    weight; ``None`` chooses it by internal ``n_folds`` CV of plain logistic
+    regression over ``lambdas`` and uses it with the rules as well.
+    """
+
+    name = "logistic regression with rules"
+    __returns__ = RuleLogisticRegressionModel
+
+    def __init__(self, rule_learner=None, rule_penalty=True, attributes=True,
+                 use_rules=True, lambda_=None, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
+                 preprocessors=None):
+        super().__init__(preprocessors=preprocessors)
+        if lambda_ is not None and lambda_ < 0:
+            raise ValueError("lambda_ must be non-negative")
+        if not (attributes or use_rules):
+            raise ValueError("the model needs the attributes, the rules or both")
+        if not len(lambdas) or min(lambdas) < 0:
+            raise ValueError("lambdas must be non-negative and not empty")
+        self.rule_learner = rule_learner if rule_learner is not None else EVCRuleLearner(
+            random_state=random_state)
+        self.rule_penalty, self.attributes = bool(rule_penalty), bool(attributes)
+        self.use_rules = bool(use_rules)
+        self.lambda_, self.lambdas = lambda_, tuple(float(x) for x in lambdas)
+        self.n_folds, self.random_state = int(n_folds), random_state
+        self.params = dict(rule_learner=self.rule_learner, rule_penalty=rule_penalty,
+                           attributes=attributes, use_rules=use_rules, lambda_=lambda_, n_folds=n_folds,
+                           random_state=random_state)
+
+    def fit_rules(self, data, enc):
+        rule_model, rules = None, []
+        if self.use_rules:
+            self.progress(0.0, "learning rules")
+            rule_model = self.rule_learner(
+                data, lambda p, *_: self.progress(0.8 * p, "learning rules"))
+            rules = list(rule_model.rule_list)
+        X = dense_X(data.X)
+        v = enc.w
+        features = AttributeFeatures(data.domain, X, v) if self.attributes else None
+        F = features(X) if features is not None else np.zeros((len(X), 0))
+        cover = covering(rules, X).astype(float)
+        self.progress(0.8, "choosing lambda")
+        Fplain = AttributeFeatures(data.domain, X, v)(X)
+        present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]
+        binary = enc.n_classes == 2
+        targets = [1] if binary else present
+        submodels, lams = [], []
+        for c in targets:
+            y = (enc.y == c).astype(float)
+            lam = (float(self.lambda_) if self.lambda_ is not None else
+                   choose_lambda(Fplain, y, v, self.lambdas, self.n_folds,
+                                 self.random_state))
+            idx = np.arange(len(rules)) if binary else np.array(
+                [k for k, r in enumerate(rules) if r.head == c], dtype=int)
+            sub_rules = [rules[k] for k in idx]
+            gamma = (rule_penalties(sub_rules, c) if self.rule_penalty
+                     else np.zeros(len(sub_rules)))
+            b0, w, b = fit_binary(F, cover[:, idx], y, v, lam, gamma)
+            submodels.append((c, idx, b0, w, b))
+            lams.append(lam)
+        return RuleLogisticRegressionModel(
+            data.domain, rules, enc.class_distribution(), features, submodels,
+            float(np.mean(lams)), rule_model)

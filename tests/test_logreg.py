@@ -1,0 +1,171 @@
+"""Logistic regression with EVC-penalised rules (eq. 21-22)."""
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy.optimize import approx_fprime
+from scipy.special import expit
+
+from Orange.data import Table
+from Orange.evaluation import AUC, CA, CrossValidation
+
+from orangecontrib.rules import (EVCRuleLearner, Rule,
+                                 RuleLogisticRegressionLearner,
+                                 RuleLogisticRegressionModel)
+from orangecontrib.rules.logreg import (choose_lambda, fit_binary,
+                                        loss_and_gradient, rule_penalties)
+
+
+def random_problem(seed, n=40, p=3, K=4):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    R = (rng.random((n, K)) < 0.4).astype(float)
+    y = (rng.random(n) < 0.4).astype(float)
+    v = rng.uniform(0.2, 2.0, n)
+    gamma = rng.uniform(0, 3, K)
+    return X, R, y, v, gamma, rng
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 5.0))
+def test_gradient_matches_finite_differences(seed, lam):
+    X, R, y, v, gamma, rng = random_problem(seed)
+    theta = rng.normal(size=1 + X.shape[1] + 2 * R.shape[1])
+    theta[1 + X.shape[1]:] = np.abs(theta[1 + X.shape[1]:])  # b+, b- >= 0
+    loss, grad = loss_and_gradient(theta, X, R, y, v, lam, gamma)
+    num = approx_fprime(theta, lambda t: loss_and_gradient(t, X, R, y, v, lam, gamma)[0],
+                        1e-6)
+    np.testing.assert_allclose(grad, num, rtol=1e-4, atol=1e-4)
+
+
+def test_loss_is_eq_21():
+    X, R, y, v, gamma, rng = random_problem(1)
+    p, K = X.shape[1], R.shape[1]
+    b0, w = 0.3, rng.normal(size=p)
+    bp, bm = np.abs(rng.normal(size=K)), np.zeros(K)
+    bm[0], bp[0] = 0.7, 0.0
+    lam = 1.5
+    b = bp - bm
+    f = b0 + X @ w + R @ b
+    ypm = 2 * y - 1
+    expected = (-np.sum(v * np.log(expit(ypm * f))) + lam / 2 * (w @ w + b @ b)
+                + gamma @ np.abs(b))
+    loss, _ = loss_and_gradient(np.concatenate(([b0], w, bp, bm)), X, R, y, v, lam, gamma)
+    assert loss == pytest.approx(expected)
+
+
+def test_penalty_is_eq_22_and_zero_for_relative_frequency():
+    r = Rule([], 1, [4.0, 16.0], quality=0.7)
+    assert rule_penalties([r], 1)[0] == pytest.approx(16 - 0.7 * 20)
+    exact = Rule([], 1, [4.0, 16.0], quality=16 / 20)
+    assert rule_penalties([exact], 1)[0] == 0
+    assert rule_penalties([exact], 0)[0] == 0  # symmetric in the sign of b
+
+
+def test_penalty_shrinks_rule_weights():
+    X, R, y, v, _, _ = random_problem(2, n=200)
+    y = np.where(R[:, 0] > 0, 1.0, y)  # rule 0 is predictive
+    free = fit_binary(X, R, y, v, 0.1, np.zeros(4))[2]
+    pen = fit_binary(X, R, y, v, 0.1, np.full(4, 5.0))[2]
+    assert abs(pen[0]) < abs(free[0])
+    assert np.all(np.abs(pen) <= np.abs(free) + 1e-6)
+    huge = fit_binary(X, R, y, v, 0.1, np.full(4, 1e4))[2]
+    np.testing.assert_allclose(huge, 0, atol=1e-8)  # the |b| term is exact
+
+
+def test_no_extra_penalty_equals_plain_l2():
+    from sklearn.linear_model import LogisticRegression
+    X, R, y, v, _, _ = random_problem(3, n=150)
+    F = np.hstack([X, R])
+    b0, w, b = fit_binary(X, R, y, v, 2.0, np.zeros(R.shape[1]))
+    sk = LogisticRegression(C=1 / 2.0, tol=1e-10, max_iter=10000).fit(F, y, sample_weight=v)
+    np.testing.assert_allclose(np.concatenate([w, b]), sk.coef_[0], atol=1e-4)
+    assert b0 == pytest.approx(sk.intercept_[0], abs=1e-4)
+
+
+def test_choose_lambda_prefers_regularisation_on_noise():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 30))
+    y = (rng.random(80) < 0.5).astype(float)
+    lam = choose_lambda(X, y, np.ones(80), lambdas=(0.01, 1.0, 100.0))
+    assert lam == 100.0
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return Table("heart_disease")
+
+
+@pytest.fixture(scope="module")
+def heart_model(heart):
+    return RuleLogisticRegressionLearner(
+        rule_learner=EVCRuleLearner(n_permutations=15))(heart)
+
+
+def test_model_shows_coefficients_with_rules(heart, heart_model):
+    assert isinstance(heart_model, RuleLogisticRegressionModel)
+    (cls, attrs, rules), = heart_model.coefficients()
+    assert attrs[0][0] == "intercept" and len(rules) == len(heart_model.rules) > 0
+    text = str(heart_model)
+    assert "lambda" in text and "IF " in text and "q=" in text
+    p = heart_model(heart, heart_model.Probs)
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+    m2 = pickle.loads(pickle.dumps(heart_model))
+    np.testing.assert_array_equal(m2(heart, m2.Probs), p)
+
+
+def test_variants(heart):
+    rl = EVCRuleLearner(n_permutations=10)
+    plain = RuleLogisticRegressionLearner(use_rules=False)(heart)
+    assert plain.rules == [] and plain.rule_model is None
+    only = RuleLogisticRegressionLearner(rule_learner=rl, attributes=False)(heart)
+    assert only.features is None and len(only.submodels[0][4]) == len(only.rules)
+    lrr = RuleLogisticRegressionLearner(rule_learner=rl, rule_penalty=False,
+                                        lambda_=1.0)(heart)
+    lrrp = RuleLogisticRegressionLearner(rule_learner=rl, lambda_=1.0)(heart)
+    assert np.abs(lrrp.submodels[0][4]).sum() < np.abs(lrr.submodels[0][4]).sum()
+    m2 = RuleLogisticRegressionLearner(
+        rule_learner=EVCRuleLearner(quality="m", m=2), lambda_=1.0)(heart)
+    assert m2.rule_model.gumbel is None
+    with pytest.raises(ValueError):
+        RuleLogisticRegressionLearner(attributes=False, use_rules=False)
+    with pytest.raises(ValueError):
+        RuleLogisticRegressionLearner(lambda_=-1)
+
+
+def test_cross_validation_and_multiclass():
+    learner = RuleLogisticRegressionLearner(
+        rule_learner=EVCRuleLearner(n_permutations=10))
+    res = CrossValidation(k=5, random_state=0)(Table("heart_disease"), [learner])
+    assert CA(res)[0] > 0.78 and AUC(res)[0] > 0.86
+    iris = Table("iris")
+    model = learner(iris)
+    assert len(model.submodels) == 3
+    assert all(model.rules[k].head == cls for cls, idx, *_ in model.submodels
+               for k in idx)
+    p = model(iris, model.Probs)
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+    assert np.mean(np.argmax(p, axis=1) == iris.Y) > 0.9
+
+
+def test_determinism_weights_and_bad_input(heart):
+    rl = EVCRuleLearner(n_permutations=10, random_state=2)
+    a = RuleLogisticRegressionLearner(rule_learner=rl)(heart)
+    b = RuleLogisticRegressionLearner(rule_learner=rl)(heart)
+    np.testing.assert_array_equal(a(heart, 1), b(heart, 1))
+    doubled = heart.copy()
+    with doubled.unlocked(doubled.W):
+        doubled.W = np.full(len(heart), 2.0)
+    twice = Table.concatenate([heart, heart])
+    fixed = EVCRuleLearner(gumbel=a.rule_model.gumbel)  # no permutations
+    c = RuleLogisticRegressionLearner(rule_learner=fixed, lambda_=1.0)(doubled)
+    d = RuleLogisticRegressionLearner(rule_learner=fixed, lambda_=1.0)(twice)
+    np.testing.assert_allclose(c(heart, 1), d(heart, 1), atol=1e-5)
+    with pytest.raises(ValueError, match="categorical class"):
+        RuleLogisticRegressionLearner()(Table("housing"))
+    blank = heart[:2].copy()
+    with blank.unlocked(blank.X):
+        blank.X[:] = np.nan
+    p = a(blank, 1)
+    assert p.shape == (2, 2) and np.all(np.isfinite(p))
