@@ -80,3 +80,65 @@ class TestOWSlipper(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         viewer = self.create_widget(OWRuleViewer)
         self.send_signal(viewer.Inputs.classifier, model, widget=viewer)
         self.assertEqual(viewer.proxy_model.rowCount(), len(model.rule_list))
+
+
+class TestOWEVCRules(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
+    def setUp(self):
+        from orangecontrib.rules.widgets.owevcrules import OWEVCRules
+        self.widget = self.create_widget(
+            OWEVCRules, stored_settings={"auto_apply": False, "n_permutations": 10})
+        self.init()
+        self.parameters = [
+            owtest.ParameterMapping("beam_width", self.widget.beam_width_spin, [3, 10]),
+            owtest.ParameterMapping("max_rule_length", self.widget.max_length_spin,
+                                    [2, 5]),
+            owtest.ParameterMapping("random_state", self.widget.seed_spin, [0, 7]),
+        ]
+
+    def test_settings_reach_the_model_and_viewer(self):
+        w = self.widget
+        w.quality_index = 1  # m-estimate
+        w.m = 5.0
+        w.strategy_index = STRATEGIES.index("lfpr")
+        self.send_signal(w.Inputs.data, Table("heart_disease"))
+        self.click_apply()
+        model = self.get_output(w.Outputs.model, wait=60000)
+        self.assertEqual(model.quality_measure, "m")
+        self.assertEqual(model.strategy, "lfpr")
+        self.assertIsNone(model.gumbel)
+        viewer = self.create_widget(OWRuleViewer)
+        self.send_signal(viewer.Inputs.classifier, model, widget=viewer)
+        self.assertEqual(viewer.proxy_model.rowCount(), len(model.rule_list))
+
+    def test_evc_model_keeps_gumbel(self):
+        self.send_signal(self.widget.Inputs.data, Table("titanic"))
+        self.click_apply()
+        model = self.get_output(self.widget.Outputs.model, wait=60000)
+        self.assertEqual(model.gumbel.n_permutations, 10)
+
+
+class TestOWRuleLogisticRegression(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
+    def setUp(self):
+        from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression
+        self.widget = self.create_widget(
+            OWRuleLogisticRegression,
+            stored_settings={"auto_apply": False, "n_permutations": 10})
+        self.init()
+        self.parameters = [
+            owtest.ParameterMapping("max_rule_length", self.widget.max_length_spin,
+                                    [2, 5]),
+        ]
+
+    def test_variant_settings(self):
+        w = self.widget
+        w.rule_penalty = False
+        w.auto_lambda = False
+        w.lambda_ = 2.0
+        self.send_signal(w.Inputs.data, Table("heart_disease"))
+        self.click_apply()
+        model = self.get_output(w.Outputs.model, wait=60000)
+        self.assertEqual(model.lam, 2.0)
+        learner = self.get_output(w.Outputs.learner)
+        self.assertFalse(learner.rule_penalty)
+        self.assertEqual(learner.rule_learner.n_permutations, 10)
+        self.assertIn("IF ", str(model))

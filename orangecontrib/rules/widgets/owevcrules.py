@@ -1,0 +1,118 @@
+"""EVC Rules widget: rules with extreme-value-corrected quality (Možina et al.)."""
+from AnyQt.QtCore import Qt
+
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
+
+from orangecontrib.rules.evc import EVCRuleLearner
+from orangecontrib.rules.scoring import STRATEGIES
+from orangecontrib.rules.widgets.base import OWRulesLearnerBase
+from orangecontrib.rules.widgets.owrulescoring import STRATEGY_LABELS
+
+QUALITIES = ("evc", "m")
+QUALITY_LABELS = ("EVC-corrected relative frequency", "m-estimate")
+
+
+class EVCSearchSettings:
+    """Rule-search settings shared by the EVC Rules and the Logistic
+    Regression with Rules widgets."""
+
+    quality_index = Setting(0)
+    m = Setting(2.0)
+    beam_width = Setting(10)
+    max_rule_length = Setting(5)
+    min_covered_examples = Setting(1)
+    alpha = Setting(0.05)
+    n_permutations = Setting(100)
+    random_state = Setting(0)
+
+    def add_search_box(self):
+        box = gui.vBox(self.controlArea, "Rule quality")
+        self.quality_combo = gui.comboBox(
+            box, self, "quality_index", items=QUALITY_LABELS,
+            label="Quality:", orientation=Qt.Horizontal,
+            callback=self._quality_changed)
+        self.m_spin = gui.doubleSpin(box, self, "m", 0.0, 1000.0, 1.0,
+                                     label="m:", callback=self.settings_changed)
+        self.permutations_spin = gui.spin(
+            box, self, "n_permutations", 2, 10000,
+            label="Permutations for the Gumbel fit:", callback=self.settings_changed)
+        self.alpha_spin = gui.doubleSpin(
+            box, self, "alpha", 0.001, 1.0, 0.01, decimals=3,
+            label="Significance (alpha):", callback=self.settings_changed)
+        box = gui.vBox(self.controlArea, "Rule search")
+        self.beam_width_spin = gui.spin(box, self, "beam_width", 1, 100,
+                                        label="Beam width:",
+                                        callback=self.settings_changed)
+        self.max_length_spin = gui.spin(box, self, "max_rule_length", 1, 20,
+                                        label="Maximal rule length:",
+                                        callback=self.settings_changed)
+        self.min_covered_spin = gui.spin(box, self, "min_covered_examples", 1, 10000,
+                                         label="Minimal rule coverage:",
+                                         callback=self.settings_changed)
+        self.seed_spin = gui.spin(box, self, "random_state", 0, 2**31 - 1,
+                                  label="Random seed:", callback=self.settings_changed)
+        self._quality_changed(notify=False)
+
+    def _quality_changed(self, notify=True):
+        evc = QUALITIES[self.quality_index] == "evc"
+        self.m_spin.setEnabled(not evc)
+        self.permutations_spin.setEnabled(evc)
+        if notify:
+            self.settings_changed()
+
+    def rule_learner_args(self):
+        return dict(quality=QUALITIES[self.quality_index], m=self.m,
+                    beam_width=self.beam_width, max_rule_length=self.max_rule_length,
+                    min_covered_examples=self.min_covered_examples,
+                    alpha=self.alpha, n_permutations=self.n_permutations,
+                    random_state=self.random_state)
+
+    def search_parameters(self):
+        quality = QUALITY_LABELS[self.quality_index]
+        if QUALITIES[self.quality_index] == "m":
+            quality += f" (m = {self.m:g})"
+        else:
+            quality += f" ({self.n_permutations} permutations)"
+        return (("Rule quality", quality), ("Significance", f"{self.alpha:g}"),
+                ("Beam width", self.beam_width),
+                ("Maximal rule length", self.max_rule_length),
+                ("Minimal rule coverage", self.min_covered_examples),
+                ("Random seed", self.random_state))
+
+
+class OWEVCRules(EVCSearchSettings, OWRulesLearnerBase):
+    name = "EVC Rules"
+    description = "Unordered rules whose quality is corrected for the " \
+                  "optimism of the search by extreme value theory " \
+                  "(Možina et al.)."
+    icon = "icons/EVCRules.svg"
+    priority = 30
+    keywords = "evc, extreme value correction, cn2, rules, abcn2"
+
+    LEARNER = EVCRuleLearner
+
+    strategy_index = Setting(STRATEGIES.index("wvote"))
+
+    def add_main_layout(self):
+        self.add_search_box()
+        box = gui.vBox(self.controlArea, "Prediction")
+        self.strategy_combo = gui.comboBox(
+            box, self, "strategy_index", items=STRATEGY_LABELS,
+            label="Resolution strategy:", orientation=Qt.Horizontal,
+            callback=self.settings_changed)
+
+    def create_learner(self):
+        return self.LEARNER(strategy=STRATEGIES[self.strategy_index],
+                            preprocessors=self.preprocessors,
+                            **self.rule_learner_args())
+
+    def get_learner_parameters(self):
+        return self.search_parameters() + (
+            ("Resolution strategy", STRATEGY_LABELS[self.strategy_index]),)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from Orange.data import Table
+    from Orange.widgets.utils.widgetpreview import WidgetPreview
+    WidgetPreview(OWEVCRules).run(Table("heart_disease"))

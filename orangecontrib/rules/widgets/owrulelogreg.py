@@ -1,0 +1,66 @@
+"""Logistic Regression with Rules widget (Možina et al., LRRP-EVC)."""
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
+
+from orangecontrib.rules.evc import EVCRuleLearner
+from orangecontrib.rules.logreg import RuleLogisticRegressionLearner
+from orangecontrib.rules.widgets.base import OWRulesLearnerBase
+from orangecontrib.rules.widgets.owevcrules import EVCSearchSettings
+
+
+class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
+    name = "Logistic Regression with Rules"
+    description = "Logistic regression over the attributes and EVC rules, " \
+                  "with an extra penalty on rule weights (Možina et al.)."
+    icon = "icons/RuleLogReg.svg"
+    priority = 40
+    keywords = "logistic regression, rules, evc, lrrp"
+
+    LEARNER = RuleLogisticRegressionLearner
+
+    rule_penalty = Setting(True)
+    attributes = Setting(True)
+    auto_lambda = Setting(True)
+    lambda_ = Setting(1.0)
+
+    def add_main_layout(self):
+        box = gui.vBox(self.controlArea, "Logistic regression")
+        self.penalty_check = gui.checkBox(
+            box, self, "rule_penalty", "Extra penalty on rule weights (eq. 21)",
+            callback=self.settings_changed)
+        self.attributes_check = gui.checkBox(
+            box, self, "attributes", "Use the original attributes too",
+            callback=self.settings_changed)
+        self.auto_lambda_check = gui.checkBox(
+            box, self, "auto_lambda", "Choose L2 strength by cross-validation",
+            callback=self._lambda_changed)
+        self.lambda_spin = gui.doubleSpin(
+            box, self, "lambda_", 0.0, 1e4, 0.1, label="L2 strength (lambda):",
+            callback=self.settings_changed)
+        self.add_search_box()
+        self._lambda_changed(notify=False)
+
+    def _lambda_changed(self, notify=True):
+        self.lambda_spin.setEnabled(not self.auto_lambda)
+        if notify:
+            self.settings_changed()
+
+    def create_learner(self):
+        rules = EVCRuleLearner(**self.rule_learner_args())
+        return self.LEARNER(rule_learner=rules, rule_penalty=self.rule_penalty,
+                            attributes=self.attributes,
+                            lambda_=None if self.auto_lambda else self.lambda_,
+                            random_state=self.random_state,
+                            preprocessors=self.preprocessors)
+
+    def get_learner_parameters(self):
+        lam = "cross-validated" if self.auto_lambda else f"{self.lambda_:g}"
+        return (("Extra rule penalty", "yes" if self.rule_penalty else "no"),
+                ("Original attributes", "yes" if self.attributes else "no"),
+                ("L2 strength", lam)) + self.search_parameters()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from Orange.data import Table
+    from Orange.widgets.utils.widgetpreview import WidgetPreview
+    WidgetPreview(OWRuleLogisticRegression).run(Table("heart_disease"))
