@@ -87,7 +87,7 @@ def main():
                                                  "evc_logreg.md"))
     args = p.parse_args()
     t0 = time.perf_counter()
-    results, seconds, rules = {}, {}, {}
+    results, seconds = {}, {}
     for name in args.datasets.split(","):
         data = load_keel(name)
         variants = PaperVariants(args.permutations)

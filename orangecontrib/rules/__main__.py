@@ -13,21 +13,40 @@ import time
 from Orange.data import Table
 
 from .evaluation import Entry, cross_validate, markdown_table
+from .evc import EVCRuleLearner
+from .logreg import RuleLogisticRegressionLearner
 from .rules import format_rules
 from .scoring import STRATEGIES, RuleScoringLearner
+from .slipper import SlipperLearner
+
+LEARNERS = ("cn2", "slipper", "evc")
 
 
-def learner_entries(strategies, seed):
-    """The add-on's learners as evaluation entries (those that exist so far).
+def learner_entries(strategies, seed, learners=LEARNERS, n_permutations=100):
+    """The add-on's learners as evaluation entries.
 
     Fawcett's strategies only differ in how the same rules are resolved, so
-    one CN2 rule set is fitted per fold and scored with every strategy.
+    one CN2 rule set is fitted per fold and scored with every strategy; the
+    EVC rules of a fold serve both the EVC rule model and the logistic
+    regression with rules (LRRP-EVC).
     """
-    def per_strategy(model):
-        return {f"CN2 rules + {s.upper()}": model.with_strategy(s)
-                for s in strategies}
-    return [Entry("CN2 rules", RuleScoringLearner(random_state=seed),
-                  per_strategy)]
+    entries = []
+    if "cn2" in learners:
+        def per_strategy(model):
+            return {f"CN2 rules + {s.upper()}": model.with_strategy(s)
+                    for s in strategies}
+        entries.append(Entry("CN2 rules", RuleScoringLearner(random_state=seed),
+                             per_strategy))
+    if "slipper" in learners:
+        entries.append(Entry("SLIPPER", SlipperLearner(random_state=seed)))
+    if "evc" in learners:
+        rules = EVCRuleLearner(n_permutations=n_permutations, random_state=seed)
+        entries.append(Entry(
+            "LR with EVC rules",
+            RuleLogisticRegressionLearner(rule_learner=rules, random_state=seed),
+            lambda m: {"EVC rules (WVOTE)": m.rule_model,
+                       "LR with EVC rules (LRRP-EVC)": m}))
+    return entries
 
 
 def parse_args(argv):
@@ -49,6 +68,13 @@ def parse_args(argv):
     p.add_argument("--strategies", default=",".join(STRATEGIES),
                    help="comma-separated Fawcett scoring strategies "
                         "(default: %(default)s)")
+    p.add_argument("--learners", default=",".join(LEARNERS),
+                   help="comma-separated learners to evaluate: cn2 (CN2 rules "
+                        "scored by each strategy), slipper, evc (EVC rules and "
+                        "logistic regression with them) (default: %(default)s)")
+    p.add_argument("--permutations", type=int, default=100,
+                   help="class permutations for EVC's Gumbel fit "
+                        "(default: %(default)s)")
     p.add_argument("--show-rules", choices=STRATEGIES, default="wvote",
                    help="print the rules of the model scored with this "
                         "strategy (default: %(default)s)")
@@ -61,6 +87,12 @@ def main(argv=None):
     bad = [s for s in strategies if s not in STRATEGIES]
     if bad:
         print(f"unknown strategies: {', '.join(bad)}", file=sys.stderr)
+        return 2
+    learners = [s.strip().lower() for s in args.learners.split(",") if s.strip()]
+    bad = [s for s in learners if s not in LEARNERS]
+    if bad or not learners:
+        print(f"unknown learners: {', '.join(bad) or '(none)'}; choose from "
+              f"{', '.join(LEARNERS)}", file=sys.stderr)
         return 2
     try:
         data = Table(args.data)
@@ -77,8 +109,9 @@ def main(argv=None):
           f"{len(data.domain.class_var.values)} values)")
     print(f"Stratified {args.folds}-fold cross-validation, seed {args.seed}\n")
     t0 = time.perf_counter()
-    results = cross_validate(data, learner_entries(strategies, args.seed),
-                             k=args.folds, seed=args.seed)
+    results = cross_validate(
+        data, learner_entries(strategies, args.seed, learners, args.permutations),
+        k=args.folds, seed=args.seed)
     print(markdown_table(results, ("ca", "auc", "logloss", "n_rules")))
     print(f"\n({time.perf_counter() - t0:.1f} s)\n")
 
