@@ -124,9 +124,8 @@ class TestOWRuleLogisticRegression(owtest.WidgetTest, owtest.WidgetLearnerTestMi
             OWRuleLogisticRegression,
             stored_settings={"auto_apply": False, "n_permutations": 10})
         self.init()
-        self.parameters = [
-            owtest.ParameterMapping("max_rule_length", self.widget.max_length_spin,
-                                    [2, 5]),
+        self.parameters = [  # the rule-search settings go to the rule learner
+            owtest.ParameterMapping("random_state", self.widget.seed_spin, [0, 7]),
         ]
 
     def test_variant_settings(self):
@@ -141,4 +140,7 @@ class TestOWRuleLogisticRegression(owtest.WidgetTest, owtest.WidgetLearnerTestMi
         learner = self.get_output(w.Outputs.learner)
         self.assertFalse(learner.rule_penalty)
         self.assertEqual(learner.rule_learner.n_permutations, 10)
+        w.max_rule_length = 2
+        self.click_apply()
+        self.assertEqual(self.get_output(w.Outputs.learner).rule_learner.max_rule_length, 2)
         self.assertIn("IF ", str(model))
