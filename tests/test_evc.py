@@ -307,3 +307,16 @@ def test_bad_input():
     model = EVCRuleLearner(n_permutations=10)(data)
     assert all(c.column == 2 for r in model.rules for c in r.conditions)
     assert CA(CrossValidation(k=3)(data, [EVCRuleLearner(n_permutations=10)]))[0] == 1
+
+
+def test_wvote_uses_the_corrected_qualities():
+    data = informative_data()
+    model = EVCRuleLearner(n_permutations=20)(data)
+    assert model.strategy == "wvote"
+    cover = model.covering(data)
+    p = model(data, model.Probs)
+    single = np.flatnonzero(cover.sum(axis=1) == 1)
+    assert len(single)
+    for i in single[:20]:
+        r = model.rules[int(np.flatnonzero(cover[i])[0])]
+        assert p[i, r.head] == pytest.approx(r.quality)

@@ -342,12 +342,9 @@ class EVCRuleModel(RuleSetModel):
         self.gumbel = gumbel
         self.quality_measure = quality
 
-    def rule_statistics(self):
-        heads = np.array([r.head for r in self.rule_list], dtype=int)
-        conf = np.array([r.quality for r in self.rule_list])
-        fpr = np.array([r.false_positive_rate(self.class_distribution)
-                        for r in self.rule_list])
-        return heads, conf, fpr
+    def rule_confidences(self) -> np.ndarray:
+        """The rules' qualities (corrected probabilities or m-estimates)."""
+        return np.array([r.quality for r in self.rule_list])
 
 
 class EVCRuleLearner(RuleLearner):

@@ -136,10 +136,14 @@ class RuleSetModel(RuleModel):
         self.ordered = bool(ordered)
         self.random_state = random_state
 
+    def rule_confidences(self) -> np.ndarray:
+        """The confidence the strategies use: Laplace (Fawcett 2001)."""
+        return np.array([r.laplace_confidence() for r in self.rule_list])
+
     def rule_statistics(self):
-        """Heads, Laplace confidences and false positive rates of the rules."""
+        """Heads, confidences and false positive rates of the rules."""
         heads = np.array([r.head for r in self.rule_list], dtype=int)
-        conf = np.array([r.laplace_confidence() for r in self.rule_list])
+        conf = self.rule_confidences()
         fpr = np.array([r.false_positive_rate(self.class_distribution)
                         for r in self.rule_list])
         return heads, conf, fpr
