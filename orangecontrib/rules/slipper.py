@@ -56,11 +56,13 @@ class _Cond:
     value: float
 
 
-def _condition_mask(enc: EncodedData, cond: _Cond) -> np.ndarray:
-    """Examples satisfying ``cond``; a missing value satisfies nothing."""
+def _condition_mask(enc: EncodedData, cond: _Cond, XcT=None) -> np.ndarray:
+    """Examples satisfying ``cond``; a missing value satisfies nothing.
+    ``XcT``: ``enc.Xc`` transposed and contiguous (a column is then read
+    sequentially, much faster than a strided column of ``enc.Xc``)."""
     if cond.kind == KIND_DISCRETE:
         return enc.Xd[:, cond.col] == int(cond.value)
-    x = enc.Xc[:, cond.col]
+    x = enc.Xc[:, cond.col] if XcT is None else XcT[cond.col]
     with np.errstate(invalid="ignore"):
         return x <= cond.value if cond.op == OP_LE else x >= cond.value
 
@@ -89,30 +91,33 @@ def _best_refinement(enc: EncodedData, ypos, D, covered, sorted_cols):
     return best, best_cond
 
 
-def sorted_values(enc):
-    """Each continuous column's values in sorted order (fixed for a fit)."""
-    XcT = np.ascontiguousarray(enc.Xc.T)
-    return gather_sorted(enc.order, XcT, np.zeros(enc.n))[0]
+class _FitCache:
+    """What stays fixed during a fit: each continuous column transposed
+    (``XcT``) and its values in sorted order (``xs``)."""
+
+    def __init__(self, enc):
+        self.XcT = np.ascontiguousarray(enc.Xc.T)
+        self.xs = gather_sorted(enc.order, self.XcT, np.zeros(enc.n))[0]
 
 
-def grow_rule(enc, ypos, D, grow, xs=None):
+def grow_rule(enc, ypos, D, grow, cache=None):
     """GrowRule (Section 3): add the condition maximising eq. 6 until the rule
-    covers no GrowSet negative or no condition improves eq. 6. ``xs``: the
-    output of :func:`sorted_values`, computed once per fit."""
-    if xs is None:
-        xs = sorted_values(enc)
+    covers no GrowSet negative or no condition improves eq. 6. ``cache``: a
+    :class:`_FitCache`, computed once per fit."""
+    if cache is None:
+        cache = _FitCache(enc)
+    neg_d = np.where(ypos == 0, D, 0.0)
     covered = grow.copy()
     conds, masks = [], []
-    current = grow_objective(D[covered & (ypos == 1)].sum(),
-                             D[covered & (ypos == 0)].sum())
+    current = grow_objective(D[covered & (ypos == 1)].sum(), neg_d[covered].sum())
     # the continuous columns in sorted order, restricted to the GrowSet
-    sorted_cols = select_sorted(enc.order, xs, enc.n_valid,
+    sorted_cols = select_sorted(enc.order, cache.xs, enc.n_valid,
                                 np.where(ypos == 1, D, -D), covered.view(np.uint8))
-    while D[covered & (ypos == 0)].sum() > 0:
+    while np.dot(neg_d, covered) > 0:
         score, cond = _best_refinement(enc, ypos, D, covered, sorted_cols)
         if cond is None or not score > current + 1e-12:
             break
-        mask = _condition_mask(enc, cond)
+        mask = _condition_mask(enc, cond, cache.XcT)
         conds.append(cond)
         masks.append(mask)
         covered &= mask
@@ -122,6 +127,17 @@ def grow_rule(enc, ypos, D, grow, xs=None):
     return conds, masks
 
 
+def prefix_lengths(masks, n):
+    """For each example, how many leading conditions it satisfies: the
+    prefix of length ``l`` covers exactly the examples with value ``>= l``."""
+    alive = np.ones(n, bool)
+    lengths = np.zeros(n, np.int32)
+    for mask in masks:
+        alive &= mask
+        lengths += alive
+    return lengths
+
+
 def prune_rule(conds, masks, ypos, D, grow, prune, n):
     """PruneRule: keep the prefix (at least one condition) minimising eq. 7
     on the PruneSet, with the confidence eq. 4 from the GrowSet. Ties go to
@@ -129,15 +145,21 @@ def prune_rule(conds, masks, ypos, D, grow, prune, n):
     d_prune = D[prune].sum()
     if not conds or d_prune <= 0:
         return len(conds)
+    lengths = prefix_lengths(masks, len(D))
+    L = len(masks) + 1
+
+    def covered_weight(where):
+        # weight covered by each prefix length 0..L-1: a reversed cumsum
+        w = np.bincount(lengths[where], weights=D[where], minlength=L)
+        return np.cumsum(w[::-1])[::-1]
+
+    pos = ypos == 1
+    g_pos, g_neg = covered_weight(grow & pos), covered_weight(grow & ~pos)
+    p_pos, p_neg = covered_weight(prune & pos), covered_weight(prune & ~pos)
     best_len, best_loss = len(conds), np.inf
-    covered = np.ones(len(D), bool)
-    for length, mask in enumerate(masks, start=1):
-        covered &= mask
-        c = smoothed_confidence(D[covered & grow & (ypos == 1)].sum(),
-                                D[covered & grow & (ypos == 0)].sum(), n)
-        v_pos = D[covered & prune & (ypos == 1)].sum() / d_prune
-        v_neg = D[covered & prune & (ypos == 0)].sum() / d_prune
-        loss = prune_loss(v_pos, v_neg, c)
+    for length in range(1, L):
+        c = smoothed_confidence(g_pos[length], g_neg[length], n)
+        loss = prune_loss(p_pos[length] / d_prune, p_neg[length] / d_prune, c)
         if loss < best_loss - 1e-12:
             best_len, best_loss = length, loss
     return best_len
@@ -164,14 +186,12 @@ def boost(enc: EncodedData, ypos, w0, T, rng, callback=None):
     ypos = np.ascontiguousarray(ypos, dtype=np.int32)
     sign = np.where(ypos == 1, 1.0, -1.0)
     hypothesis = []
-    xs = sorted_values(enc)
+    cache = _FitCache(enc)
     for t in range(T):
         grow, prune = _split(rng, D)
-        conds, masks = grow_rule(enc, ypos, D, grow, xs)
+        conds, masks = grow_rule(enc, ypos, D, grow, cache)
         conds = conds[:prune_rule(conds, masks, ypos, D, grow, prune, n)]
-        covered = np.ones(n, bool)
-        for mask in masks[:len(conds)]:
-            covered &= mask
+        covered = prefix_lengths(masks[:len(conds)], n) >= len(conds)
         w_pos, w_neg = D[covered & (ypos == 1)].sum(), D[covered & (ypos == 0)].sum()
         d_pos, d_neg = D[ypos == 1].sum(), D[ypos == 0].sum()
         c_rule = smoothed_confidence(w_pos, w_neg, n)
