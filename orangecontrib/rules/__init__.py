@@ -13,12 +13,13 @@ from .rules import Condition, Rule, covering, format_rules
 from .scoring import (STRATEGIES, RuleScoringLearner, RuleSetModel,
                       score_rules)
 from .slipper import SlipperLearner, SlipperModel
+from .sls import SLSEnsembleLearner, SLSEnsembleModel
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Condition", "EVCRuleLearner", "EVCRuleModel", "EncodedData", "GumbelParameters", "Interrupted", "PriorRuleModel", "Rule",
     "RuleLearner", "RuleLogisticRegressionLearner", "RuleLogisticRegressionModel",
-    "RuleModel", "RuleScoringLearner", "RuleSetModel",
+    "RuleModel", "RuleScoringLearner", "RuleSetModel", "SLSEnsembleLearner", "SLSEnsembleModel",
     "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules", "score_rules",
 ]

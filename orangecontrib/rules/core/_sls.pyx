@@ -1,0 +1,458 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Stochastic local search for k-term DNF over literal bitsets (Rückert &
+Kramer 2006, Algorithm 1; Rückert & Kramer 2003).
+
+A literal ``A = v`` is a bitset over the examples (``lit_bits``). A rule holds
+at most one literal per attribute; its coverage is the AND of its literals'
+bitsets (all examples for the empty rule). A rule set covers what any of its
+rules covers and predicts the positive class there. The score to minimise is
+the weight of the misclassified examples: uncovered positives plus covered
+negatives. Each candidate move is scored from the examples whose coverage it
+changes only (``O(words)`` per candidate), with popcounts when all weights are
+equal.
+
+The random numbers come from a splitmix64 generator seeded by the caller, so
+a search depends on its seed only.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int32_t, uint64_t
+from libc.stdlib cimport free, malloc
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define SLS_POPCOUNT64(x) __builtin_popcountll(x)
+    #define SLS_CTZ64(x) __builtin_ctzll(x)
+    #else
+    static inline int SLS_POPCOUNT64(unsigned long long x) {
+        int c = 0; while (x) { x &= x - 1; c++; } return c;
+    }
+    static inline int SLS_CTZ64(unsigned long long x) {
+        int c = 0; while (!(x & 1ULL)) { x >>= 1; c++; } return c;
+    }
+    #endif
+    """
+    int SLS_POPCOUNT64(unsigned long long x) nogil
+    int SLS_CTZ64(unsigned long long x) nogil
+
+
+# ------------------------------------------------------------ random numbers
+
+cdef inline uint64_t _next(uint64_t *state) noexcept nogil:
+    """splitmix64 (Steele, Lea & Flood 2014)."""
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline double _uniform(uint64_t *state) noexcept nogil:
+    """A double in [0, 1)."""
+    return (_next(state) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline Py_ssize_t _randint(uint64_t *state, Py_ssize_t n) noexcept nogil:
+    """An integer in [0, n), n > 0."""
+    return <Py_ssize_t>(_uniform(state) * n)
+
+
+# ------------------------------------------------------------ the search
+
+cdef struct Search:
+    Py_ssize_t n_lit, W, m, n_attrs, k
+    const uint64_t *lit_bits     # (n_lit, W)
+    const int32_t *lit_attr      # (n_lit,)
+    const int32_t *ex_lit        # (m, n_attrs): literal of each example's value, -1 if none
+    const uint64_t *pos          # (W,) positive examples
+    const uint64_t *valid        # (W,) examples with positive weight
+    const double *w              # (m,)
+    bint unit                    # all weights equal (to w[0])
+    int32_t *rules               # (k, n_attrs) literal id per attribute, -1 = none
+    uint64_t *cov                # (k, W) coverage of each rule
+    uint64_t *others             # (W,) scratch: coverage of the other rules
+    uint64_t *scratch            # (W,)
+    uint64_t state
+
+
+cdef inline double _weight(Search *s, const uint64_t *bits, bint positive) noexcept nogil:
+    """Weight of the examples in ``bits`` that are positive (or negative)."""
+    cdef Py_ssize_t j
+    cdef uint64_t word
+    cdef double total = 0
+    cdef long count = 0
+    for j in range(s.W):
+        word = bits[j] & s.valid[j] & (s.pos[j] if positive else ~s.pos[j])
+        if s.unit:
+            count += SLS_POPCOUNT64(word)
+        else:
+            while word:
+                total += s.w[j * 64 + SLS_CTZ64(word)]
+                word &= word - 1
+    return count * s.w[0] if s.unit else total
+
+
+cdef void _rule_cover(Search *s, const int32_t *rule, uint64_t *out) noexcept nogil:
+    """Coverage of ``rule`` (the AND of its literals) into ``out``."""
+    cdef Py_ssize_t a, j
+    cdef const uint64_t *bits
+    for j in range(s.W):
+        out[j] = s.valid[j]
+    for a in range(s.n_attrs):
+        if rule[a] >= 0:
+            bits = s.lit_bits + rule[a] * s.W
+            for j in range(s.W):
+                out[j] &= bits[j]
+
+
+cdef void _others(Search *s, Py_ssize_t t) noexcept nogil:
+    """``s.others`` = coverage of every rule but ``t``."""
+    cdef Py_ssize_t r, j
+    for j in range(s.W):
+        s.others[j] = 0
+    for r in range(s.k):
+        if r != t:
+            for j in range(s.W):
+                s.others[j] |= s.cov[r * s.W + j]
+
+
+cdef double _score(Search *s) noexcept nogil:
+    """Weight of uncovered positives plus covered negatives."""
+    cdef Py_ssize_t j
+    _others(s, -1)
+    for j in range(s.W):
+        s.scratch[j] = ~s.others[j]
+    return _weight(s, s.others, False) + _weight(s, s.scratch, True)
+
+
+cdef inline bint _covers(Search *s, const int32_t *rule, Py_ssize_t x) noexcept nogil:
+    cdef Py_ssize_t a
+    for a in range(s.n_attrs):
+        if rule[a] >= 0 and rule[a] != s.ex_lit[x * s.n_attrs + a]:
+            return False
+    return True
+
+
+cdef void _init_rule(Search *s, Py_ssize_t t, Py_ssize_t n_pos) noexcept nogil:
+    """A rule of one random literal of a random positive example."""
+    cdef Py_ssize_t a, j, x = -1, r = _randint(&s.state, n_pos), seen = 0
+    cdef uint64_t word
+    cdef int32_t *rule = s.rules + t * s.n_attrs
+    for a in range(s.n_attrs):
+        rule[a] = -1
+    for j in range(s.W):  # the r-th valid positive
+        word = s.pos[j] & s.valid[j]
+        if seen + SLS_POPCOUNT64(word) > r:
+            while True:
+                if seen == r:
+                    x = j * 64 + SLS_CTZ64(word)
+                    break
+                word &= word - 1
+                seen += 1
+            break
+        seen += SLS_POPCOUNT64(word)
+    if x >= 0:
+        a = _randint(&s.state, s.n_attrs)
+        rule[a] = s.ex_lit[x * s.n_attrs + a]
+    _rule_cover(s, rule, s.cov + t * s.W)
+
+
+cdef Py_ssize_t _pick_misclassified(Search *s, double score) noexcept nogil:
+    """A misclassified example, chosen with probability proportional to its
+    weight (uniformly when weights are equal); -1 if there is none."""
+    cdef Py_ssize_t j, count = 0, r, x = -1
+    cdef uint64_t word
+    cdef double u, acc = 0
+    _others(s, -1)
+    for j in range(s.W):  # misclassified: positive xor covered
+        s.scratch[j] = (s.pos[j] ^ s.others[j]) & s.valid[j]
+        count += SLS_POPCOUNT64(s.scratch[j])
+    if count == 0:
+        return -1
+    if s.unit:
+        r = _randint(&s.state, count)
+        for j in range(s.W):
+            word = s.scratch[j]
+            if r >= SLS_POPCOUNT64(word):
+                r -= SLS_POPCOUNT64(word)
+                continue
+            while r > 0:
+                word &= word - 1
+                r -= 1
+            return j * 64 + SLS_CTZ64(word)
+        return -1
+    u = _uniform(&s.state) * score
+    for j in range(s.W):
+        word = s.scratch[j]
+        while word:
+            x = j * 64 + SLS_CTZ64(word)
+            acc += s.w[x]
+            if acc > u:
+                return x
+            word &= word - 1
+    return x  # rounding: the last one
+
+
+cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept nogil:
+    """``x`` is an uncovered positive. The rule violating the fewest of ``x``'s
+    literals (ties at random) drops one literal that ``x`` violates: a random
+    one with probability ``p_noise``, else the one whose removal gives the
+    lowest score (ties at random). Returns the rule changed."""
+    cdef Py_ssize_t r, a, j, t = -1, n_best = 0, viol, best_viol = s.n_attrs + 1
+    cdef Py_ssize_t cand, n_cand = 0, best_a = -1
+    cdef int32_t *rule
+    cdef int32_t saved
+    cdef double delta, best_delta = 1e300
+    for r in range(s.k):
+        rule = s.rules + r * s.n_attrs
+        viol = 0
+        for a in range(s.n_attrs):
+            if rule[a] >= 0 and rule[a] != s.ex_lit[x * s.n_attrs + a]:
+                viol += 1
+        if viol < best_viol:
+            best_viol, t, n_best = viol, r, 1
+        elif viol == best_viol:
+            n_best += 1
+            if _randint(&s.state, n_best) == 0:
+                t = r
+    rule = s.rules + t * s.n_attrs
+    if _uniform(&s.state) < p_noise:
+        for a in range(s.n_attrs):
+            if rule[a] >= 0 and rule[a] != s.ex_lit[x * s.n_attrs + a]:
+                n_cand += 1
+                if _randint(&s.state, n_cand) == 0:
+                    best_a = a
+    else:
+        _others(s, t)
+        for a in range(s.n_attrs):
+            if rule[a] < 0 or rule[a] == s.ex_lit[x * s.n_attrs + a]:
+                continue
+            saved = rule[a]
+            rule[a] = -1
+            _rule_cover(s, rule, s.scratch)
+            rule[a] = saved
+            for j in range(s.W):  # newly covered by the rule set
+                s.scratch[j] &= ~s.cov[t * s.W + j] & ~s.others[j]
+            delta = _weight(s, s.scratch, False) - _weight(s, s.scratch, True)
+            if delta < best_delta:
+                best_delta, best_a, n_cand = delta, a, 1
+            elif delta == best_delta:
+                n_cand += 1
+                if _randint(&s.state, n_cand) == 0:
+                    best_a = a
+    if best_a >= 0:
+        rule[best_a] = -1
+        _rule_cover(s, rule, s.cov + t * s.W)
+    return t
+
+
+cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept nogil:
+    """``x`` is a covered negative. A random rule covering ``x`` gets one
+    literal that ``x`` violates, on an attribute the rule does not test yet:
+    a random one with probability ``p_noise``, else the one whose addition
+    gives the lowest score (ties at random). Returns the rule changed."""
+    cdef Py_ssize_t r, l, a, j, t = -1, n_cov = 0, n_cand = 0, best_l = -1
+    cdef int32_t *rule
+    cdef const uint64_t *bits
+    cdef double delta, best_delta = 1e300
+    cdef bint noisy
+    for r in range(s.k):
+        if _covers(s, s.rules + r * s.n_attrs, x):
+            n_cov += 1
+            if _randint(&s.state, n_cov) == 0:
+                t = r
+    if t < 0:
+        return -1
+    rule = s.rules + t * s.n_attrs
+    noisy = _uniform(&s.state) < p_noise
+    if not noisy:
+        _others(s, t)
+    for l in range(s.n_lit):
+        a = s.lit_attr[l]
+        if rule[a] >= 0 or l == s.ex_lit[x * s.n_attrs + a]:
+            continue
+        if noisy:
+            n_cand += 1
+            if _randint(&s.state, n_cand) == 0:
+                best_l = l
+            continue
+        bits = s.lit_bits + l * s.W
+        for j in range(s.W):  # newly uncovered by the rule set
+            s.scratch[j] = s.cov[t * s.W + j] & ~bits[j] & ~s.others[j]
+        delta = _weight(s, s.scratch, True) - _weight(s, s.scratch, False)
+        if delta < best_delta:
+            best_delta, best_l, n_cand = delta, l, 1
+        elif delta == best_delta:
+            n_cand += 1
+            if _randint(&s.state, n_cand) == 0:
+                best_l = l
+    if best_l >= 0:
+        rule[s.lit_attr[best_l]] = <int32_t>best_l
+        bits = s.lit_bits + best_l * s.W
+        for j in range(s.W):
+            s.cov[t * s.W + j] &= bits[j]
+    return t
+
+
+cdef inline void _copy_rules(Search *s, int32_t *out) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(s.k * s.n_attrs):
+        out[i] = s.rules[i]
+
+
+def _check(lit_bits, lit_attr, ex_lit, pos, valid, w, Py_ssize_t k):
+    n_lit, W = lit_bits.shape[0], lit_bits.shape[1]
+    m, n_attrs = ex_lit.shape[0], ex_lit.shape[1]
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    if m < 1:
+        raise ValueError("SLS needs at least one example")
+    if n_attrs < 1 or n_lit < 1:
+        raise ValueError("SLS needs at least one attribute and one literal")
+    if W != (m + 63) // 64 or pos.shape[0] != W or valid.shape[0] != W:
+        raise ValueError("bitsets do not match the number of examples")
+    if lit_attr.shape[0] != n_lit or w.shape[0] != m:
+        raise ValueError("lit_attr or w has the wrong length")
+    la = np.asarray(lit_attr)
+    if la.min() < 0 or la.max() >= n_attrs:
+        raise ValueError("lit_attr out of range")
+    el = np.asarray(ex_lit)
+    if el.min() < -1 or el.max() >= n_lit:
+        raise ValueError("ex_lit out of range")
+    ok = el >= 0
+    if not np.all(la[np.where(ok, el, 0)][ok] == np.nonzero(ok)[1]):
+        raise ValueError("ex_lit names a literal of another attribute")
+    if np.any(np.asarray(w) < 0):
+        raise ValueError("negative weights")
+
+
+cdef void _setup(Search *s, const uint64_t[:, ::1] lit_bits,
+                 const int32_t[::1] lit_attr, const int32_t[:, ::1] ex_lit,
+                 const uint64_t[::1] pos, const uint64_t[::1] valid,
+                 const double[::1] w, Py_ssize_t k, uint64_t seed):
+    s.n_lit, s.W = lit_bits.shape[0], lit_bits.shape[1]
+    s.m, s.n_attrs, s.k = ex_lit.shape[0], ex_lit.shape[1], k
+    s.lit_bits = &lit_bits[0, 0]
+    s.lit_attr = &lit_attr[0]
+    s.ex_lit = &ex_lit[0, 0]
+    s.pos = &pos[0]
+    s.valid = &valid[0]
+    s.w = &w[0]
+    s.state = seed
+    w_arr = np.asarray(w)
+    s.unit = bool(np.all(w_arr == w_arr[0]))
+
+
+def sls_move(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
+             const int32_t[:, ::1] ex_lit, const uint64_t[::1] pos,
+             const uint64_t[::1] valid, const double[::1] w, rules_in,
+             Py_ssize_t x, double p_noise=0.0, uint64_t seed=0):
+    """One move of Algorithm 1 on example ``x`` for the rule set ``rules_in``
+    (``(k, n_attrs)`` literal ids): generalise if ``x`` is an uncovered
+    positive, specialise if it is a covered negative, nothing otherwise.
+    Returns ``(new_rules, changed_rule)`` (``-1``: no move). For tests and
+    for reading the algorithm; :func:`sls_search` runs the same code."""
+    rules_arr = np.array(rules_in, dtype=np.int32, order="C", copy=True)
+    if rules_arr.ndim != 2 or rules_arr.shape[1] != ex_lit.shape[1]:
+        raise ValueError("rules must be (k, n_attrs)")
+    cdef Py_ssize_t k = rules_arr.shape[0], t, changed = -1
+    _check(lit_bits, lit_attr, ex_lit, pos, valid, w, k)
+    if not 0 <= x < ex_lit.shape[0]:
+        raise IndexError("x out of range")
+    if rules_arr.min() < -1 or rules_arr.max() >= lit_bits.shape[0] or np.any(
+            (rules_arr >= 0) & (np.asarray(lit_attr)[np.maximum(rules_arr, 0)]
+                                != np.arange(rules_arr.shape[1]))):
+        raise ValueError("rules hold literals of the wrong attribute")
+    cdef Search s
+    _setup(&s, lit_bits, lit_attr, ex_lit, pos, valid, w, k, seed)
+    cdef int32_t[:, ::1] rules = rules_arr
+    s.rules = &rules[0, 0]
+    cdef uint64_t *buf = <uint64_t *>malloc((k + 2) * s.W * sizeof(uint64_t))
+    if buf == NULL:
+        raise MemoryError()
+    s.cov, s.others, s.scratch = buf, buf + k * s.W, buf + (k + 1) * s.W
+    cdef bint positive = (pos[x >> 6] >> (x & 63)) & 1
+    cdef bint covered = False
+    try:
+        for t in range(k):
+            _rule_cover(&s, s.rules + t * s.n_attrs, s.cov + t * s.W)
+            covered = covered or _covers(&s, s.rules + t * s.n_attrs, x)
+        if positive and not covered:
+            changed = _generalise(&s, x, p_noise)
+        elif covered and not positive:
+            changed = _specialise(&s, x, p_noise)
+    finally:
+        free(buf)
+    return rules_arr, changed
+
+
+def sls_search(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
+               const int32_t[:, ::1] ex_lit, const uint64_t[::1] pos,
+               const uint64_t[::1] valid, const double[::1] w,
+               Py_ssize_t k, Py_ssize_t max_steps=5000, double p_noise=0.2,
+               double p_restart=0.01, uint64_t seed=0):
+    """Algorithm 1: search for a ``k``-term DNF with the lowest score.
+
+    ``lit_bits`` ``(n_lit, words)``: examples satisfying each literal;
+    ``lit_attr``: the attribute of each literal; ``ex_lit`` ``(m, n_attrs)``:
+    the literal each example satisfies on each attribute (``-1``: none);
+    ``pos``/``valid``: bitsets of the positive examples and of those with
+    positive weight; ``w``: example weights.
+
+    Starts from ``k`` rules of one random literal of a random positive, then
+    for ``max_steps`` steps (or until the score is 0) picks a misclassified
+    example and generalises (uncovered positive) or specialises (covered
+    negative) a rule for it (see ``_generalise``/``_specialise``), and with
+    probability ``p_restart`` re-initialises a random rule.
+
+    Returns ``(rules, score, steps)``: the best rule set seen as an int32
+    ``(k, n_attrs)`` array of literal ids (``-1``: attribute not tested),
+    its score and the number of steps taken.
+    """
+    _check(lit_bits, lit_attr, ex_lit, pos, valid, w, k)
+    cdef Search s
+    _setup(&s, lit_bits, lit_attr, ex_lit, pos, valid, w, k, seed)
+    rules_arr = np.full((k, s.n_attrs), -1, dtype=np.int32)
+    best_arr = np.full((k, s.n_attrs), -1, dtype=np.int32)
+    cdef int32_t[:, ::1] rules = rules_arr
+    cdef int32_t[:, ::1] best_rules = best_arr
+    s.rules = &rules[0, 0]
+    cdef uint64_t *buf = <uint64_t *>malloc((k + 2) * s.W * sizeof(uint64_t))
+    if buf == NULL:
+        raise MemoryError()
+    s.cov, s.others, s.scratch = buf, buf + k * s.W, buf + (k + 1) * s.W
+    cdef Py_ssize_t t, step = 0, n_pos = 0, j, x
+    cdef double score, best_score
+    try:
+        with nogil:
+            for j in range(s.W):
+                n_pos += SLS_POPCOUNT64(s.pos[j] & s.valid[j])
+            for t in range(k):
+                if n_pos:
+                    _init_rule(&s, t, n_pos)
+                else:
+                    _rule_cover(&s, s.rules + t * s.n_attrs, s.cov + t * s.W)
+            score = _score(&s)
+            best_score = score
+            _copy_rules(&s, &best_rules[0, 0])
+            while step < max_steps and best_score > 0:
+                step += 1
+                x = _pick_misclassified(&s, score)
+                if x < 0:
+                    break
+                if (s.pos[x >> 6] >> (x & 63)) & 1:
+                    _generalise(&s, x, p_noise)
+                else:
+                    _specialise(&s, x, p_noise)
+                if n_pos and _uniform(&s.state) < p_restart:
+                    _init_rule(&s, _randint(&s.state, k), n_pos)
+                score = _score(&s)
+                if score < best_score:
+                    best_score = score
+                    _copy_rules(&s, &best_rules[0, 0])
+    finally:
+        free(buf)
+    return best_arr, best_score, step

@@ -1,0 +1,470 @@
+"""Ensembles of k-term DNF rule sets found by stochastic local search, with
+abstention and PAC-Bayes bounds (Rückert & Kramer 2006; algorithms.md §3).
+
+* :class:`Nominalise` makes the data nominal: continuous attributes into
+  equal-frequency intervals, a missing value into a value of its own.
+* :func:`core.sls_search` (``core/_sls.pyx``) is Algorithm 1 over literal
+  bitsets.
+* :class:`SLSEnsembleLearner` is Algorithm 2: per class (one-vs-all; one
+  ensemble for two-class data), ``o`` rule sets for each ``k = 1..k_max``,
+  weighted by ``Q(r) ∝ rho^e(r)`` (Section 4).
+* :class:`SLSEnsembleModel` predicts from the class scores ``c(Q_y, x)``,
+  can abstain (Section 5.2) and reports the PAC-Bayes bounds (Theorems 1-3).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from math import lgamma, log, sqrt
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from Orange.data import DiscreteVariable, Domain, Table
+from Orange.preprocess import Discretize, Preprocess
+from Orange.preprocess.discretize import EqualFreq
+from Orange.preprocess.transformation import Transformation
+
+from .base import RuleLearner, RuleModel
+from .core import condition_bitsets, pack_bits, sls_search
+from .encoding import MISSING_CODE
+from .rules import Condition, Rule, format_number
+
+UNKNOWN = "unknown"
+
+
+class UnknownAsValue(Transformation):
+    """The values of a discrete variable, with unknowns mapped to the extra
+    value index ``n_values`` (the value ``unknown`` of :class:`Nominalise`)."""
+
+    def __init__(self, variable, n_values):
+        super().__init__(variable)
+        self.n_values = int(n_values)
+
+    def transform(self, c):
+        c = np.array(c, dtype=float)
+        c[np.isnan(c)] = self.n_values
+        return c
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.n_values == other.n_values
+
+    def __hash__(self):
+        return hash((super().__hash__(), self.n_values))
+
+
+# --------------------------------------------------------------- the data
+
+class Nominalise(Preprocess):
+    """Continuous attributes into ``n_intervals`` equal-frequency intervals;
+    a discrete attribute with missing values gets a value ``unknown`` that
+    they map to (Section 6: "unknown values are treated just like any other
+    value"). Attributes without missing values in the data keep theirs; at
+    prediction a missing value there satisfies no literal."""
+
+    def __init__(self, n_intervals=10):
+        self.n_intervals = n_intervals
+
+    def __call__(self, data: Table) -> Table:
+        data = Discretize(EqualFreq(n=self.n_intervals), remove_const=False)(data)
+        attrs = []
+        for var in data.domain.attributes:
+            col = data.get_column(var)
+            if not np.isnan(col).any():
+                attrs.append(var)
+                continue
+            name = UNKNOWN
+            while name in var.values:
+                name = f"{name}?"
+            attrs.append(DiscreteVariable(
+                var.name, values=tuple(var.values) + (name,),
+                compute_value=UnknownAsValue(var, len(var.values))))
+        return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
+
+
+@dataclass
+class Literals:
+    """The literals ``A = v`` of nominal data and their coverage bitsets."""
+
+    attr: np.ndarray    # int32 (n_lit,): attribute of each literal
+    value: np.ndarray   # int32 (n_lit,): value index of each literal
+    bits: np.ndarray    # uint64 (n_lit, words)
+    ex_lit: np.ndarray  # int32 (m, n_attrs): literal each example satisfies, -1 none
+
+    @classmethod
+    def of(cls, Xd: np.ndarray, n_values: np.ndarray) -> "Literals":
+        n_values = np.asarray(n_values, dtype=np.int32)
+        offset = np.concatenate([[0], np.cumsum(n_values)]).astype(np.int32)
+        attr = np.repeat(np.arange(len(n_values), dtype=np.int32), n_values)
+        value = (np.arange(offset[-1]) - offset[attr]).astype(np.int32)
+        bits = condition_bitsets(
+            np.ascontiguousarray(Xd, dtype=np.int32), np.zeros((len(Xd), 0)),
+            np.zeros(len(attr), np.int32), attr, np.zeros(len(attr), np.int8),
+            value.astype(float))
+        ex_lit = np.where(Xd == MISSING_CODE, -1, Xd + offset[:-1]).astype(np.int32)
+        return cls(attr, value, bits, np.ascontiguousarray(ex_lit))
+
+
+# --------------------------------------------------------------- rule sets
+
+# A rule is a sorted tuple of (attribute, value) literals; a rule set a
+# sorted tuple of distinct rules (so equal rule sets compare equal).
+
+def canonical_rule_set(rules: np.ndarray, lits: Literals) -> tuple:
+    """The rule set of :func:`core.sls_search`'s ``(k, n_attrs)`` array."""
+    out = set()
+    for row in rules:
+        ids = row[row >= 0]
+        out.add(tuple(sorted((int(lits.attr[i]), int(lits.value[i])) for i in ids)))
+    return tuple(sorted(out))
+
+
+def rule_set_fires(rule_set: tuple, Xd: np.ndarray) -> np.ndarray:
+    """Boolean: where any rule of ``rule_set`` covers a row of ``Xd``
+    (value indices, NaN or -1 for unknown)."""
+    fires = np.zeros(len(Xd), bool)
+    for rule in rule_set:
+        covered = np.ones(len(Xd), bool)
+        for a, v in rule:
+            covered &= Xd[:, a] == v
+        fires |= covered
+    return fires
+
+
+def white_noise_weights(errors: np.ndarray, rho: float) -> np.ndarray:
+    """Section 4: ``Q(r) ∝ rho^e(r)`` (``rho = exp(-lambda/m)``), normalised;
+    computed in log space so many errors do not underflow."""
+    errors = np.asarray(errors, dtype=float)
+    logq = errors * log(rho)
+    q = np.exp(logq - logq.max())
+    return q / q.sum()
+
+
+# --------------------------------------------------------------- bounds
+
+def log_n_rule_sets(n_values, k_max: int) -> float:
+    """``ln |R|``: rule sets of 1..``k_max`` distinct rules, a rule choosing
+    for every attribute no literal or one of its values, so there are
+    ``N = prod(n_values + 1)`` rules and ``|R| = sum_k C(N, k)``."""
+    log_n = float(np.sum(np.log(np.asarray(n_values, dtype=float) + 1)))
+    terms = []
+    for k in range(1, k_max + 1):
+        if log_n < 50:  # N exactly representable enough: exact binomial
+            n = round(np.exp(log_n))
+            if k > n:
+                break
+            terms.append(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1))
+        else:  # ln C(N, k) = sum_i ln(N - i) - ln k!, N - i = N (1 - i/N)
+            terms.append(k * log_n + sum(np.log1p(-i / np.exp(log_n)) for i in range(k))
+                         - lgamma(k + 1))
+    t = np.array(terms)
+    return float(t.max() + np.log(np.exp(t - t.max()).sum()))
+
+
+def pac_bayes_epsilon(kl: float, m: int, delta: float) -> float:
+    """Theorem 1 (McAllester 1999): ``B = sqrt((D(Q||P) + ln(1/delta) + ln m + 2) / (2m - 1))``."""
+    return sqrt((kl + log(1 / delta) + log(m) + 2) / (2 * m - 1))
+
+
+@dataclass
+class EnsembleBound:
+    """Theorem 1 for one class's ensemble: ``l(Q) <= gibbs_error + epsilon``
+    with probability ``1 - delta`` over samples of ``m`` examples."""
+
+    gibbs_error: float  # l^(Q, S) = sum_r Q(r) l^(r, S)
+    kl: float           # D(Q || P) = ln|R| - H(Q) for the flat prior P
+    epsilon: float      # B(Q, P, m, delta)
+    m: int
+    delta: float
+
+    @property
+    def bound(self) -> float:
+        return self.gibbs_error + self.epsilon
+
+
+# --------------------------------------------------------------- the model
+
+@dataclass
+class Ensemble:
+    """The weighted rule sets of one class (class index ``cls``)."""
+
+    cls: int
+    rule_sets: list      # canonical rule sets
+    weights: np.ndarray  # Q(r), summing to 1
+    errors: np.ndarray   # training errors e(r) (in examples)
+    ks: np.ndarray       # the k each rule set was searched with
+
+    def literal_weights(self) -> Counter:
+        """For each literal, the weight of the rule sets that use it."""
+        out = Counter()
+        for q, rs in zip(self.weights, self.rule_sets):
+            for lit in {lit for rule in rs for lit in rule}:
+                out[lit] += q
+        return out
+
+
+class SLSEnsembleModel(RuleModel):
+    """Ensembles of weighted rule sets; ``rule_list`` holds every distinct
+    rule with its ensemble weight (the weight of the rule sets it is in) as
+    ``quality``, for rule viewers."""
+
+    def __init__(self, domain, ensembles, class_distribution, bounds,
+                 theta=0.0, k_max=8):
+        self.ensembles = ensembles
+        self.bounds = bounds
+        self.theta = float(theta)
+        self.k_max = k_max
+        rules, self._columns = self._rules(domain, ensembles)
+        super().__init__(domain, rules, class_distribution)
+
+    @staticmethod
+    def _rules(domain, ensembles):
+        """Distinct rules per ensemble, heaviest first, and for every rule
+        set the indices of its rules in that list."""
+        out, columns = [], []
+        for ens in ensembles:
+            weight = Counter()
+            for q, rs in zip(ens.weights, ens.rule_sets):
+                for rule in rs:
+                    weight[rule] += q
+            index = {}
+            for rule, q in sorted(weight.items(), key=lambda t: -t[1]):
+                index[rule] = len(out)
+                conds = [Condition(a, "==", v) for a, v in rule]
+                out.append(Rule(conds, ens.cls, np.zeros(len(domain.class_var.values)),
+                                quality=q, domain=domain))
+            columns.append([np.array([index[r] for r in rs], dtype=np.intp)
+                            for rs in ens.rule_sets])
+        return out, columns
+
+    # --- scores and probabilities (Section 4) -----------------------------
+    def class_scores(self, X) -> np.ndarray:
+        """``(n, n_classes)`` scores ``c(Q_y, x)`` in [-1, 1]. Two-class data
+        has one ensemble, for class ``y``; the other class scores ``-c``."""
+        cover = self.covering(X)  # (n, n_rules), one pass of the Cython core
+        scores = np.full((cover.shape[0], self.n_classes), -1.0)
+        for ens, cols in zip(self.ensembles, self._columns):
+            c = np.zeros(cover.shape[0])
+            for q, idx in zip(ens.weights, cols):
+                c += q * np.where(cover[:, idx].any(axis=1), 1.0, -1.0)
+            scores[:, ens.cls] = c
+        if self.n_classes == 2 and len(self.ensembles) == 1:
+            cls = self.ensembles[0].cls
+            scores[:, 1 - cls] = -scores[:, cls]
+        return scores
+
+    def margins(self, X) -> np.ndarray:
+        """The difference of the two highest class scores (two-class: ``2|c|``),
+        in [0, 2]."""
+        s = np.sort(self.class_scores(X), axis=1)
+        return s[:, -1] - s[:, -2]
+
+    def abstains(self, X, theta=None) -> np.ndarray:
+        """Boolean: instances the abstaining classifier of Section 5.2 leaves
+        unclassified, those whose margin is below ``theta`` (default: the
+        model's ``theta``)."""
+        theta = self.theta if theta is None else float(theta)
+        return self.margins(X) < theta
+
+    def predict(self, X):
+        scores = self.class_scores(X)
+        p = (scores + 1) / 2
+        total = p.sum(axis=1, keepdims=True)
+        p = np.where(total > 0, p / np.where(total > 0, total, 1), self.prior)
+        if self.theta > 0:
+            s = np.sort(scores, axis=1)
+            p[s[:, -1] - s[:, -2] < self.theta] = self.prior
+        return p
+
+    def abstention_curve(self, data: Table, thetas=None) -> list[dict]:
+        """For each ``theta``: the share of ``data`` the model abstains on
+        and its accuracy and error on the rest (Section 5.2, Fig. 1)."""
+        thetas = np.linspace(0, 2, 21) if thetas is None else np.asarray(thetas, float)
+        data = self.data_to_model_domain(data) if data.domain != self.domain else data
+        scores = self.class_scores(data.X)
+        s = np.sort(scores, axis=1)
+        margin = s[:, -1] - s[:, -2]
+        correct = np.argmax(scores, axis=1) == data.Y.astype(int)
+        out = []
+        for theta in thetas:
+            kept = margin >= theta
+            acc = float(correct[kept].mean()) if kept.any() else float("nan")
+            out.append(dict(theta=float(theta), abstention=float(1 - kept.mean()),
+                            accuracy=acc, error=1 - acc if kept.any() else float("nan"),
+                            error_all=float((kept & ~correct).mean())))
+        return out
+
+    # --- bounds (Section 5) ------------------------------------------------
+    @property
+    def voting_bound(self) -> float | None:
+        """Theorem 2 for two-class data: ``l_V <= b_1 + b_2``. With one
+        ensemble, the other class's is its mirror image with the same bound,
+        so ``l_V <= 2 b``. ``None`` for more than two classes."""
+        if self.n_classes != 2 or not self.bounds:
+            return None
+        b = [bd.bound for bd in self.bounds.values()]
+        return min(1.0, 2 * b[0] if len(b) == 1 else sum(b))
+
+    def abstaining_bound(self, theta: float) -> float | None:
+        """Theorem 3 (our derivation; the paper's statement is garbled): the
+        probability of a wrong, non-abstained prediction is at most
+        ``2 (b_1 + b_2) / (2 + theta)``, from Markov's inequality on
+        ``C = 2 - margin`` as in the proof of Theorem 2. Equals
+        :attr:`voting_bound` at ``theta = 0``."""
+        vb = self.voting_bound
+        if vb is None:
+            return None
+        b = [bd.bound for bd in self.bounds.values()]
+        total = 2 * b[0] if len(b) == 1 else sum(b)
+        return min(1.0, 2 * total / (2 + float(theta)))
+
+    # --- display -----------------------------------------------------------
+    def _lit_str(self, a, v):
+        var = self.domain.attributes[a]
+        return f"{var.name} = {var.values[v]}"
+
+    def _rule_set_str(self, rs):
+        if not rs:
+            return "(empty: never fires)"
+        return " OR ".join("(" + (" AND ".join(self._lit_str(a, v) for a, v in rule)
+                                  or "TRUE") + ")" for rule in rs)
+
+    def describe(self, top=5, top_literals=10) -> str:
+        """Per class, the heaviest rule sets with their weights, and the
+        literals carrying most ensemble weight (a consensus view)."""
+        cv = self.domain.class_var
+        lines = [f"SLSEnsembleModel: {sum(len(e.rule_sets) for e in self.ensembles)} "
+                 f"distinct rule sets, {len(self.rule_list)} distinct rules"]
+        for ens in self.ensembles:
+            name = cv.values[ens.cls]
+            lines.append(f"\nclass {cv.name} = {name}: {len(ens.rule_sets)} rule sets")
+            bd = self.bounds.get(ens.cls)
+            if bd is not None:
+                lines.append(f"  Gibbs training error {bd.gibbs_error:.3f}, PAC-Bayes "
+                             f"bound {bd.bound:.3f} (delta = {format_number(bd.delta)})")
+            for i in np.argsort(-ens.weights, kind="stable")[:top]:
+                lines.append(f"  Q = {ens.weights[i]:.3f}  k = {ens.ks[i]}  errors = "
+                             f"{format_number(round(ens.errors[i], 3))}:  "
+                             f"{self._rule_set_str(ens.rule_sets[i])}")
+            lits = ens.literal_weights().most_common(top_literals)
+            if lits:
+                lines.append("  literals by ensemble weight: " + ", ".join(
+                    f"{self._lit_str(a, v)} ({q:.2f})" for (a, v), q in lits))
+        if self.voting_bound is not None:
+            lines.append(f"\nvoting bound (Theorem 2): {self.voting_bound:.3f}")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.describe()
+
+
+# --------------------------------------------------------------- the learner
+
+def _search_batch(lits, pos_bits, valid_bits, w, k, seeds, max_steps, p_noise, p_restart):
+    """``len(seeds)`` independent SLS runs for one class and one ``k``."""
+    return [sls_search(lits.bits, lits.attr, lits.ex_lit, pos_bits, valid_bits, w,
+                       k, max_steps, p_noise, p_restart, int(seed))[0]
+            for seed in seeds]
+
+
+class SLSEnsembleLearner(RuleLearner):
+    """Rückert & Kramer (2006), Algorithm 2: ensembles of k-term DNF rule
+    sets found by stochastic local search.
+
+    ``k_max``: largest rule-set size; ``n_rule_sets`` (the paper's ``o``):
+    rule sets sampled per ``k``; ``rho``: white-noise parameter of the
+    weights ``Q(r) ∝ rho^e(r)``; ``max_steps``, ``p_noise``, ``p_restart``:
+    the SLS (Algorithm 1); ``n_intervals``: equal-frequency intervals for
+    continuous attributes; ``theta``: abstention threshold on the margin
+    (0: never abstain; an abstained instance gets the training prior);
+    ``delta``: confidence of the PAC-Bayes bounds; ``n_jobs``: parallel SLS
+    runs through joblib (threads: the search releases the GIL); every run
+    has its own seed derived from ``random_state``, so the model does not
+    depend on ``n_jobs``.
+    """
+
+    name = "SLS rule-set ensemble"
+
+    def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
+                 p_noise=0.2, p_restart=0.01, n_intervals=10, theta=0.0,
+                 delta=0.05, n_jobs=1, random_state=0, preprocessors=None):
+        super().__init__(preprocessors=preprocessors)
+        if int(k_max) < 1 or int(n_rule_sets) < 1:
+            raise ValueError("k_max and n_rule_sets must be at least 1")
+        if not 0 < rho <= 1:
+            raise ValueError("rho must be in (0, 1]")
+        if int(max_steps) < 0:
+            raise ValueError("max_steps must be non-negative")
+        if not (0 <= p_noise <= 1 and 0 <= p_restart <= 1):
+            raise ValueError("p_noise and p_restart must be probabilities")
+        if int(n_intervals) < 2:
+            raise ValueError("n_intervals must be at least 2")
+        if theta < 0 or not 0 < delta < 1:
+            raise ValueError("theta must be >= 0 and delta in (0, 1)")
+        self.k_max, self.n_rule_sets, self.rho = int(k_max), int(n_rule_sets), float(rho)
+        self.max_steps, self.p_noise, self.p_restart = int(max_steps), p_noise, p_restart
+        self.n_intervals, self.theta, self.delta = int(n_intervals), float(theta), delta
+        self.n_jobs, self.random_state = n_jobs, random_state
+        self.params = dict(k_max=k_max, n_rule_sets=n_rule_sets, rho=rho,
+                           max_steps=max_steps, p_noise=p_noise, p_restart=p_restart,
+                           n_intervals=n_intervals, theta=theta, delta=delta,
+                           n_jobs=n_jobs, random_state=random_state)
+
+    @property
+    def active_preprocessors(self):
+        yield from super().active_preprocessors
+        yield Nominalise(self.n_intervals)  # SLS works on nominal data only
+
+    def _ensemble_classes(self, dist):
+        """One class for two-class data (the less frequent; ties: the
+        second), every class otherwise (one-vs-all)."""
+        if len(dist) == 2:
+            return [0 if dist[0] < dist[1] else 1]
+        return list(range(len(dist)))
+
+    def fit_rules(self, data, enc):
+        Xd, y, w = enc.Xd, enc.y, enc.w
+        lits = Literals.of(Xd, enc.n_values)
+        valid = w > 0
+        m = int(valid.sum())
+        valid_bits = pack_bits(valid.view(np.uint8))
+        scale = m / w.sum()  # errors in examples: the weights rescaled to sum to m
+        dist = enc.class_distribution()
+        classes = [c for c in self._ensemble_classes(dist) if dist[c] > 0]
+        ks = range(1, self.k_max + 1)
+        tasks = [(c, k) for c in classes for k in ks]
+        root = np.random.SeedSequence(self.random_state)
+        children = root.spawn(len(tasks) * self.n_rule_sets)
+        seeds = [[int(children[i * self.n_rule_sets + j].generate_state(1, np.uint64)[0])
+                  for j in range(self.n_rule_sets)] for i in range(len(tasks))]
+        pos_bits = {c: pack_bits((y == c).astype(np.uint8)) for c in classes}
+        jobs = (delayed(_search_batch)(lits, pos_bits[c], valid_bits, w, k, seeds[i],
+                                       self.max_steps, self.p_noise, self.p_restart)
+                for i, (c, k) in enumerate(tasks))
+        found = {c: [] for c in classes}
+        self.progress(0.0, "Searching rule sets")
+        results = Parallel(n_jobs=self.n_jobs, prefer="threads",
+                           return_as="generator")(jobs)
+        for i, batch in enumerate(results):
+            c, k = tasks[i]
+            found[c].extend((k, canonical_rule_set(r, lits)) for r in batch)
+            self.progress((i + 1) / len(tasks), "Searching rule sets")
+        ensembles, bounds = [], {}
+        log_r = log_n_rule_sets(enc.n_values, self.k_max)
+        for c in classes:
+            first_k = {}
+            for k, rs in found[c]:  # distinct rule sets, each with its first k
+                first_k.setdefault(rs, k)
+            rule_sets = list(first_k)
+            positive = y == c
+            errors = np.array([np.dot(w, rule_set_fires(rs, Xd) != positive) * scale
+                               for rs in rule_sets])
+            q = white_noise_weights(errors, self.rho)
+            ensembles.append(Ensemble(c, rule_sets, q, errors,
+                                      np.array([first_k[rs] for rs in rule_sets])))
+            nz = q[q > 0]
+            kl = max(0.0, log_r + float(np.sum(nz * np.log(nz))))
+            bounds[c] = EnsembleBound(float(np.dot(q, errors)) / m, kl,
+                                      pac_bayes_epsilon(kl, m, self.delta), m, self.delta)
+        return SLSEnsembleModel(data.domain, ensembles, dist, bounds,
+                                theta=self.theta, k_max=self.k_max)
