@@ -3,7 +3,7 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ["_coverage", "_slipper", "_evc", "_sls"]
+KERNELS = ["_coverage", "_slipper", "_evc", "_sls", "_hull", "_itemsets"]
 
 
 def kernel(name):

@@ -13,7 +13,8 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import SLSEnsembleLearner, SLSEnsembleModel, core
 from orangecontrib.rules.base import PriorRuleModel
-from orangecontrib.rules.sls import (Literals, Nominalise, log_n_rule_sets,
+from orangecontrib.rules.encoding import Literals
+from orangecontrib.rules.sls import (Nominalise, log_n_rule_sets,
                                      pac_bayes_epsilon, rule_set_fires,
                                      white_noise_weights)
 

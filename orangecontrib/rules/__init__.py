@@ -9,6 +9,7 @@ from .base import Interrupted, PriorRuleModel, RuleLearner, RuleModel
 from .encoding import EncodedData, encode_table
 from .evc import EVCRuleLearner, EVCRuleModel, GumbelParameters
 from .logreg import RuleLogisticRegressionLearner, RuleLogisticRegressionModel
+from .roccer import ROCCERLearner, ROCCERModel
 from .rules import Condition, Rule, covering, format_rules
 from .scoring import (STRATEGIES, RuleScoringLearner, RuleSetModel,
                       score_rules)
@@ -20,6 +21,6 @@ __version__ = "0.1.0"
 __all__ = [
     "Condition", "EVCRuleLearner", "EVCRuleModel", "EncodedData", "GumbelParameters", "Interrupted", "PriorRuleModel", "Rule",
     "RuleLearner", "RuleLogisticRegressionLearner", "RuleLogisticRegressionModel",
-    "RuleModel", "RuleScoringLearner", "RuleSetModel", "SLSEnsembleLearner", "SLSEnsembleModel",
+    "ROCCERLearner", "ROCCERModel", "RuleModel", "RuleScoringLearner", "RuleSetModel", "SLSEnsembleLearner", "SLSEnsembleModel",
     "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules", "score_rules",
 ]

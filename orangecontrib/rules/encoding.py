@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
-from .core import KIND_CONTINUOUS, KIND_DISCRETE
+from .core import KIND_CONTINUOUS, KIND_DISCRETE, condition_bitsets
 
 MISSING_CODE = -1
 
@@ -138,3 +138,27 @@ def encode_table(data: Table, with_order: bool = True) -> EncodedData:
                        n_classes=len(domain.class_var.values),
                        attr_kind=kind, attr_col=col,
                        disc_attrs=disc, cont_attrs=cont)
+
+
+@dataclass
+class Literals:
+    """The literals ``A = v`` of nominal data (``Xd`` of :class:`EncodedData`)
+    and their coverage bitsets: SLS searches over them, ROCCER mines them."""
+
+    attr: np.ndarray    # int32 (n_lit,): attribute of each literal
+    value: np.ndarray   # int32 (n_lit,): value index of each literal
+    bits: np.ndarray    # uint64 (n_lit, words)
+    ex_lit: np.ndarray  # int32 (m, n_attrs): literal each example satisfies, -1 none
+
+    @classmethod
+    def of(cls, Xd: np.ndarray, n_values: np.ndarray) -> "Literals":
+        n_values = np.asarray(n_values, dtype=np.int32)
+        offset = np.concatenate([[0], np.cumsum(n_values)]).astype(np.int32)
+        attr = np.repeat(np.arange(len(n_values), dtype=np.int32), n_values)
+        value = (np.arange(offset[-1]) - offset[attr]).astype(np.int32)
+        bits = condition_bitsets(
+            np.ascontiguousarray(Xd, dtype=np.int32), np.zeros((len(Xd), 0)),
+            np.zeros(len(attr), np.int32), attr, np.zeros(len(attr), np.int8),
+            value.astype(float))
+        ex_lit = np.where(Xd == MISSING_CODE, -1, Xd + offset[:-1]).astype(np.int32)
+        return cls(attr, value, bits, np.ascontiguousarray(ex_lit))

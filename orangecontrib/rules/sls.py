@@ -26,8 +26,8 @@ from Orange.preprocess.discretize import EqualFreq
 from Orange.preprocess.transformation import Transformation
 
 from .base import RuleLearner, RuleModel
-from .core import condition_bitsets, pack_bits, sls_search
-from .encoding import MISSING_CODE
+from .core import pack_bits, sls_search
+from .encoding import Literals
 from .rules import Condition, Rule, format_number
 
 UNKNOWN = "unknown"
@@ -80,29 +80,6 @@ class Nominalise(Preprocess):
                 var.name, values=tuple(var.values) + (name,),
                 compute_value=UnknownAsValue(var, len(var.values))))
         return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
-
-
-@dataclass
-class Literals:
-    """The literals ``A = v`` of nominal data and their coverage bitsets."""
-
-    attr: np.ndarray    # int32 (n_lit,): attribute of each literal
-    value: np.ndarray   # int32 (n_lit,): value index of each literal
-    bits: np.ndarray    # uint64 (n_lit, words)
-    ex_lit: np.ndarray  # int32 (m, n_attrs): literal each example satisfies, -1 none
-
-    @classmethod
-    def of(cls, Xd: np.ndarray, n_values: np.ndarray) -> "Literals":
-        n_values = np.asarray(n_values, dtype=np.int32)
-        offset = np.concatenate([[0], np.cumsum(n_values)]).astype(np.int32)
-        attr = np.repeat(np.arange(len(n_values), dtype=np.int32), n_values)
-        value = (np.arange(offset[-1]) - offset[attr]).astype(np.int32)
-        bits = condition_bitsets(
-            np.ascontiguousarray(Xd, dtype=np.int32), np.zeros((len(Xd), 0)),
-            np.zeros(len(attr), np.int32), attr, np.zeros(len(attr), np.int8),
-            value.astype(float))
-        ex_lit = np.where(Xd == MISSING_CODE, -1, Xd + offset[:-1]).astype(np.int32)
-        return cls(attr, value, bits, np.ascontiguousarray(ex_lit))
 
 
 # --------------------------------------------------------------- rule sets

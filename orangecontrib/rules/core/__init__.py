@@ -6,10 +6,10 @@ silently slow code.
 """
 
 try:
-    from . import _coverage, _evc, _slipper, _sls  # noqa: F401
+    from . import _coverage, _evc, _hull, _itemsets, _slipper, _sls  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise ImportError(
-        "The compiled core of Orange3-Rules (orangecontrib.rules.core._coverage, _evc, _slipper, _sls) "
+        "The compiled core of Orange3-Rules (orangecontrib.rules.core._coverage, _evc, _hull, _itemsets, _slipper, _sls) "
         "is missing or was built for another Python/numpy. Install the add-on "
         "with pip so that its Cython extensions are compiled, e.g. "
         "'pip install .' (or 'pip install -e .') in the source directory; "
@@ -19,6 +19,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
 
 from ._evc import corrected_positives, lrs  # noqa: E402
 from ._sls import sls_move, sls_search  # noqa: E402
+from ._hull import coverage_counts, first_insertion  # noqa: E402
+from ._itemsets import mine_class_rules  # noqa: E402
 from ._slipper import (best_sqrt_thresholds, compact_sorted,  # noqa: E402
                        gather_sorted, select_sorted)
 from ._coverage import (  # noqa: E402
@@ -48,5 +50,5 @@ __all__ = [
     "compact_sorted", "gather_sorted", "select_sorted", "corrected_positives", "lrs",
     "class_weights_bits", "condition_bitsets", "continuous_refinements",
     "cover_matrix", "discrete_refinements", "n_words", "pack_bits",
-    "popcount", "sls_move", "sls_search", "unpack_bits",
+    "popcount", "coverage_counts", "first_insertion", "mine_class_rules", "sls_move", "sls_search", "unpack_bits",
 ]

@@ -1,0 +1,220 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Class association rules ``itemset -> class`` by Eclat over bitsets.
+
+An item is a literal ``A = v`` given as a bitset over the examples. A
+depth-first search extends an itemset with items of later attributes (two
+values of one attribute never hold together), keeping the AND of their
+bitsets. The support of ``itemset -> class`` is the weight of the covered
+examples of that class (anti-monotone, so a branch below the minimum is cut);
+its confidence is that over the weight of all covered examples. Every
+itemset with enough support and confidence is a candidate: the miner is
+complete, so it finds exactly the candidates Apriori would.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define IS_POPCOUNT64(x) __builtin_popcountll(x)
+    #define IS_CTZ64(x) __builtin_ctzll(x)
+    #else
+    static inline int IS_POPCOUNT64(unsigned long long x) {
+        int c = 0; while (x) { x &= x - 1; c++; } return c;
+    }
+    static inline int IS_CTZ64(unsigned long long x) {
+        int c = 0; while (!(x & 1ULL)) { x >>= 1; c++; } return c;
+    }
+    #endif
+    """
+    int IS_POPCOUNT64(unsigned long long x) nogil
+    int IS_CTZ64(unsigned long long x) nogil
+
+
+cdef struct Miner:
+    Py_ssize_t n_items, W, max_len, max_out
+    const uint64_t *item_bits
+    const int32_t *item_attr
+    const uint64_t *pos
+    const double *w
+    bint unit
+    double min_support, min_confidence
+    # growable outputs
+    Py_ssize_t n_out, cap_out, n_flat, cap_flat
+    int32_t *flat        # items of every candidate, concatenated
+    int32_t *ends        # end offset of each candidate in flat
+    double *support      # weight of covered examples of the class
+    double *cover        # weight of covered examples
+    uint64_t *bits_out   # coverage of each candidate (cap_out, W)
+    bint overflow, nomem
+    int32_t *prefix      # the current itemset
+    uint64_t *stack      # (max_len + 1, W) bitsets along the path
+
+
+cdef inline double _weight(Miner *s, const uint64_t *bits, bint positive_only) noexcept nogil:
+    cdef Py_ssize_t j
+    cdef uint64_t word
+    cdef double total = 0
+    cdef long count = 0
+    for j in range(s.W):
+        word = bits[j] & s.pos[j] if positive_only else bits[j]
+        if s.unit:
+            count += IS_POPCOUNT64(word)
+        else:
+            while word:
+                total += s.w[j * 64 + IS_CTZ64(word)]
+                word &= word - 1
+    return count * s.w[0] if s.unit else total
+
+
+cdef bint _emit(Miner *s, Py_ssize_t depth, const uint64_t *bits,
+                double sup, double cov) noexcept nogil:
+    """Append the current itemset; False when out of memory or capacity."""
+    cdef Py_ssize_t need
+    if s.n_out >= s.max_out:
+        s.overflow = True
+        return False
+    if s.n_out == s.cap_out:
+        s.cap_out = 2 * s.cap_out
+        s.ends = <int32_t *>realloc(s.ends, s.cap_out * sizeof(int32_t))
+        s.support = <double *>realloc(s.support, s.cap_out * sizeof(double))
+        s.cover = <double *>realloc(s.cover, s.cap_out * sizeof(double))
+        s.bits_out = <uint64_t *>realloc(s.bits_out, s.cap_out * s.W * sizeof(uint64_t))
+        if s.ends == NULL or s.support == NULL or s.cover == NULL or s.bits_out == NULL:
+            s.nomem = True
+            return False
+    need = s.n_flat + depth
+    if need > s.cap_flat:
+        while s.cap_flat < need:
+            s.cap_flat = 2 * s.cap_flat
+        s.flat = <int32_t *>realloc(s.flat, s.cap_flat * sizeof(int32_t))
+        if s.flat == NULL:
+            s.nomem = True
+            return False
+    memcpy(s.flat + s.n_flat, s.prefix, depth * sizeof(int32_t))
+    s.n_flat = need
+    s.ends[s.n_out] = <int32_t>need
+    s.support[s.n_out] = sup
+    s.cover[s.n_out] = cov
+    memcpy(s.bits_out + s.n_out * s.W, bits, s.W * sizeof(uint64_t))
+    s.n_out += 1
+    return True
+
+
+cdef bint _extend(Miner *s, Py_ssize_t depth, Py_ssize_t first) noexcept nogil:
+    """Extend ``prefix[:depth]`` (bitset ``stack[depth]``) by items
+    ``first..``; False to stop the whole search."""
+    cdef Py_ssize_t i, j
+    cdef const uint64_t *parent = s.stack + depth * s.W
+    cdef uint64_t *child = s.stack + (depth + 1) * s.W
+    cdef const uint64_t *item
+    cdef double sup, cov
+    cdef int32_t last_attr = s.item_attr[s.prefix[depth - 1]] if depth else -1
+    for i in range(first, s.n_items):
+        if s.item_attr[i] == last_attr:  # same attribute: never together
+            continue
+        item = s.item_bits + i * s.W
+        for j in range(s.W):
+            child[j] = parent[j] & item[j]
+        sup = _weight(s, child, True)
+        if sup < s.min_support:  # anti-monotone: no superset qualifies
+            continue
+        s.prefix[depth] = <int32_t>i
+        cov = _weight(s, child, False)
+        if sup >= s.min_confidence * cov:
+            if not _emit(s, depth + 1, child, sup, cov):
+                return False
+        if depth + 1 < s.max_len:
+            if not _extend(s, depth + 1, i + 1):
+                return False
+    return True
+
+
+def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_attr,
+                     const uint64_t[::1] pos, const double[::1] w,
+                     double min_support, double min_confidence,
+                     Py_ssize_t max_len, Py_ssize_t max_rules=2_000_000):
+    """All itemsets ``S`` (at most ``max_len`` items, at most one per
+    attribute) with ``support(S -> class) >= min_support`` and
+    ``support / cover >= min_confidence`` (weights, not fractions).
+
+    ``item_bits`` ``(n_items, words)``: examples with each item; items must
+    be sorted by attribute (``item_attr`` non-decreasing). ``pos``: bitset of
+    the class's examples; ``w``: example weights.
+
+    Returns ``(items, ends, support, cover, bits, complete)``: candidate
+    ``c`` is ``items[ends[c-1]:ends[c]]``, ``bits`` its coverage and
+    ``complete`` False if the search stopped at ``max_rules`` candidates.
+    """
+    cdef Py_ssize_t n_items = item_bits.shape[0], W = item_bits.shape[1]
+    attr = np.asarray(item_attr)
+    if attr.shape[0] != n_items:
+        raise ValueError("item_attr does not match item_bits")
+    if n_items and np.any(np.diff(attr) < 0):
+        raise ValueError("items must be sorted by attribute")
+    if w.shape[0] < 1:
+        raise ValueError("no examples")
+    if pos.shape[0] != W or w.shape[0] > 64 * W or w.shape[0] <= 64 * (W - 1):
+        raise ValueError("pos or w does not match the bitsets")
+    if max_len < 1 or max_rules < 1:
+        raise ValueError("max_len and max_rules must be at least 1")
+    if not 0 <= min_confidence <= 1:
+        raise ValueError("min_confidence must be in [0, 1]")
+    if np.any(np.asarray(w) < 0):
+        raise ValueError("negative weights")
+    cdef Miner s
+    s.n_items, s.W, s.max_out = n_items, W, max_rules
+    s.max_len = min(max_len, len(np.unique(attr))) if n_items else 0
+    s.item_bits = &item_bits[0, 0] if n_items else NULL
+    s.item_attr = &item_attr[0] if n_items else NULL
+    s.pos = &pos[0]
+    s.w = &w[0]
+    w_arr = np.asarray(w)
+    s.unit = bool(np.all(w_arr == w_arr[0]))
+    s.min_support = max(min_support, 1e-300)  # an itemset must cover something
+    s.min_confidence = min_confidence
+    s.n_out, s.cap_out, s.n_flat, s.cap_flat = 0, 64, 0, 256
+    s.overflow, s.nomem = False, False
+    s.flat = <int32_t *>malloc(s.cap_flat * sizeof(int32_t))
+    s.ends = <int32_t *>malloc(s.cap_out * sizeof(int32_t))
+    s.support = <double *>malloc(s.cap_out * sizeof(double))
+    s.cover = <double *>malloc(s.cap_out * sizeof(double))
+    s.bits_out = <uint64_t *>malloc(s.cap_out * W * sizeof(uint64_t))
+    s.prefix = <int32_t *>malloc((s.max_len + 1) * sizeof(int32_t))
+    s.stack = <uint64_t *>malloc((s.max_len + 2) * W * sizeof(uint64_t))
+    cdef Py_ssize_t j, m = w.shape[0]
+    try:
+        if (s.flat == NULL or s.ends == NULL or s.support == NULL or s.cover == NULL
+                or s.bits_out == NULL or s.prefix == NULL or s.stack == NULL):
+            raise MemoryError()
+        with nogil:
+            for j in range(W):  # the empty itemset covers every example
+                s.stack[j] = ~(<uint64_t>0)
+            if m % 64:
+                s.stack[W - 1] = ((<uint64_t>1) << (m % 64)) - 1
+            if s.max_len:
+                _extend(&s, 0, 0)
+        if s.nomem:
+            raise MemoryError("out of memory while mining itemsets")
+        n = s.n_out
+        items = np.array(<int32_t[:s.n_flat]>s.flat, dtype=np.int32) if s.n_flat \
+            else np.zeros(0, np.int32)
+        ends = np.array(<int32_t[:n]>s.ends, dtype=np.int32) if n else np.zeros(0, np.int32)
+        support = np.array(<double[:n]>s.support) if n else np.zeros(0)
+        cover = np.array(<double[:n]>s.cover) if n else np.zeros(0)
+        bits = np.array(<uint64_t[:n * W]>s.bits_out, dtype=np.uint64).reshape(n, W) \
+            if n and W else np.zeros((n, W), np.uint64)
+        return items, ends, support, cover, bits, not s.overflow
+    finally:
+        free(s.flat)
+        free(s.ends)
+        free(s.support)
+        free(s.cover)
+        free(s.bits_out)
+        free(s.prefix)
+        free(s.stack)

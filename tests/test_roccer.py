@@ -1,0 +1,260 @@
+"""ROCCER (Prati & Flach 2005): the miner against brute force, the hull
+insertion on hand-made ROC configurations, convexity, posteriors and the
+learner on real data."""
+import itertools
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+from orangecontrib.rules import ROCCERLearner, ROCCERModel, core
+from orangecontrib.rules.base import PriorRuleModel
+from orangecontrib.rules.encoding import Literals
+from orangecontrib.rules.roccer import (ListRule, _first_concavity, list_points,
+                                        repair, select_rules)
+
+
+# --------------------------------------------------------------- the miner
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans())
+def test_miner_matches_brute_force(seed, max_len, weighted):
+    rng = np.random.default_rng(seed)
+    m, n_attrs = 80, 4
+    n_values = rng.integers(2, 4, n_attrs)
+    Xd = np.column_stack([rng.integers(0, k, m) for k in n_values]).astype(np.int32)
+    lits = Literals.of(Xd, n_values)
+    y = rng.random(m) < 0.4
+    w = rng.random(m) + 0.5 if weighted else np.ones(m)
+    min_sup, min_conf = 0.1 * w.sum(), 0.5
+    items, ends, sup, cov, bits, complete = core.mine_class_rules(
+        lits.bits, lits.attr, core.pack_bits(y.astype(np.uint8)), w,
+        min_sup, min_conf, max_len)
+    assert complete
+    starts = np.concatenate([[0], ends[:-1]])
+    got = {tuple(items[a:b]): (s, c) for a, b, s, c in zip(starts, ends, sup, cov)}
+    expected = {}
+    for size in range(1, max_len + 1):
+        for attrs in itertools.combinations(range(n_attrs), size):
+            for vals in itertools.product(*[range(n_values[a]) for a in attrs]):
+                mask = np.all([Xd[:, a] == v for a, v in zip(attrs, vals)], axis=0)
+                s, c = w[mask & y].sum(), w[mask].sum()
+                if s >= min_sup and s >= min_conf * c and s > 0:
+                    ids = tuple(int(np.flatnonzero((lits.attr == a) & (lits.value == v))[0])
+                                for a, v in zip(attrs, vals))
+                    expected[ids] = (s, c)
+    assert set(got) == set(expected)
+    for key, (s, c) in expected.items():
+        assert got[key] == pytest.approx((s, c))
+    for k, key in enumerate(got):  # coverage bitsets
+        mask = np.all([Xd[:, lits.attr[i]] == lits.value[i] for i in key], axis=0)
+        assert np.array_equal(core.unpack_bits(bits[k], m), mask)
+
+
+def test_miner_caps_and_rejects_bad_input():
+    Xd = np.zeros((10, 2), np.int32)
+    lits = Literals.of(Xd, np.array([1, 1], np.int32))
+    pos = core.pack_bits(np.ones(10, np.uint8))
+    *_, complete = core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(10),
+                                         1, 0.5, 2, max_rules=2)
+    assert not complete
+    with pytest.raises(ValueError):
+        core.mine_class_rules(lits.bits, lits.attr[::-1].copy(), pos, np.ones(10), 1, .5, 2)
+    with pytest.raises(ValueError):
+        core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(70), 1, .5, 2)
+    with pytest.raises(ValueError):
+        core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(10), 1, 1.5, 2)
+
+
+# --------------------------------------------------------------- the hull
+
+P, N = 10, 20  # examples 0..9 positive, 10..29 negative
+POS = core.pack_bits(np.r_[np.ones(P), np.zeros(N)].astype(np.uint8))
+W8 = np.ones(P + N)
+
+
+def rule(pos_ids=(), neg_ids=()):
+    mask = np.zeros(P + N, np.uint8)
+    mask[list(pos_ids)] = 1
+    mask[[P + i for i in neg_ids]] = 1
+    return core.pack_bits(mask)
+
+
+def select(*candidates):
+    return select_rules(np.array(candidates), POS, W8)
+
+
+def points(rules):
+    fp, tp, _ = list_points(rules, POS, W8, 1)
+    return list(zip(fp.tolist(), tp.tolist()))
+
+
+def test_insertion_before_the_first_rule():
+    r1 = rule(range(5), range(2))          # (2, 5)
+    r2 = rule(range(5, 9))                 # (0, 4): steeper than r1
+    rules = select(r1, r2)
+    assert [r.members for r in rules] == [[1], [0]]
+    assert points(rules) == [(0, 0), (0, 4), (2, 9)]
+
+
+def test_insertion_after_shifting_past_a_rule():
+    r1 = rule(range(6))                    # (0, 6): vertical, nothing is above it
+    r2 = rule(range(8), range(2))          # (2, 8) overlaps r1: read as not r1 and r2
+    fp, tp, unions = list_points([ListRule([0], r1)], POS, W8, 1)
+    seg_tp, seg_fp = np.diff(np.append(tp, P)), np.diff(np.append(fp, N))
+    assert core.first_insertion(np.array([r2]), 0, unions, seg_tp, seg_fp,
+                                POS, W8) == (0, 1)
+    rules = select(r1, r2)
+    assert [r.members for r in rules] == [[0], [1]]
+    assert points(rules) == [(0, 0), (0, 6), (2, 8)]
+
+
+def test_a_rule_under_the_hull_is_discarded():
+    r1 = rule(range(6), range(1))          # (1, 6)
+    r2 = rule(range(3), range(10))         # below every segment, also shifted
+    r3 = rule((), range(5))                # negatives only
+    r4 = rule(range(6), range(1))          # nothing left once r1 is removed
+    rules = select(r1, r2, r3, r4)
+    assert [r.members for r in rules] == [[0]]
+
+
+def test_concavity_after_the_insertion_removes_the_rule():
+    ra = rule(range(6), (0,))              # (1, 6)
+    rb = rule((6, 7), (1, 2, 3))           # then (4, 8)
+    rc = rule(range(8), (0, 4))            # (2, 8): under ra's segment; past ra:
+    rules = [ListRule([0], ra), ListRule([1], rb)]  # (1, 2), above rb's segment
+    assert points(rules) == [(0, 0), (1, 6), (4, 8)]
+    fp, tp, unions = list_points(rules, POS, W8, 1)
+    seg_tp, seg_fp = np.diff(np.append(tp, P)), np.diff(np.append(fp, N))
+    assert core.first_insertion(np.array([rc]), 0, unions, seg_tp, seg_fp,
+                                POS, W8) == (0, 1)
+    rules.insert(1, ListRule([2], rc))
+    # rb now adds only negatives (5, 8): a concavity after the insertion
+    assert points(rules) == [(0, 0), (1, 6), (2, 8), (5, 8)]
+    assert repair(rules, 1, POS, W8, 1, P, N) == 1
+    assert [r.members for r in rules] == [[0], [2]]
+    assert [r.members for r in select(ra, rb, rc)] == [[0], [2]]
+
+
+def test_concavity_before_the_insertion_makes_a_disjunction():
+    ra = rule(range(4), range(4))          # (4, 4), slope 1
+    rd = rule(range(4, 8), range(6))       # (6, 4) alone; past ra: (2, 4), slope 2
+    rules = select(ra, rd)
+    assert [r.members for r in rules] == [[0, 1]]  # ra OR rd
+    assert points(rules) == [(0, 0), (6, 8)]
+    assert np.array_equal(rules[0].bits, ra | rd)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_selected_lists_are_convex(seed):
+    rng = np.random.default_rng(seed)
+    cands = np.array([core.pack_bits((rng.random(P + N) < rng.uniform(0.05, 0.6))
+                                     .astype(np.uint8)) for _ in range(40)])
+    rules = select(*cands)
+    fp, tp, _ = list_points(rules, POS, W8, 1)
+    fp, tp = np.append(fp, N), np.append(tp, P)
+    assert _first_concavity(fp, tp) is None
+    assert np.all(np.diff(fp) >= 0) and np.all(np.diff(tp) >= 0)
+    # strictly decreasing slopes: every selected rule is a vertex of the hull
+    for i in range(1, len(fp) - 1):
+        cross = (fp[i] - fp[i - 1]) * (tp[i + 1] - tp[i]) - (tp[i] - tp[i - 1]) * (fp[i + 1] - fp[i])
+        assert cross < 0
+
+
+# --------------------------------------------------------------- the learner
+
+@pytest.fixture(scope="module")
+def heart():
+    return Table("heart_disease")
+
+
+@pytest.fixture(scope="module")
+def heart_model(heart):
+    return ROCCERLearner()(heart)
+
+
+def test_posteriors_by_hand(heart, heart_model):
+    model = heart_model
+    X = model.data_to_model_domain(heart).X
+    p = model(heart, model.Probs)
+    np.testing.assert_allclose(p.sum(1), 1)
+    for cl in model.class_lists:
+        pts = cl.points
+        assert pts[0].tolist() == [0, 0] and pts[-1].tolist() == [1, 1]
+        for i in range(10):
+            x = X[i]
+            seg = len(cl.rules)
+            for e, itemsets in enumerate(cl.rules):
+                if any(all(x[a] == v for a, v in items) for items in itemsets):
+                    seg = e
+                    break
+            dtp = (pts[seg + 1, 1] - pts[seg, 1]) * cl.P
+            dfp = (pts[seg + 1, 0] - pts[seg, 0]) * cl.N
+            lr = ((dtp + 1) / (cl.P + 2)) / ((dfp + 1) / (cl.N + 2))
+            odds = lr * cl.P / cl.N
+            assert model.posteriors(heart[i:i + 1])[0, cl.cls] == pytest.approx(odds / (1 + odds))
+    assert (p.argmax(1) == heart.Y).mean() > 0.75
+
+
+def test_rules_expose_roc_points(heart_model):
+    for r in heart_model.rule_list:
+        fpr, tpr = r.extra["roc_point"]
+        assert 0 <= fpr <= 1 and 0 <= tpr <= 1
+    text = str(heart_model)
+    assert "rules selected from" in text and "default" in text
+
+
+def test_multiclass_and_determinism():
+    iris = Table("iris")
+    a, b = ROCCERLearner()(iris), ROCCERLearner()(iris)
+    assert [cl.cls for cl in a.class_lists] == [0, 1, 2]
+    p = a(iris, a.Probs)
+    assert p.shape == (150, 3) and np.allclose(p.sum(1), 1)
+    assert (p.argmax(1) == iris.Y).mean() > 0.9
+    np.testing.assert_array_equal(p, b(iris, b.Probs))
+    assert pickle.loads(pickle.dumps(a)).rule_list == a.rule_list
+
+
+def test_no_frequent_itemsets_gives_the_default_rule():
+    rng = np.random.default_rng(0)
+    domain = Domain([DiscreteVariable("a", values=tuple("pqrstuvw"))],
+                    DiscreteVariable("y", values=("n", "y")))
+    data = Table.from_numpy(domain, rng.integers(0, 8, (40, 1)).astype(float),
+                            (rng.random(40) < 0.5).astype(float))
+    model = ROCCERLearner(min_support=0.9)(data)
+    assert isinstance(model, ROCCERModel) and model.rule_list == []
+    p = model(data, model.Probs)
+    np.testing.assert_allclose(p, np.tile(model.prior, (40, 1)))
+
+
+def test_bad_input_and_unknowns(heart):
+    with pytest.raises(ValueError):
+        ROCCERLearner(min_support=0)
+    with pytest.raises(ValueError):
+        ROCCERLearner(min_confidence=2)
+    with pytest.raises(ValueError, match="categorical class"):
+        ROCCERLearner()(Table("housing"))
+    with pytest.raises(ValueError, match="empty"):
+        ROCCERLearner()(heart[:0])
+    one = heart[heart.Y == 0]
+    assert isinstance(ROCCERLearner()(one), PriorRuleModel)
+    # constant and all-missing columns, unknowns at prediction, weights
+    n = len(heart)
+    domain = Domain(list(heart.domain.attributes) + [ContinuousVariable("const"),
+                                                    ContinuousVariable("gone")],
+                    heart.domain.class_var)
+    X = np.column_stack([heart.X, np.ones(n), np.full(n, np.nan)])
+    odd = Table.from_numpy(domain, X, heart.Y, W=np.where(heart.Y == 1, 2.0, 1.0))
+    model = ROCCERLearner()(odd)
+    assert np.allclose(model.class_distribution,
+                       [(heart.Y == 0).sum(), 2 * (heart.Y == 1).sum()])
+    test = odd.copy()
+    with test.unlocked(test.X):
+        test.X[:10] = np.nan
+    p = model(test, model.Probs)
+    assert np.all(np.isfinite(p)) and np.allclose(p.sum(1), 1)
+    np.testing.assert_allclose(p[0], p[1])  # all unknown: every default rule
