@@ -17,9 +17,11 @@ from .evc import EVCRuleLearner
 from .logreg import RuleLogisticRegressionLearner
 from .rules import format_rules
 from .scoring import STRATEGIES, RuleScoringLearner
+from .roccer import ROCCERLearner
 from .slipper import SlipperLearner
+from .sls import SLSEnsembleLearner
 
-LEARNERS = ("cn2", "slipper", "evc")
+LEARNERS = ("cn2", "slipper", "evc", "sls", "roccer")
 
 
 def learner_entries(strategies, seed, learners=LEARNERS, n_permutations=100):
@@ -46,6 +48,11 @@ def learner_entries(strategies, seed, learners=LEARNERS, n_permutations=100):
             RuleLogisticRegressionLearner(rule_learner=rules, random_state=seed),
             lambda m: {"EVC rules (WVOTE)": m.rule_model,
                        "LR with EVC rules (LRRP-EVC)": m}))
+    if "sls" in learners:
+        entries.append(Entry("SLS rule-set ensemble",
+                             SLSEnsembleLearner(random_state=seed)))
+    if "roccer" in learners:
+        entries.append(Entry("ROCCER", ROCCERLearner()))
     return entries
 
 
@@ -71,7 +78,8 @@ def parse_args(argv):
     p.add_argument("--learners", default=",".join(LEARNERS),
                    help="comma-separated learners to evaluate: cn2 (CN2 rules "
                         "scored by each strategy), slipper, evc (EVC rules and "
-                        "logistic regression with them) (default: %(default)s)")
+                        "logistic regression with them), sls (SLS rule-set "
+                        "ensembles), roccer (default: %(default)s)")
     p.add_argument("--permutations", type=int, default=100,
                    help="class permutations for EVC's Gumbel fit "
                         "(default: %(default)s)")
