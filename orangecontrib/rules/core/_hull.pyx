@@ -14,22 +14,7 @@ from libc.stdint cimport uint64_t
 
 cnp.import_array()
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define HULL_POPCOUNT64(x) __builtin_popcountll(x)
-    #define HULL_CTZ64(x) __builtin_ctzll(x)
-    #else
-    static inline int HULL_POPCOUNT64(unsigned long long x) {
-        int c = 0; while (x) { x &= x - 1; c++; } return c;
-    }
-    static inline int HULL_CTZ64(unsigned long long x) {
-        int c = 0; while (!(x & 1ULL)) { x >>= 1; c++; } return c;
-    }
-    #endif
-    """
-    int HULL_POPCOUNT64(unsigned long long x) nogil
-    int HULL_CTZ64(unsigned long long x) nogil
+from ._bits cimport word_weight
 
 
 cdef inline void _counts(const uint64_t *bits, const uint64_t *minus,
@@ -37,29 +22,13 @@ cdef inline void _counts(const uint64_t *bits, const uint64_t *minus,
                          Py_ssize_t W, double *tp, double *fp) noexcept nogil:
     """Weight of positives and negatives in ``bits & ~minus``."""
     cdef Py_ssize_t j
-    cdef uint64_t word, p
-    cdef long cp = 0, cn = 0
-    cdef double sp = 0, sn = 0
+    cdef uint64_t word
+    tp[0] = 0
+    fp[0] = 0
     for j in range(W):
         word = bits[j] & ~minus[j]
-        p = word & pos[j]
-        if unit:
-            cp += HULL_POPCOUNT64(p)
-            cn += HULL_POPCOUNT64(word & ~p)
-        else:
-            while p:
-                sp += w[j * 64 + HULL_CTZ64(p)]
-                p &= p - 1
-            word &= ~pos[j]
-            while word:
-                sn += w[j * 64 + HULL_CTZ64(word)]
-                word &= word - 1
-    if unit:
-        tp[0] = cp * w[0]
-        fp[0] = cn * w[0]
-    else:
-        tp[0] = sp
-        fp[0] = sn
+        tp[0] += word_weight(word & pos[j], j, &w[0], unit)
+        fp[0] += word_weight(word & ~pos[j], j, &w[0], unit)
 
 
 def _check(bits, pos, w):

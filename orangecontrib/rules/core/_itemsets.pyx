@@ -18,22 +18,7 @@ from libc.string cimport memcpy
 
 cnp.import_array()
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define IS_POPCOUNT64(x) __builtin_popcountll(x)
-    #define IS_CTZ64(x) __builtin_ctzll(x)
-    #else
-    static inline int IS_POPCOUNT64(unsigned long long x) {
-        int c = 0; while (x) { x &= x - 1; c++; } return c;
-    }
-    static inline int IS_CTZ64(unsigned long long x) {
-        int c = 0; while (!(x & 1ULL)) { x >>= 1; c++; } return c;
-    }
-    #endif
-    """
-    int IS_POPCOUNT64(unsigned long long x) nogil
-    int IS_CTZ64(unsigned long long x) nogil
+from ._bits cimport popcount64, word_weight
 
 
 cdef struct Miner:
@@ -58,18 +43,11 @@ cdef struct Miner:
 
 cdef inline double _weight(Miner *s, const uint64_t *bits, bint positive_only) noexcept nogil:
     cdef Py_ssize_t j
-    cdef uint64_t word
     cdef double total = 0
-    cdef long count = 0
     for j in range(s.W):
-        word = bits[j] & s.pos[j] if positive_only else bits[j]
-        if s.unit:
-            count += IS_POPCOUNT64(word)
-        else:
-            while word:
-                total += s.w[j * 64 + IS_CTZ64(word)]
-                word &= word - 1
-    return count * s.w[0] if s.unit else total
+        total += word_weight(bits[j] & s.pos[j] if positive_only else bits[j],
+                             j, s.w, s.unit)
+    return total
 
 
 cdef bint _emit(Miner *s, Py_ssize_t depth, const uint64_t *bits,

@@ -21,22 +21,7 @@ from libc.stdlib cimport free, malloc
 
 cnp.import_array()
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define SLS_POPCOUNT64(x) __builtin_popcountll(x)
-    #define SLS_CTZ64(x) __builtin_ctzll(x)
-    #else
-    static inline int SLS_POPCOUNT64(unsigned long long x) {
-        int c = 0; while (x) { x &= x - 1; c++; } return c;
-    }
-    static inline int SLS_CTZ64(unsigned long long x) {
-        int c = 0; while (!(x & 1ULL)) { x >>= 1; c++; } return c;
-    }
-    #endif
-    """
-    int SLS_POPCOUNT64(unsigned long long x) nogil
-    int SLS_CTZ64(unsigned long long x) nogil
+from ._bits cimport ctz64, popcount64, word_weight
 
 
 # ------------------------------------------------------------ random numbers
@@ -81,18 +66,11 @@ cdef struct Search:
 cdef inline double _weight(Search *s, const uint64_t *bits, bint positive) noexcept nogil:
     """Weight of the examples in ``bits`` that are positive (or negative)."""
     cdef Py_ssize_t j
-    cdef uint64_t word
     cdef double total = 0
-    cdef long count = 0
     for j in range(s.W):
-        word = bits[j] & s.valid[j] & (s.pos[j] if positive else ~s.pos[j])
-        if s.unit:
-            count += SLS_POPCOUNT64(word)
-        else:
-            while word:
-                total += s.w[j * 64 + SLS_CTZ64(word)]
-                word &= word - 1
-    return count * s.w[0] if s.unit else total
+        total += word_weight(bits[j] & s.valid[j] & (s.pos[j] if positive else ~s.pos[j]),
+                             j, s.w, s.unit)
+    return total
 
 
 cdef void _rule_cover(Search *s, const int32_t *rule, uint64_t *out) noexcept nogil:
@@ -145,15 +123,15 @@ cdef void _init_rule(Search *s, Py_ssize_t t, Py_ssize_t n_pos) noexcept nogil:
         rule[a] = -1
     for j in range(s.W):  # the r-th valid positive
         word = s.pos[j] & s.valid[j]
-        if seen + SLS_POPCOUNT64(word) > r:
+        if seen + popcount64(word) > r:
             while True:
                 if seen == r:
-                    x = j * 64 + SLS_CTZ64(word)
+                    x = j * 64 + ctz64(word)
                     break
                 word &= word - 1
                 seen += 1
             break
-        seen += SLS_POPCOUNT64(word)
+        seen += popcount64(word)
     if x >= 0:
         a = _randint(&s.state, s.n_attrs)
         rule[a] = s.ex_lit[x * s.n_attrs + a]
@@ -169,26 +147,26 @@ cdef Py_ssize_t _pick_misclassified(Search *s, double score) noexcept nogil:
     _others(s, -1)
     for j in range(s.W):  # misclassified: positive xor covered
         s.scratch[j] = (s.pos[j] ^ s.others[j]) & s.valid[j]
-        count += SLS_POPCOUNT64(s.scratch[j])
+        count += popcount64(s.scratch[j])
     if count == 0:
         return -1
     if s.unit:
         r = _randint(&s.state, count)
         for j in range(s.W):
             word = s.scratch[j]
-            if r >= SLS_POPCOUNT64(word):
-                r -= SLS_POPCOUNT64(word)
+            if r >= popcount64(word):
+                r -= popcount64(word)
                 continue
             while r > 0:
                 word &= word - 1
                 r -= 1
-            return j * 64 + SLS_CTZ64(word)
+            return j * 64 + ctz64(word)
         return -1
     u = _uniform(&s.state) * score
     for j in range(s.W):
         word = s.scratch[j]
         while word:
-            x = j * 64 + SLS_CTZ64(word)
+            x = j * 64 + ctz64(word)
             acc += s.w[x]
             if acc > u:
                 return x
@@ -429,7 +407,7 @@ def sls_search(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
     try:
         with nogil:
             for j in range(s.W):
-                n_pos += SLS_POPCOUNT64(s.pos[j] & s.valid[j])
+                n_pos += popcount64(s.pos[j] & s.valid[j])
             for t in range(k):
                 if n_pos:
                     _init_rule(&s, t, n_pos)
