@@ -45,6 +45,20 @@ cdef inline Py_ssize_t _randint(uint64_t *state, Py_ssize_t n) noexcept nogil:
     return <Py_ssize_t>(_uniform(state) * n)
 
 
+cdef inline bint _take(double value, double *best, Py_ssize_t *n_tied,
+                       uint64_t *state) noexcept nogil:
+    """Keep a running minimum with ties broken uniformly at random (reservoir
+    sampling): True if ``value`` becomes the current choice."""
+    if value < best[0]:
+        best[0] = value
+        n_tied[0] = 1
+        return True
+    if value == best[0]:
+        n_tied[0] += 1
+        return _randint(state, n_tied[0]) == 0
+    return False
+
+
 # ------------------------------------------------------------ the search
 
 cdef struct Search:
@@ -215,12 +229,8 @@ cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             for j in range(s.W):  # newly covered by the rule set
                 s.scratch[j] &= ~s.cov[t * s.W + j] & ~s.others[j]
             delta = _weight(s, s.scratch, False) - _weight(s, s.scratch, True)
-            if delta < best_delta:
-                best_delta, best_a, n_cand = delta, a, 1
-            elif delta == best_delta:
-                n_cand += 1
-                if _randint(&s.state, n_cand) == 0:
-                    best_a = a
+            if _take(delta, &best_delta, &n_cand, &s.state):
+                best_a = a
     if best_a >= 0:
         rule[best_a] = -1
         _rule_cover(s, rule, s.cov + t * s.W)
@@ -261,12 +271,8 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         for j in range(s.W):  # newly uncovered by the rule set
             s.scratch[j] = s.cov[t * s.W + j] & ~bits[j] & ~s.others[j]
         delta = _weight(s, s.scratch, True) - _weight(s, s.scratch, False)
-        if delta < best_delta:
-            best_delta, best_l, n_cand = delta, l, 1
-        elif delta == best_delta:
-            n_cand += 1
-            if _randint(&s.state, n_cand) == 0:
-                best_l = l
+        if _take(delta, &best_delta, &n_cand, &s.state):
+            best_l = l
     if best_l >= 0:
         rule[s.lit_attr[best_l]] = <int32_t>best_l
         bits = s.lit_bits + best_l * s.W
