@@ -330,6 +330,16 @@ cdef void _setup(Search *s, const uint64_t[:, ::1] lit_bits,
     s.unit = bool(np.all(w_arr == w_arr[0]))
 
 
+cdef uint64_t *_alloc_bitsets(Search *s) except NULL:
+    """One buffer for the ``k`` rule coverages, ``others`` and ``scratch``;
+    the caller frees it."""
+    cdef uint64_t *buf = <uint64_t *>malloc((s.k + 2) * s.W * sizeof(uint64_t))
+    if buf == NULL:
+        raise MemoryError()
+    s.cov, s.others, s.scratch = buf, buf + s.k * s.W, buf + (s.k + 1) * s.W
+    return buf
+
+
 def sls_move(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
              const int32_t[:, ::1] ex_lit, const uint64_t[::1] pos,
              const uint64_t[::1] valid, const double[::1] w, rules_in,
@@ -354,10 +364,7 @@ def sls_move(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
     _setup(&s, lit_bits, lit_attr, ex_lit, pos, valid, w, k, seed)
     cdef int32_t[:, ::1] rules = rules_arr
     s.rules = &rules[0, 0]
-    cdef uint64_t *buf = <uint64_t *>malloc((k + 2) * s.W * sizeof(uint64_t))
-    if buf == NULL:
-        raise MemoryError()
-    s.cov, s.others, s.scratch = buf, buf + k * s.W, buf + (k + 1) * s.W
+    cdef uint64_t *buf = _alloc_bitsets(&s)
     cdef bint positive = (pos[x >> 6] >> (x & 63)) & 1
     cdef bint covered = False
     try:
@@ -404,10 +411,7 @@ def sls_search(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
     cdef int32_t[:, ::1] rules = rules_arr
     cdef int32_t[:, ::1] best_rules = best_arr
     s.rules = &rules[0, 0]
-    cdef uint64_t *buf = <uint64_t *>malloc((k + 2) * s.W * sizeof(uint64_t))
-    if buf == NULL:
-        raise MemoryError()
-    s.cov, s.others, s.scratch = buf, buf + k * s.W, buf + (k + 1) * s.W
+    cdef uint64_t *buf = _alloc_bitsets(&s)
     cdef Py_ssize_t t, step = 0, n_pos = 0, j, x
     cdef double score, best_score
     try:
