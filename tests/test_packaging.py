@@ -41,7 +41,7 @@ def test_canvas_discovers_category_and_widgets():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, timeout=300).stdout
     assert "CATEGORIES ['Rules']" in out, out
-    assert "WIDGETS ['EVC Rules', 'Logistic Regression with Rules', 'Rule Scoring', 'SLIPPER']" in out, out
+    assert "WIDGETS ['EVC Rules', 'Logistic Regression with Rules', 'ROCCER', 'Rule Scoring', 'Rule Viewer', 'SLIPPER', 'SLS Ensembles']" in out, out
     assert "IN RULES True" in out, out
 
 

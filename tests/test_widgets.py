@@ -144,3 +144,71 @@ class TestOWRuleLogisticRegression(owtest.WidgetTest, owtest.WidgetLearnerTestMi
         self.click_apply()
         self.assertEqual(self.get_output(w.Outputs.learner).rule_learner.max_rule_length, 2)
         self.assertIn("IF ", str(model))
+
+
+class TestOWSLSEnsembles(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
+    def setUp(self):
+        from orangecontrib.rules.widgets.owslsensembles import OWSLSEnsembles
+        self.widget = self.create_widget(
+            OWSLSEnsembles, stored_settings={"auto_apply": False, "n_rule_sets": 3})
+        self.init()
+        self.parameters = [
+            owtest.ParameterMapping("k_max", self.widget.k_max_spin, [1, 3]),
+            owtest.ParameterMapping("n_rule_sets", self.widget.n_rule_sets_spin, [2, 5]),
+            owtest.ParameterMapping("max_steps", self.widget.max_steps_spin, [100, 1000]),
+            owtest.ParameterMapping("n_intervals", self.widget.n_intervals_spin, [3, 10]),
+            owtest.ParameterMapping("random_state", self.widget.seed_spin, [0, 7]),
+        ]
+
+    def test_settings_reach_the_model(self):
+        w = self.widget
+        w.theta, w.rho, w.k_max = 0.5, 0.8, 3
+        self.send_signal(w.Inputs.data, Table("heart_disease"))
+        self.click_apply()
+        model = self.get_output(w.Outputs.model, wait=60000)
+        self.assertEqual((model.theta, model.k_max), (0.5, 3))
+        self.assertEqual(self.get_output(w.Outputs.learner).rho, 0.8)
+        self.assertIsNotNone(model.voting_bound)
+
+    def test_cancel_and_restart_on_a_change(self):
+        w = self.widget
+        w.n_rule_sets, w.max_steps = 30, 20000
+        self.send_signal(w.Inputs.data, Table("heart_disease"))
+        self.click_apply()
+        first = w.task
+        self.assertIsNotNone(first)
+        w.k_max_spin.setValue(2)  # a change while fitting: cancel, start again
+        self.click_apply()
+        self.assertTrue(first.is_interruption_requested())
+        self.assertIsNot(w.task, first)
+        model = self.get_output(w.Outputs.model, wait=120000)
+        self.assertEqual(model.k_max, 2)
+
+
+class TestOWROCCER(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
+    def setUp(self):
+        from orangecontrib.rules.widgets.owroccer import OWROCCER
+        self.widget = self.create_widget(OWROCCER, stored_settings={"auto_apply": False})
+        self.init()
+        self.parameters = [
+            owtest.ParameterMapping("max_length", self.widget.max_length_spin, [1, 3]),
+            owtest.ParameterMapping("n_fallback", self.widget.fallback_spin, [2, 6]),
+        ]
+
+    def test_support_and_confidence_in_percent(self):
+        w = self.widget
+        self.assertFalse(w.support_spin.isEnabled())
+        self.assertIsNone(self.get_output(w.Outputs.learner).min_support)
+        w.auto_support_check.setChecked(False)
+        self.assertTrue(w.support_spin.isEnabled())
+        w.support_spin.setValue(10.0)
+        w.confidence_spin.setValue(60.0)
+        self.click_apply()
+        learner = self.get_output(w.Outputs.learner)
+        self.assertAlmostEqual(learner.min_support, 0.10)
+        self.assertAlmostEqual(learner.min_confidence, 0.60)
+        self.send_signal(w.Inputs.data, Table("heart_disease"))
+        self.click_apply()
+        model = self.get_output(w.Outputs.model, wait=60000)
+        self.assertEqual(len(model.class_lists), 2)
+        self.assertIs(model.instances, w.data)

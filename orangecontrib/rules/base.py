@@ -73,6 +73,18 @@ class RuleModel(_ModelBase):
         (a Table in any compatible domain, or an array in the model's domain)."""
         return covering(self.rule_list, self._model_X(data))
 
+    def set_rule_distributions(self, data: Table, enc: EncodedData):
+        """Set each rule's ``class_distribution`` to the weighted class counts
+        of the training examples it covers (``data`` in the model's domain,
+        ``enc`` its encoding), for learners whose search does not keep them."""
+        if not self.rule_list:
+            return
+        cover = covering(self.rule_list, dense_X(data.X)).astype(float)
+        onehot = np.zeros((len(enc.y), self.n_classes))
+        onehot[np.arange(len(enc.y)), enc.y] = enc.w
+        for rule, dist in zip(self.rule_list, cover.T @ onehot):
+            rule.class_distribution = dist
+
     def __str__(self):
         head = f"{type(self).__name__}: {len(self.rule_list)} rules"
         return head + ("\n" + format_rules(self.rule_list, self.domain)

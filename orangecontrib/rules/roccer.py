@@ -316,5 +316,6 @@ class ROCCERLearner(RuleLearner):
             stats["complete"] &= bool(complete)
             self.progress((i + 1) / len(classes), "Selecting rules")
         model = ROCCERModel(data.domain, lists, dist)
+        model.set_rule_distributions(data, enc)
         model.stats = stats  # candidates per class, seconds mining / selecting
         return model

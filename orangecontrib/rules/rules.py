@@ -45,7 +45,10 @@ class Condition(NamedTuple):
         var = domain.attributes[self.column]
         if self.op == "==":
             if var.is_discrete:
-                return f"{var.name} = {var.values[int(self.value)]}"
+                value = var.values[int(self.value)]
+                if value[:1] in "<>≤≥" and value[1:2] == " ":  # a discretised interval
+                    return f"{var.name} {value}"
+                return f"{var.name} = {value}"
             return f"{var.name} = {format_number(self.value)}"
         return f"{var.name} {self.op} {format_number(self.value)}"
 

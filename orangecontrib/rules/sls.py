@@ -443,5 +443,7 @@ class SLSEnsembleLearner(RuleLearner):
             kl = max(0.0, log_r + float(np.sum(nz * np.log(nz))))
             bounds[c] = EnsembleBound(float(np.dot(q, errors)) / m, kl,
                                       pac_bayes_epsilon(kl, m, self.delta), m, self.delta)
-        return SLSEnsembleModel(data.domain, ensembles, dist, bounds,
-                                theta=self.theta, k_max=self.k_max)
+        model = SLSEnsembleModel(data.domain, ensembles, dist, bounds,
+                                 theta=self.theta, k_max=self.k_max)
+        model.set_rule_distributions(data, enc)
+        return model

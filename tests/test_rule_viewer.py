@@ -1,0 +1,225 @@
+"""The Rule Viewer widget on every model type, headless."""
+import numpy as np
+import Orange.widgets.tests.base as owtest  # module import: see add-on guide 5.2
+from AnyQt.QtCore import Qt
+from Orange.classification import CN2Learner
+from Orange.classification.rules import _RuleClassifier
+from Orange.data import Table
+
+from orangecontrib.rules import (EVCRuleLearner, ROCCERLearner, RuleLogisticRegressionLearner,
+                                 RuleScoringLearner, SlipperLearner, SLSEnsembleLearner)
+from orangecontrib.rules.widgets.owrulesviewer import OWRulesViewer
+
+_MODELS = {}
+
+
+def fitted(kind, data_name="heart_disease"):
+    """Models are fitted once per test session (and given ``instances`` as
+    the learner widgets do)."""
+    key = (kind, data_name)
+    if key not in _MODELS:
+        data = Table(data_name)
+        learner = {
+            "slipper": lambda: SlipperLearner(T=10),
+            "evc": lambda: EVCRuleLearner(n_permutations=10),
+            "logreg": lambda: RuleLogisticRegressionLearner(
+                rule_learner=EVCRuleLearner(n_permutations=10)),
+            "sls": lambda: SLSEnsembleLearner(n_rule_sets=4, max_steps=1000),
+            "roccer": lambda: ROCCERLearner(),
+            "scoring": lambda: RuleScoringLearner(),
+            "cn2": lambda: CN2Learner(),
+        }[kind]()
+        model = learner(data)
+        model.instances = data
+        _MODELS[key] = model
+    return _MODELS[key]
+
+
+def non_white_share(widget) -> float:
+    """Share of a rendered widget's pixels that are not background white."""
+    image = widget.grab().toImage()
+    w, h = image.width(), image.height()
+    step = 3
+    pixels = [image.pixelColor(x, y) for x in range(0, w, step) for y in range(0, h, step)]
+    dark = sum(1 for c in pixels if c.red() + c.green() + c.blue() < 600)
+    return dark / len(pixels)
+
+
+class TestOWRulesViewer(owtest.WidgetTest):
+    def setUp(self):
+        self.widget = self.create_widget(OWRulesViewer)
+        self.heart = Table("heart_disease")
+
+    def show(self, model, data=None):
+        self.send_signal(self.widget.Inputs.model, model)
+        if data is not None:
+            self.send_signal(self.widget.Inputs.data, data)
+
+    def expected_rows(self, model, data, rules):
+        if kind_of(model) == "cn2":
+            X = model.data_to_model_domain(data).X
+            cover = np.column_stack([model.rule_list[k].evaluate_data(X) for k in rules])
+        else:
+            cover = model.covering(data)[:, rules]
+        return np.flatnonzero(cover.any(axis=1))
+
+    def test_every_model_shows_its_rules_and_selection_outputs_covered_rows(self):
+        for kind in ("slipper", "evc", "logreg", "sls", "roccer", "scoring", "cn2"):
+            with self.subTest(kind):
+                model = fitted(kind)
+                self.show(model, self.heart)
+                w = self.widget
+                self.assertFalse(w.Error.not_rules.is_shown())
+                self.assertEqual(w.proxy.rowCount(), len(model.rule_list))
+                self.assertIn(str(len(model.rule_list)), w.info_label.text())
+                rules = [0, len(model.rule_list) - 1]
+                w.select_rules(rules)
+                self.assertEqual(w.selected_rules(), sorted(set(rules)))
+                out = self.get_output(w.Outputs.selected_data)
+                expected = self.expected_rows(model, self.heart, rules)
+                self.assertGreater(len(expected), 0)
+                np.testing.assert_array_equal(out.ids, self.heart.ids[expected])
+                annotated = self.get_output(w.Outputs.annotated_data)
+                self.assertEqual(len(annotated), len(self.heart))
+                selected = annotated.get_column("Selected")
+                np.testing.assert_array_equal(np.flatnonzero(selected), expected)
+                self.send_signal(w.Inputs.data, None)
+
+    def test_model_specific_columns(self):
+        headers = {
+            "slipper": ["Confidence"], "evc": ["EVC quality", "Raw frequency"],
+            "logreg": ["Coefficient", "EVC quality"], "sls": ["Ensemble weight"],
+            "roccer": ["Position", "FPR", "TPR", "Likelihood ratio"],
+            "scoring": ["Quality"], "cn2": ["Quality"]}
+        for kind, names in headers.items():
+            with self.subTest(kind):
+                model = fitted(kind)
+                self.show(model)
+                m = self.widget.item_model
+                got = [m.horizontalHeaderItem(c).text() for c in range(m.columnCount())]
+                self.assertEqual(got[5:], names)
+        # the numbers are the model's own: SLIPPER's confidences, in order
+        model = fitted("slipper")
+        self.show(model)
+        col = 5
+        shown = [float(self.widget.item_model.item(r, col).data(Qt.UserRole + 1))
+                 for r in range(len(model.rule_list))]
+        np.testing.assert_allclose(shown, [r.quality for r in model.rule_list])
+        # ROCCER's ROC points come from the class lists
+        model = fitted("roccer")
+        self.show(model)
+        fpr = [float(self.widget.item_model.item(r, 6).data(Qt.UserRole + 1))
+               for r in range(len(model.rule_list))]
+        np.testing.assert_allclose(fpr, [r.extra["roc_point"][0] for r in model.rule_list])
+
+    def test_distribution_is_on_the_data_shown(self):
+        model = fitted("roccer")
+        self.show(model, self.heart[:100])
+        cover = model.covering(self.heart[:100])
+        covered = [int(self.widget.item_model.item(r, 4).data(Qt.UserRole + 1))
+                   for r in range(len(model.rule_list))]
+        np.testing.assert_array_equal(covered, cover.sum(axis=0))
+
+    def test_sorting_keeps_selection_on_the_right_rules(self):
+        model = fitted("slipper")
+        self.show(model, self.heart)
+        w = self.widget
+        w.view.sortByColumn(5, Qt.AscendingOrder)
+        first = int(w.proxy.data(w.proxy.index(0, 0), Qt.UserRole + 2))
+        self.assertEqual(first, int(np.argmin([r.quality for r in model.rule_list])))
+        w.view.selectRow(0)
+        self.assertEqual(w.selected_rules(), [first])
+        out = self.get_output(w.Outputs.selected_data)
+        np.testing.assert_array_equal(
+            out.ids, self.heart.ids[self.expected_rows(model, self.heart, [first])])
+
+    def test_compact_and_full_conditions(self):
+        model = fitted("roccer")
+        self.show(model)
+        w = self.widget
+        long_rule = max(range(len(model.rule_list)),
+                        key=lambda k: len(model.rule_list[k].conditions))
+        self.assertGreater(len(model.rule_list[long_rule].conditions), 1)
+        w.compact_check.setChecked(True)
+        self.assertNotIn("\n", w.item_model.item(long_rule, 1).text())
+        w.compact_check.setChecked(False)
+        self.assertIn(" AND\n", w.item_model.item(long_rule, 1).text())
+
+    def test_plots_render(self):
+        w = self.widget
+        for kind in ("roccer", "sls", "evc", "logreg"):
+            with self.subTest(kind):
+                self.show(fitted(kind), self.heart)
+                self.assertTrue(w.plot.isVisibleTo(w))
+                w.resize(1000, 700)
+                self.assertGreater(len(w.plot.getPlotItem().listDataItems()), 0)
+                self.assertGreater(non_white_share(w.plot), 0.01)
+        self.show(fitted("slipper"))
+        self.assertFalse(w.plot.isVisibleTo(w))
+
+    def test_roccer_hull_per_class_and_selection_highlight(self):
+        model = fitted("roccer")
+        self.show(model, self.heart)
+        w = self.widget
+        self.assertEqual(w.class_combo.count(), 2)
+        for cls in (0, 1):
+            w.class_combo.setCurrentIndex(cls)
+            w.class_combo.activated[int].emit(cls)
+            items = w.plot.getPlotItem().listDataItems()
+            hull = items[1].getData()
+            points, _ = model.class_lists[cls].points, None
+            np.testing.assert_allclose(hull[0], points[:, 0])
+            np.testing.assert_allclose(hull[1], points[:, 1])
+        before = len(w.plot.getPlotItem().listDataItems())
+        w.select_rules([model.class_lists[1].columns[0][0]])
+        self.assertEqual(len(w.plot.getPlotItem().listDataItems()), before + 1)
+
+    def test_sls_curve_matches_the_model(self):
+        model = fitted("sls")
+        self.show(model, self.heart)
+        items = self.widget.plot.getPlotItem().listDataItems()
+        self.assertEqual(len(items), 3)  # error, abstention, bound
+        theta, abstain = items[1].getData()
+        curve = model.abstention_curve(self.heart, theta)
+        np.testing.assert_allclose(abstain, [c["abstention"] for c in curve])
+
+    def test_multiclass_and_orange_cn2(self):
+        iris = Table("iris")
+        for kind in ("roccer", "sls", "cn2"):
+            with self.subTest(kind):
+                model = fitted(kind, "iris")
+                self.show(model, iris)
+                self.assertEqual(self.widget.proxy.rowCount(), len(model.rule_list))
+        self.assertEqual(self.widget.class_combo.count(), 0)
+
+    def test_without_data_uses_training_data_or_nothing(self):
+        model = fitted("slipper")
+        self.show(model)
+        self.assertTrue(self.widget.Information.training_data.is_shown())
+        self.widget.select_rules([0])
+        self.assertIsNotNone(self.get_output(self.widget.Outputs.selected_data))
+        bare = SlipperLearner(T=3)(self.heart)  # fitted in a script: no instances
+        self.show(bare)
+        self.assertEqual(self.widget.proxy.rowCount(), len(bare.rule_list))
+        self.widget.select_rules([0])
+        self.assertIsNone(self.get_output(self.widget.Outputs.selected_data))
+
+    def test_bad_inputs(self):
+        w = self.widget
+        self.show(_RuleClassifier(self.heart.domain, [object()]))  # no usable rules
+        self.assertTrue(w.Error.not_rules.is_shown())
+        self.assertEqual(w.proxy.rowCount(), 0)
+        self.show(fitted("roccer"), Table("iris"))  # data of another domain
+        self.assertTrue(w.Error.incompatible_data.is_shown())
+        self.assertEqual(w.proxy.rowCount(), len(fitted("roccer").rule_list))
+        self.send_signal(w.Inputs.model, None)
+        self.assertEqual(w.proxy.rowCount(), 0)
+        self.assertIsNone(self.get_output(w.Outputs.selected_data))
+
+    def test_report(self):
+        self.show(fitted("roccer"), self.heart)
+        self.widget.send_report()
+
+
+def kind_of(model):
+    return "cn2" if type(model).__module__.startswith("Orange.") else "ours"

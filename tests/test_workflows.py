@@ -1,0 +1,54 @@
+"""The example workflows are installed, load without errors and run
+headless as the canvas runs them (scripts/run_workflow.py, in a fresh
+interpreter with its own QApplication)."""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LEARNERS = ["SLIPPER", "EVC Rules", "Logistic Regression with Rules",
+            "SLS Ensembles", "ROCCER"]
+
+
+def run(workflow, *args):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "run_workflow.py"), workflow,
+         *args], capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_workflows_are_listed_by_the_canvas():
+    from Orange.canvas.config import Config
+    from orangecanvas.application.examples import workflows
+    ours = sorted(os.path.basename(w.abspath()) for w in workflows(Config())
+                  if "orangecontrib" in w.abspath())
+    assert ours == ["rules-roc-comparison.ows", "rules-viewer.ows"]
+
+
+def test_roc_comparison_on_heart_disease():
+    report = run("rules-roc-comparison.ows")
+    assert report["load_errors"] == []
+    nodes = report["nodes"]
+    assert all(not n["errors"] for n in nodes.values()), nodes
+    assert nodes["Test and Score"]["learners"] == LEARNERS
+    assert nodes["Test and Score"]["failed"] == []
+    roc = nodes["ROC Analysis"]
+    assert roc["learners"] == LEARNERS
+    assert not roc["nan_probabilities"]
+    assert all(a > 0.6 for a in roc["auc"]), roc
+
+
+def test_rule_viewer_workflow():
+    report = run("rules-viewer.ows", "--select", "2")
+    assert report["load_errors"] == []
+    nodes = report["nodes"]
+    assert all(not n["errors"] for n in nodes.values()), nodes
+    for viewer, table in (("Rule Viewer (SLIPPER)", "Covered by SLIPPER rules"),
+                          ("Rule Viewer (EVC)", "Covered by EVC rules")):
+        assert nodes[viewer]["rules"] > 2
+        assert nodes[viewer]["selected_rules"] == [0, 1]
+        assert nodes[table]["rows"] > 0
+    assert nodes["Rule Viewer (EVC)"]["plot"]
