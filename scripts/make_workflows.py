@@ -111,12 +111,39 @@ def inspect_rules(reg):
     b.save("rules-viewer.ows")
 
 
+def plots(reg):
+    b = Builder(reg, "ROC hulls, abstention and rule scoring",
+                "ROCCER, SLS Ensembles and Rule Scoring learn from heart_disease "
+                "and each model goes to a Rule Viewer: ROCCER's per-class ROC "
+                "convex hull with the selected rules, the SLS ensemble's "
+                "abstention curve with its PAC-Bayes bound, and the CN2 rules "
+                "Rule Scoring resolves with Fawcett's strategies.")
+    data = file_node(b, "heart_disease", (80, 200))
+    rows = [("orangecontrib.rules.widgets.owroccer.OWROCCER", "ROCCER", 80),
+            ("orangecontrib.rules.widgets.owslsensembles.OWSLSEnsembles",
+             "SLS Ensembles", 200),
+            ("orangecontrib.rules.widgets.owrulescoring.OWRuleScoring",
+             "Rule Scoring", 320)]
+    for name, title, y in rows:
+        learner = b.node(name, (280, y), title=title)
+        view = b.node("orangecontrib.rules.widgets.owrulesviewer.OWRulesViewer",
+                      (480, y), title=f"Rule Viewer ({title})")
+        b.link(data, "Data", learner, "Data")
+        b.link(learner, "Model", view, "Model")
+        b.link(data, "Data", view, "Data")
+    b.note((560, 160, 260, 90), "Set a margin threshold θ in SLS Ensembles to "
+                                "let the model abstain; the viewer's curve shows "
+                                "what that costs and gains.")
+    b.save("rules-plots.ows")
+
+
 def main():
     # RecentPath is not a literal: the canvas logs a traceback, then pickles
     logging.getLogger("orangecanvas.scheme.readwrite").setLevel(logging.CRITICAL)
     reg = registry()
     compare_learners(reg)
     inspect_rules(reg)
+    plots(reg)
     return 0
 
 

@@ -81,7 +81,6 @@ def render_scheme(scheme, registry, path):
     scene.render(painter, QRectF(image.rect()), rect)
     painter.end()
     image.save(path)
-    scene.clear()
 
 
 def main(argv=None):
@@ -90,9 +89,12 @@ def main(argv=None):
     p.add_argument("--select", type=int, default=0,
                    help="select this many first rules in each Rule Viewer")
     p.add_argument("--screenshots", default=None, help="directory for PNGs")
+    p.add_argument("--nodes", default=None,
+                   help="comma-separated node titles to screenshot (default: all)")
     p.add_argument("--timeout", type=float, default=600)
     args = p.parse_args(argv)
 
+    from AnyQt.QtCore import QSize
     from AnyQt.QtWidgets import QApplication
     app = QApplication([])
     from Orange.canvas.config import Config
@@ -126,11 +128,18 @@ def main(argv=None):
         os.makedirs(args.screenshots, exist_ok=True)
         stem = os.path.splitext(args.workflow)[0]
         render_scheme(scheme, registry, os.path.join(args.screenshots, stem + ".png"))
+        chosen = None if args.nodes is None else set(args.nodes.split(","))
         for title, w in widgets.items():
-            w.resize(w.sizeHint().expandedTo(w.size()))
+            if chosen is not None and title not in chosen:
+                continue
+            size = w.sizeHint().expandedTo(w.size())
+            if getattr(w, "want_main_area", False):  # room for tables and plots
+                size = size.expandedTo(QSize(1150, 700))
+            w.resize(size)
             w.show()
             app.processEvents()
-            name = f"{stem}--{title}".replace(" ", "-").replace("&", "and")
+            name = "".join(ch if ch.isalnum() else "-" for ch in f"{stem}--{title}")
+            name = name.replace("---", "--").strip("-").lower()
             w.grab().save(os.path.join(args.screenshots, name + ".png"))
             w.hide()
     print(json.dumps(report))

@@ -45,23 +45,56 @@ def test_canvas_discovers_category_and_widgets():
     assert "IN RULES True" in out, out
 
 
-def test_help_index_lists_every_widget():
+WIDGET_MODULES = ["owrulescoring", "owslipper", "owevcrules", "owrulelogreg",
+                  "owslsensembles", "owroccer", "owrulesviewer"]
+
+
+def widget_classes():
+    import importlib
+    from orangewidget.widget import OWBaseWidget
+    for name in WIDGET_MODULES:
+        module = importlib.import_module(f"orangecontrib.rules.widgets.{name}")
+        yield next(v for v in vars(module).values()
+                   if isinstance(v, type) and issubclass(v, OWBaseWidget)
+                   and v.__module__ == module.__name__)
+
+
+def test_help_pages_cover_every_widget_and_their_images_exist():
     import os
+    import re
     from orangecontrib.rules.widgets import WIDGET_HELP_PATH
     index = WIDGET_HELP_PATH[0][0]
+    help_dir = os.path.dirname(index)
     text = open(index, encoding="utf-8").read()
-    assert 'id="widgets"' in text and ">Rule Scoring<" in text
-    page = os.path.join(os.path.dirname(index), "rule-scoring.html")
-    assert os.path.exists(page)
+    assert 'id="widgets"' in text
+    links = dict((name, href) for href, name in
+                 re.findall(r'<a href="([^"]+)">([^<]+)</a>', text))
+    for cls in widget_classes():
+        assert cls.name in links, cls.name  # the canvas finds help by name
+        page = os.path.join(help_dir, links[cls.name])
+        assert os.path.exists(page), page
+        assert "<img" in open(page, encoding="utf-8").read(), page
+    for page in os.listdir(help_dir):
+        if page.endswith(".html"):
+            html = open(os.path.join(help_dir, page), encoding="utf-8").read()
+            for src in re.findall(r'<img src="([^"]+)"', html):
+                assert os.path.exists(os.path.join(help_dir, src)), (page, src)
 
 
-def test_icons_are_installed():
+def test_icons_and_keywords():
     import os
     import orangecontrib.rules.widgets as w
-    from orangecontrib.rules.widgets.owrulescoring import OWRuleScoring
     base = os.path.dirname(w.__file__)
     assert os.path.exists(os.path.join(base, w.ICON))
-    assert os.path.exists(os.path.join(base, OWRuleScoring.icon))
+    for cls in widget_classes():
+        assert os.path.exists(os.path.join(base, cls.icon)), cls.name
+        assert cls.keywords and cls.description, cls.name
+
+
+def test_tutorials_entry_point():
+    eps = [ep for ep in entry_points(group="orange.widgets.tutorials")
+           if ep.dist.name == "Orange3-Rules"]
+    assert [(ep.name, ep.value) for ep in eps] == [("rules", "orangecontrib.rules.tutorials")]
 
 
 def test_import_fails_clearly_without_compiled_core():

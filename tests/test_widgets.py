@@ -212,3 +212,24 @@ class TestOWROCCER(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         model = self.get_output(w.Outputs.model, wait=60000)
         self.assertEqual(len(model.class_lists), 2)
         self.assertIs(model.instances, w.data)
+
+
+class TestTooltips(owtest.WidgetTest):
+    def test_every_parameter_explains_itself(self):
+        from AnyQt.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox
+        from orangecontrib.rules.widgets.owevcrules import OWEVCRules
+        from orangecontrib.rules.widgets.owroccer import OWROCCER
+        from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression
+        from orangecontrib.rules.widgets.owslipper import OWSlipper
+        from orangecontrib.rules.widgets.owslsensembles import OWSLSEnsembles
+        for cls in (OWRuleScoring, OWSlipper, OWEVCRules, OWRuleLogisticRegression,
+                    OWSLSEnsembles, OWROCCER):
+            w = self.create_widget(cls)
+            controls = [c for t in (QAbstractSpinBox, QCheckBox, QComboBox)
+                        for c in w.controlArea.findChildren(t)]
+            self.assertGreater(len(controls), 2, cls.name)
+            for c in controls:
+                tip = c.toolTip() or c.parentWidget().toolTip()
+                self.assertGreater(len(tip), 10, f"{cls.name}: {c.objectName()} "
+                                                 f"{getattr(c, 'text', lambda: '')()}")
+            self.assertTrue(cls.keywords and cls.icon.endswith(".svg"))

@@ -25,7 +25,7 @@ def test_workflows_are_listed_by_the_canvas():
     from orangecanvas.application.examples import workflows
     ours = sorted(os.path.basename(w.abspath()) for w in workflows(Config())
                   if "orangecontrib" in w.abspath())
-    assert ours == ["rules-roc-comparison.ows", "rules-viewer.ows"]
+    assert ours == ["rules-plots.ows", "rules-roc-comparison.ows", "rules-viewer.ows"]
 
 
 def test_roc_comparison_on_heart_disease():
@@ -52,3 +52,15 @@ def test_rule_viewer_workflow():
         assert nodes[viewer]["selected_rules"] == [0, 1]
         assert nodes[table]["rows"] > 0
     assert nodes["Rule Viewer (EVC)"]["plot"]
+
+
+def test_plots_workflow():
+    report = run("rules-plots.ows", "--select", "1")
+    assert report["load_errors"] == []
+    nodes = report["nodes"]
+    assert all(not n["errors"] for n in nodes.values()), nodes
+    assert nodes["Rule Viewer (ROCCER)"]["plot"]
+    assert nodes["Rule Viewer (SLS Ensembles)"]["plot"]
+    assert not nodes["Rule Viewer (Rule Scoring)"]["plot"]
+    assert all(nodes[f"Rule Viewer ({t})"]["rules"] > 1
+               for t in ("ROCCER", "SLS Ensembles", "Rule Scoring"))

@@ -7,7 +7,7 @@ from Orange.widgets.settings import Setting
 from orangecontrib.rules.evc import EVCRuleLearner
 from orangecontrib.rules.scoring import STRATEGIES
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
-from orangecontrib.rules.widgets.owrulescoring import STRATEGY_LABELS
+from orangecontrib.rules.widgets.owrulescoring import STRATEGY_LABELS, STRATEGY_TOOLTIP
 
 QUALITIES = ("evc", "m")
 QUALITY_LABELS = ("EVC-corrected relative frequency", "m-estimate")
@@ -31,27 +31,52 @@ class EVCSearchSettings:
         self.quality_combo = gui.comboBox(
             box, self, "quality_index", items=QUALITY_LABELS,
             label="Quality:", orientation=Qt.Horizontal,
+            tooltip="EVC corrects each rule's apparent accuracy for the "
+                    "optimism of searching many rules (extreme value "
+                    "distribution fitted on permuted classes); the m-estimate "
+                    "only shrinks it towards the prior.",
             callback=self._quality_changed)
         self.m_spin = gui.doubleSpin(box, self, "m", 0.0, 1000.0, 1.0,
-                                     label="m:", callback=self.settings_changed)
+                                     label="m:",
+                                     tooltip="Weight of the prior in the "
+                                             "m-estimate; larger values shrink "
+                                             "rule accuracies more.",
+                                     callback=self.settings_changed)
         self.permutations_spin = gui.spin(
             box, self, "n_permutations", 2, 10000,
-            label="Permutations for the Gumbel fit:", callback=self.settings_changed)
+            label="Permutations for the Gumbel fit:",
+            tooltip="Class permutations used to fit the extreme value "
+                    "distribution; more are more precise and slower.",
+            callback=self.settings_changed)
         self.alpha_spin = gui.doubleSpin(
             box, self, "alpha", 0.001, 1.0, 0.01, decimals=3,
-            label="Significance (alpha):", callback=self.settings_changed)
+            label="Significance (alpha):",
+            tooltip="Rules must be significant at this level (likelihood ratio "
+                    "statistic against the Gumbel distribution); smaller "
+                    "values keep fewer rules.",
+            callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Rule search")
         self.beam_width_spin = gui.spin(box, self, "beam_width", 1, 100,
                                         label="Beam width:",
+                                        tooltip="Candidate rules refined in "
+                                                "parallel; wider is slower and "
+                                                "finds better rules.",
                                         callback=self.settings_changed)
         self.max_length_spin = gui.spin(box, self, "max_rule_length", 1, 20,
                                         label="Maximal rule length:",
+                                        tooltip="At most this many conditions "
+                                                "per rule.",
                                         callback=self.settings_changed)
         self.min_covered_spin = gui.spin(box, self, "min_covered_examples", 1, 10000,
                                          label="Minimal rule coverage:",
+                                         tooltip="A rule must cover at least "
+                                                 "this many examples.",
                                          callback=self.settings_changed)
         self.seed_spin = gui.spin(box, self, "random_state", 0, 2**31 - 1,
-                                  label="Random seed:", callback=self.settings_changed)
+                                  label="Random seed:",
+                                  tooltip="Seeds the class permutations; the "
+                                          "same seed gives the same rules.",
+                                  callback=self.settings_changed)
         self._quality_changed(notify=False)
 
     def _quality_changed(self, notify=True):
@@ -100,7 +125,7 @@ class OWEVCRules(EVCSearchSettings, OWRulesLearnerBase):
         self.strategy_combo = gui.comboBox(
             box, self, "strategy_index", items=STRATEGY_LABELS,
             label="Resolution strategy:", orientation=Qt.Horizontal,
-            callback=self.settings_changed)
+            tooltip=STRATEGY_TOOLTIP, callback=self.settings_changed)
 
     def create_learner(self):
         return self.LEARNER(strategy=STRATEGIES[self.strategy_index],

@@ -27,15 +27,23 @@ class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
         box = gui.vBox(self.controlArea, "Logistic regression")
         self.penalty_check = gui.checkBox(
             box, self, "rule_penalty", "Extra penalty on rule weights (eq. 21)",
+            tooltip="Penalise each rule's weight by how much EVC says its "
+                    "quality is overestimated, so the model does not rely on "
+                    "rules that look better than they are.",
             callback=self.settings_changed)
         self.attributes_check = gui.checkBox(
             box, self, "attributes", "Use the original attributes too",
+            tooltip="Besides the rules, use the attributes themselves as "
+                    "features of the logistic regression.",
             callback=self.settings_changed)
         self.auto_lambda_check = gui.checkBox(
             box, self, "auto_lambda", "Choose L2 strength by cross-validation",
+            tooltip="Pick the L2 regularisation strength by internal "
+                    "cross-validation.",
             callback=self._lambda_changed)
         self.lambda_spin = gui.doubleSpin(
             box, self, "lambda_", 0.0, 1e4, 0.1, label="L2 strength (lambda):",
+            tooltip="Larger values shrink all weights more (simpler model).",
             callback=self.settings_changed)
         self.add_search_box()
         self._lambda_changed(notify=False)

@@ -14,6 +14,12 @@ STRATEGY_LABELS = (
     "WVOTE: confidence-weighted votes",
     "LFPR: lowest false positive rate",
 )
+STRATEGY_TOOLTIP = (
+    "How the rules that fire on an instance give its score (Fawcett 2001): "
+    "FIRST uses the most confident rule, RAND a random one, VOTE the share of "
+    "rules per class, WVOTE confidence-weighted votes, LFPR the rule with the "
+    "lowest false positive rate. WVOTE and VOTE usually give the best ROC "
+    "curves.")
 
 
 class OWRuleScoring(OWRulesLearnerBase):
@@ -37,19 +43,29 @@ class OWRuleScoring(OWRulesLearnerBase):
         self.strategy_combo = gui.comboBox(
             box, self, "strategy_index", items=STRATEGY_LABELS,
             label="Resolution strategy:", orientation=Qt.Horizontal,
-            callback=self.settings_changed)
+            tooltip=STRATEGY_TOOLTIP, callback=self.settings_changed)
         self.min_confidence_spin = gui.doubleSpin(
             box, self, "min_confidence", 0.0, 0.99, 0.05,
-            label="Minimal rule confidence:", callback=self.settings_changed)
+            label="Minimal rule confidence:",
+            tooltip="Rules whose Laplace confidence is below this are dropped "
+                    "(Fawcett used 0.60); rules no better than their class's "
+                    "prior are always dropped.",
+            callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Rule search (CN2)")
         self.beam_width_spin = gui.spin(
             box, self, "beam_width", 1, 100, label="Beam width:",
+            tooltip="How many candidate rules CN2 refines in parallel; wider "
+                    "beams find better rules, slower.",
             callback=self.settings_changed)
         self.min_covered_spin = gui.spin(
             box, self, "min_covered_examples", 1, 1000,
-            label="Minimal rule coverage:", callback=self.settings_changed)
+            label="Minimal rule coverage:",
+            tooltip="A rule must cover at least this many examples; larger "
+                    "values give fewer, more general rules.",
+            callback=self.settings_changed)
         self.max_length_spin = gui.spin(
             box, self, "max_rule_length", 1, 20, label="Maximal rule length:",
+            tooltip="At most this many conditions per rule.",
             callback=self.settings_changed)
 
     def create_learner(self):

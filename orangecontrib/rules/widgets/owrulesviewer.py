@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover
 SORT_ROLE = Qt.UserRole + 1
 RULE_ROLE = Qt.UserRole + 2
 FIXED_HEADERS = ("#", "Conditions", "Class", "Distribution", "Covered")
-MAX_CONDITIONS_WIDTH = 520
+MAX_CONDITIONS_WIDTH = 440
 
 
 class OWRulesViewer(OWWidget):
@@ -109,6 +109,9 @@ class OWRulesViewer(OWWidget):
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMinimumHeight(220)
         self.plot.setMenuEnabled(False)
+        for axis in ("left", "bottom"):
+            self.plot.getAxis(axis).setPen("#444444")
+            self.plot.getAxis(axis).setTextPen("#222222")
         self.splitter = QSplitter(Qt.Vertical)
         self.splitter.addWidget(self.view)
         self.splitter.addWidget(self.plot)
@@ -313,8 +316,9 @@ class OWRulesViewer(OWWidget):
         plot = self.plot
         plot.setLabel("bottom", "False positive rate")
         plot.setLabel("left", "True positive rate")
-        plot.setTitle(f"ROC convex hull of the rules for "
-                      f"{model.domain.class_var.values[cls]}")
+        class_var = model.domain.class_var
+        plot.setTitle(f"ROC convex hull of the rules for {class_var.name} = "
+                      f"{class_var.values[cls]}", color="#222222")
         plot.plot([0, 1], [0, 1], pen=pg.mkPen("#999999", width=1, style=Qt.DashLine))
         plot.plot(points[:, 0], points[:, 1], pen=pg.mkPen(color, width=2),
                   symbol="o", symbolSize=8, symbolBrush=color, symbolPen=color)
@@ -337,8 +341,8 @@ class OWRulesViewer(OWWidget):
         plot.setLabel("bottom", "Abstention threshold θ (margin)")
         plot.setLabel("left", "Rate")
         plot.setTitle("Abstention curve" + (" and bound" if model.voting_bound
-                                            is not None else ""))
-        plot.addLegend(offset=(-10, 10))
+                                            is not None else ""), color="#222222")
+        plot.addLegend(offset=(60, 45), labelTextColor="#222222")
         if self.shown_data is None:
             self.plot_note.setText("Needs data to draw the curve.")
             return
@@ -365,7 +369,7 @@ class OWRulesViewer(OWWidget):
         plot = self.plot
         plot.setLabel("bottom", "Raw relative frequency")
         plot.setLabel("left", "EVC-corrected probability")
-        plot.setTitle("Extreme-value correction of each rule")
+        plot.setTitle("Extreme-value correction of each rule", color="#222222")
         plot.plot([0, 1], [0, 1], pen=pg.mkPen("#999999", width=1, style=Qt.DashLine))
         brushes = [pg.mkBrush(*colors[h], 200) for h in heads]
         pens = [pg.mkPen("k", width=2) if s else pg.mkPen(None) for s in selected]

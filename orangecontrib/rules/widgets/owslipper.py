@@ -25,16 +25,25 @@ class OWSlipper(OWRulesLearnerBase):
         box = gui.vBox(self.controlArea, "Boosting rounds")
         self.T_max_spin = gui.spin(
             box, self, "T_max", 1, 1000, label="Most rounds (cross-validated):",
+            tooltip="The number of boosting rounds (rules) is chosen by internal "
+                    "5-fold cross-validation between 1 and this number.",
             callback=self.settings_changed)
         self.fixed_check = gui.checkBox(
             box, self, "fixed_rounds", "Fixed number of rounds instead",
+            tooltip="Skip the cross-validation and boost for exactly the given "
+                    "number of rounds (faster; more rounds fit the training "
+                    "data more closely).",
             callback=self._fixed_changed)
         self.T_spin = gui.spin(
             box, self, "T", 1, 1000, label="Rounds:",
+            tooltip="Boosting rounds; each adds at most one rule.",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Randomness")
         self.seed_spin = gui.spin(box, self, "random_state", 0, 2**31 - 1,
                                   label="Random seed:",
+                                  tooltip="Seeds the grow/prune splits and the "
+                                          "cross-validation folds; the same seed "
+                                          "gives the same rules.",
                                   callback=self.settings_changed)
         self._fixed_changed(notify=False)
 
