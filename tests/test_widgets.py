@@ -233,3 +233,24 @@ class TestTooltips(owtest.WidgetTest):
                 self.assertGreater(len(tip), 10, f"{cls.name}: {c.objectName()} "
                                                  f"{getattr(c, 'text', lambda: '')()}")
             self.assertTrue(cls.keywords and cls.icon.endswith(".svg"))
+
+
+class TestProgressBars(owtest.WidgetTest):
+    def test_fits_report_progress_to_the_widget(self):
+        from unittest.mock import patch
+        from orangecontrib.rules.widgets.owroccer import OWROCCER
+        from orangecontrib.rules.widgets.owslipper import OWSlipper
+        from orangecontrib.rules.widgets.owslsensembles import OWSLSEnsembles
+        data = Table("heart_disease")
+        for cls, settings in ((OWSLSEnsembles, {"n_rule_sets": 3}),
+                              (OWSlipper, {"T_max": 10}), (OWROCCER, {})):
+            w = self.create_widget(cls, stored_settings=dict(auto_apply=False, **settings))
+            seen = []
+            with patch.object(w, "progressBarSet",
+                              lambda value, *a, **k: seen.append(value)):
+                self.send_signal(w.Inputs.data, data, widget=w)
+                w.unconditional_apply()
+                self.assertIsNotNone(self.get_output(w.Outputs.model, widget=w, wait=60000))
+            self.assertGreater(len(seen), 2, cls.name)
+            self.assertTrue(all(0 <= v <= 100 for v in seen), cls.name)
+            self.assertGreater(max(seen), 50, cls.name)
