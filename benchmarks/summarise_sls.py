@@ -6,7 +6,6 @@ losses of the SLS ensemble against each peer, and average ranks.
     python benchmarks/summarise_sls.py
 """
 import os
-import re
 
 import numpy as np
 
