@@ -5,23 +5,23 @@ reports (``roccer.md``, ``roccer_part2.md``, ``roccer_chess.md``) into
     python benchmarks/summarise_roccer.py
 """
 import os
-import re
 
 import numpy as np
 
+from summarise_sls import read_part, table
+
 RESULTS = os.path.join(os.path.dirname(__file__), "results")
 PARTS = ["roccer.md", "roccer_part2.md", "roccer_chess.md"]
-ROW = re.compile(r"^\| (\S+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([+-][\d.]+) \|$")
 
 
 def main():
     rows, commands = [], []
     for name in PARTS:
-        text = open(os.path.join(RESULTS, name), encoding="utf-8").read()
-        commands.append(f"* `{name}`: " + next(line for line in text.splitlines()
-                                               if line.startswith("Command:")))
-        section = text.split("## ROCCER's AUC", 1)[1].split("\n## ", 1)[0]
-        rows += [m.groups() for line in section.splitlines() if (m := ROW.match(line))]
+        text, command = read_part(name)
+        commands.append(command)
+        _, part = table(text, "ROCCER's AUC (%) next to the paper's Table 2")
+        rows += [(d, f"{v['rows']:.0f}", f"{v['paper']:.2f}", f"{v['this add-on']:.2f}",
+                  f"{v['± std']:.2f}", f"{v['difference']:+.2f}") for d, v in part.items()]
     diffs = np.array([float(r[5]) for r in rows])
     lines = ["# ROCCER against the paper's Table 2: all 14 data sets", "",
              "Collected by `python benchmarks/summarise_roccer.py` from:", *commands, "",

@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from summarise_sls import table
+from summarise_sls import read_part, table
 
 RESULTS = os.path.join(os.path.dirname(__file__), "results")
 PARTS = ["slipper_accuracy.md", "slipper_accuracy_splice2_ours.md"]
@@ -18,9 +18,8 @@ PARTS = ["slipper_accuracy.md", "slipper_accuracy_splice2_ours.md"]
 def main():
     commands, rows = [], {}
     for part in PARTS:
-        text = open(os.path.join(RESULTS, part), encoding="utf-8").read()
-        commands.append(f"* `{part}`: " + next(line for line in text.splitlines()
-                                               if line.startswith("Command:")))
+        text, command = read_part(part)
+        commands.append(command)
         rows.update(table(text, "Error (%) next to the paper's Table 1")[1])
     paper = np.array([r["paper"] for r in rows.values()])
     ours = np.array([r["this add-on"] for r in rows.values()])

@@ -14,6 +14,13 @@ PARTS = ["sls_accuracy.md", "sls_accuracy_part2.md"]
 SLS = "SLS ensemble"
 
 
+def read_part(name):
+    """A committed report's text and a bullet naming it with its command."""
+    text = open(os.path.join(RESULTS, name), encoding="utf-8").read()
+    command = next(line for line in text.splitlines() if line.startswith("Command:"))
+    return text, f"* `{name}`: {command}"
+
+
 def table(text, heading):
     """``{data set: {learner: value}}`` of the markdown table under ``heading``."""
     section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
@@ -33,9 +40,8 @@ def main():
     commands, tables = [], {"Classification accuracy": {}, "AUC": {}}
     names = None
     for part in PARTS:
-        text = open(os.path.join(RESULTS, part), encoding="utf-8").read()
-        commands.append(f"* `{part}`: " + next(line for line in text.splitlines()
-                                               if line.startswith("Command:")))
+        text, command = read_part(part)
+        commands.append(command)
         for heading, acc in tables.items():
             names, rows = table(text, heading)
             acc.update(rows)
