@@ -24,12 +24,44 @@ import copy
 import numpy as np
 
 from Orange.classification import CN2Learner, CN2UnorderedLearner
+from Orange.data import Domain
+from Orange.data.filter import HasClass
+from Orange.preprocess import RemoveNaNColumns
+from Orange.preprocess.impute import Average
+from Orange.preprocess.preprocess import Preprocess
 
 from .base import RuleLearner, RuleModel
 from .core import class_weights
 from .rules import Rule, covering
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
+
+
+class WeightedImpute(Preprocess):
+    """Orange's ``Impute`` (column mean / mode) with example weights.
+
+    CN2's default preprocessor, ``Impute()``, fails on any weighted table with
+    a numeric column in Orange 3.40 (``Table._compute_basic_stats`` evaluates
+    ``W and W[:, [c]]`` on an array); the weighted mean and mode are computed
+    here and handed to Orange's ``Average`` as its value.
+    """
+
+    def __call__(self, data):
+        w = data.W if data.has_weights() else np.ones(len(data))
+        attrs = []
+        for var in data.domain.attributes:
+            col = data.get_column(var).astype(float)
+            known = ~np.isnan(col)
+            wk = w[known]
+            if not known.any() or wk.sum() <= 0:
+                value = 0.0
+            elif var.is_discrete:
+                value = float(np.argmax(np.bincount(col[known].astype(int), weights=wk,
+                                                    minlength=len(var.values))))
+            else:
+                value = float(np.average(col[known], weights=wk))
+            attrs.append(Average()(data, var, value))
+        return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
 
 
 def check_strategy(strategy: str) -> str:
@@ -215,7 +247,9 @@ class RuleScoringLearner(RuleLearner):
                            min_covered_examples=min_covered_examples,
                            max_rule_length=max_rule_length)
         if base is None:
-            base = CN2UnorderedLearner(restrict_equality=True)
+            base = CN2UnorderedLearner(
+                restrict_equality=True,
+                preprocessors=[RemoveNaNColumns(), HasClass(), WeightedImpute()])
             finder = base.rule_finder
             finder.search_algorithm.beam_width = int(beam_width)
             finder.general_validator.min_covered_examples = int(min_covered_examples)
