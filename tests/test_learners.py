@@ -245,3 +245,31 @@ def test_array_input_uses_model_domain(titanic, titanic_model):
     np.testing.assert_allclose(p_table, p_array)
     with pytest.raises(ValueError, match="columns"):
         titanic_model.predict(np.zeros((2, 5)))
+
+
+def _every_learner():
+    from orangecontrib.rules import (EVCRuleLearner, ROCCERLearner,
+                                     RuleLogisticRegressionLearner,
+                                     SlipperLearner, SLSEnsembleLearner)
+    return [SlipperLearner(T_max=5, random_state=0), EVCRuleLearner(),
+            RuleLogisticRegressionLearner(), ROCCERLearner(), RuleScoringLearner(),
+            SLSEnsembleLearner(k_max=2, n_rule_sets=2, max_steps=200, random_state=0)]
+
+
+@pytest.mark.parametrize("which", ["all zero", "one class zero", "two rows"])
+def test_degenerate_weights_give_a_sensible_model(which):
+    """Weights that leave fewer than two classes (or nothing) with weight give
+    the (weighted) prior, for every learner of the add-on."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] > 0).astype(float)
+    W = {"all zero": np.zeros(60), "one class zero": np.where(y == 1, 0.0, 1.0),
+         "two rows": np.where(np.arange(60) < 2, 1.0, 0.0)}[which]
+    domain = Domain([ContinuousVariable("a"), ContinuousVariable("b")],
+                    DiscreteVariable("y", values=("n", "p")))
+    data = Table.from_numpy(domain, X, y, W=W)
+    for learner in _every_learner():
+        p = learner(data)(data, 1)
+        check_probs(p, 60, 2)
+        if which == "one class zero":
+            assert (p[:, 0] > 0.5).all(), type(learner).__name__

@@ -38,6 +38,8 @@ class MDLDiscretise(Preprocess):
         self.n_fallback = n_fallback
 
     def __call__(self, data: Table) -> Table:
+        if len(data) == 0 or (data.has_weights() and not np.any(data.W > 0)):
+            return data  # nothing to cut on; the learner reports or fits the prior
         attrs = []
         for var in data.domain.attributes:
             if not var.is_continuous:
