@@ -273,3 +273,19 @@ def test_degenerate_weights_give_a_sensible_model(which):
         check_probs(p, 60, 2)
         if which == "one class zero":
             assert (p[:, 0] > 0.5).all(), type(learner).__name__
+
+
+def test_array_input_reads_the_training_columns():
+    """``model(data.X)`` equals ``model(data)`` for every learner, also where
+    preprocessing (discretisation in ROCCER and SLS) changed the columns."""
+    heart = Table("heart_disease")
+    for learner in _every_learner():
+        model = learner(heart)
+        p = model(heart, model.Probs)
+        np.testing.assert_allclose(model(heart.X, model.Probs), p)
+        np.testing.assert_allclose(model(heart.X[3], model.Probs), p[3])
+        values, probs = model(heart.X[:5], model.ValueProbs)
+        np.testing.assert_array_equal(values, model(heart[:5]))
+        np.testing.assert_allclose(probs, p[:5])
+        with pytest.raises(ValueError, match="columns"):
+            model(np.zeros((2, 3)))

@@ -9,9 +9,10 @@ says which fire on each instance and pickles.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from Orange.classification import Learner
-from Orange.data import Table
+from Orange.data import Domain, Table
 from Orange.data.filter import HasClass
 from Orange.util import dummy_callback, wrap_callback
 
@@ -55,6 +56,26 @@ class RuleModel(_ModelBase):
         if total <= 0:
             return np.full(self.n_classes, 1 / self.n_classes)
         return self.class_distribution / total
+
+    def __call__(self, data, ret=_ModelBase.Value):
+        """Orange's prediction call. An array is read in the columns of the
+        training data (``original_domain``) when the learner's preprocessing
+        changed them (ROCCER's and SLS's discretisation), so ``model(data.X)``
+        gives what ``model(data)`` gives; :meth:`predict` takes the model's own
+        columns."""
+        if (isinstance(data, np.ndarray) or sp.issparse(data)) \
+                and self.original_domain.attributes != self.domain.attributes:
+            one_d = data.ndim == 1
+            X = dense_X(data).reshape(1, -1) if one_d else dense_X(data)
+            attrs = self.original_domain.attributes
+            if X.shape[1] != len(attrs):
+                raise ValueError(f"X has {X.shape[1]} columns; the model was "
+                                 f"trained on {len(attrs)}")
+            out = super().__call__(Table.from_numpy(Domain(attrs), X), ret)
+            if one_d:
+                return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
+            return out
+        return super().__call__(data, ret)
 
     def _model_X(self, data) -> np.ndarray:
         if isinstance(data, Table):
