@@ -13,7 +13,7 @@ from Orange.evaluation import AUC, CA, CrossValidation
 from orangecontrib.rules import (EVCRuleLearner, Rule,
                                  RuleLogisticRegressionLearner,
                                  RuleLogisticRegressionModel)
-from orangecontrib.rules.logreg import (choose_lambda, fit_binary,
+from orangecontrib.rules.logreg import (AttributeFeatures, choose_lambda, fit_binary,
                                         loss_and_gradient, rule_penalties)
 
 
@@ -169,3 +169,22 @@ def test_determinism_weights_and_bad_input(heart):
         blank.X[:] = np.nan
     p = a(blank, 1)
     assert p.shape == (2, 2) and np.all(np.isfinite(p))
+
+
+def test_attribute_features_standardise_any_scale():
+    """Columns of 1e300 or 1e-300 are standardised, not overflowed or taken
+    for constants; unknown values give 0; constant columns are dropped."""
+    from Orange.data import ContinuousVariable, Domain
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=50)
+    X = np.c_[base * 1e300, base * 1e-300, base, np.ones(50)]
+    X[3, 2] = np.nan
+    domain = Domain([ContinuousVariable(f"x{i}") for i in range(4)])
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        features = AttributeFeatures(domain, X, np.ones(50))
+        Z = features(X)
+    assert features.names == ["x0", "x1", "x2"]
+    expected = (base - base.mean()) / base.std()
+    np.testing.assert_allclose(Z[:, 0], expected, atol=1e-9)
+    np.testing.assert_allclose(Z[:, 1], expected, atol=1e-9)
+    assert Z[3, 2] == 0

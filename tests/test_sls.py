@@ -204,6 +204,10 @@ def test_pac_bayes_bound_by_hand():
     big = log_n_rule_sets(n_values, 3)
     terms = [k * 30 * log(10) - sum(log(i) for i in range(1, k + 1)) for k in (1, 2, 3)]
     assert big == pytest.approx(max(terms) + log(sum(np.exp(np.array(terms) - max(terms)))))
+    # N beyond float range (exp(ln N) overflows): finite, no warning
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        assert log_n_rule_sets([10] * 500, 8) == pytest.approx(
+            8 * 500 * log(11) - sum(log(i) for i in range(1, 9)))
 
 
 # ----------------------------------------------------------- the learner

@@ -164,7 +164,7 @@ class AttributeFeatures:
 
     def __init__(self, domain, X, weights):
         self.names, self.columns = [], []  # columns: (attr, value or None)
-        self.mean, self.scale = {}, {}
+        self.size, self.mean, self.scale = {}, {}, {}
         for a, var in enumerate(domain.attributes):
             x = X[:, a]
             ok = np.isfinite(x)
@@ -173,14 +173,17 @@ class AttributeFeatures:
                     self.columns.append((a, v))
                     self.names.append(f"{var.name}={value}")
             else:
-                if ok.any() and weights[ok].sum() > 0:
-                    m = np.average(x[ok], weights=weights[ok])
-                    sd = np.sqrt(np.average((x[ok] - m) ** 2, weights=weights[ok]))
+                # moments of x / max|x|, so that neither 1e300 nor 1e-300
+                # overflows or looks constant
+                size = np.abs(x[ok]).max() if ok.any() else 0.0
+                if size > 0 and weights[ok].sum() > 0:
+                    m = np.average(x[ok] / size, weights=weights[ok])
+                    sd = np.sqrt(np.average((x[ok] / size - m) ** 2, weights=weights[ok]))
                 else:
                     m, sd = 0.0, 0.0
                 if sd <= 1e-12:  # constant or all unknown: no information
                     continue
-                self.mean[a], self.scale[a] = m, sd
+                self.size[a], self.mean[a], self.scale[a] = size, m, sd
                 self.columns.append((a, None))
                 self.names.append(var.name)
 
@@ -189,7 +192,7 @@ class AttributeFeatures:
         for j, (a, v) in enumerate(self.columns):
             x = X[:, a]
             if v is None:
-                z = (x - self.mean[a]) / self.scale[a]
+                z = (x / self.size[a] - self.mean[a]) / self.scale[a]
                 out[:, j] = np.where(np.isfinite(z), z, 0.0)
             else:
                 out[:, j] = x == v

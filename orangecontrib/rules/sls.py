@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from math import lgamma, log, sqrt
+from math import exp, lgamma, log, log1p, sqrt
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -132,7 +132,7 @@ def log_n_rule_sets(n_values, k_max: int) -> float:
                 break
             terms.append(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1))
         else:  # ln C(N, k) = sum_i ln(N - i) - ln k!, N - i = N (1 - i/N)
-            terms.append(k * log_n + sum(np.log1p(-i / np.exp(log_n)) for i in range(k))
+            terms.append(k * log_n + sum(log1p(-i * exp(-log_n)) for i in range(k))
                          - lgamma(k + 1))
     t = np.array(terms)
     return float(t.max() + np.log(np.exp(t - t.max()).sum()))
