@@ -218,6 +218,18 @@ def test_weights_with_numeric_columns_and_missing_values():
         np.testing.assert_array_equal(imputed.get_column(var)[known], col[known])
 
 
+def test_weighted_imputation_by_hand():
+    from orangecontrib.rules.scoring import WeightedImpute
+    X = np.array([[1e308, 1.0], [1e308, np.nan], [np.nan, 3.0], [0.0, 5.0]])
+    domain = Domain([ContinuousVariable("a"), ContinuousVariable("b")],
+                    DiscreteVariable("y", values=("0", "1")))
+    data = Table.from_numpy(domain, X, np.array([0, 1, 0, 1.0]), W=np.array([1, 1, 1, 2.0]))
+    with np.errstate(over="raise", invalid="raise"):
+        out = WeightedImpute()(data).X
+    assert out[2, 0] == pytest.approx(0.5e308)  # (1e308 + 1e308 + 2 * 0) / 4
+    assert out[1, 1] == pytest.approx(3.5)      # (1 + 3 + 2 * 5) / 4
+
+
 def test_unicode_names():
     a = DiscreteVariable("barva čokolade", values=("črna", "bela"))
     b = ContinuousVariable("Größe ü")

@@ -59,7 +59,9 @@ class WeightedImpute(Preprocess):
                 value = float(np.argmax(np.bincount(col[known].astype(int), weights=wk,
                                                     minlength=len(var.values))))
             else:
-                value = float(np.average(col[known], weights=wk))
+                size = np.abs(col[known]).max()  # no overflow near 1e308
+                value = float(np.average(col[known] / size, weights=wk) * size) \
+                    if size > 0 else 0.0
             attrs.append(Average()(data, var, value))
         return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
 
