@@ -213,6 +213,27 @@ class TestOWROCCER(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         self.assertEqual(len(model.class_lists), 2)
         self.assertIs(model.instances, w.data)
 
+    def test_warns_when_no_rule_is_found(self):
+        w = self.widget
+        self.assertFalse(w.Warning.no_rules.is_shown())
+        w.confidence_spin.setValue(100.0)  # no candidate on iris is that sure...
+        w.max_length_spin.setValue(1)
+        w.auto_support_check.setChecked(False)
+        w.support_spin.setValue(50.0)      # ... with half of the examples
+        self.send_signal(w.Inputs.data, Table("iris"))
+        self.click_apply()
+        model = self.get_output(w.Outputs.model, wait=60000)
+        self.assertEqual(model.rule_list, [])
+        self.assertTrue(w.Warning.no_rules.is_shown())
+        w.confidence_spin.setValue(50.0)
+        w.support_spin.setValue(5.0)
+        self.click_apply()
+        model = self.get_output(w.Outputs.model, wait=60000)
+        self.assertTrue(model.rule_list)
+        self.assertFalse(w.Warning.no_rules.is_shown())
+        self.send_signal(w.Inputs.data, None)
+        self.assertFalse(w.Warning.no_rules.is_shown())
+
 
 class TestTooltips(owtest.WidgetTest):
     def test_every_parameter_explains_itself(self):

@@ -2,6 +2,7 @@
 a progress bar and a Cancel, following Orange's ``ConcurrentWidgetMixin``."""
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
+from Orange.widgets.widget import Msg
 
 from orangecontrib.rules.base import Interrupted
 
@@ -20,6 +21,11 @@ def run_fit(learner, data, state: TaskState):
 class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
     """A learner widget whose fit runs in a thread (no ``name``: not listed)."""
 
+    class Warning(OWBaseLearner.Warning):
+        no_rules = Msg("No rules were found: the model predicts the training "
+                       "class distribution for every instance. Settings that "
+                       "admit more rules (e.g. lower thresholds) may help.")
+
     def __init__(self, *args, **kwargs):
         ConcurrentWidgetMixin.__init__(self)
         OWBaseLearner.__init__(self, *args, **kwargs)
@@ -27,6 +33,7 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
     def update_model(self):
         self.cancel()
         self.show_fitting_failed(None)
+        self.Warning.no_rules.clear()
         self.model = None
         if self.check_data():
             self.start(run_fit, self.learner, self.data)
@@ -40,6 +47,7 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         model.name = self.effective_learner_name()
         model.instances = self.data
         self.model = model
+        self.Warning.no_rules(shown=not model.rule_list)
         self.Outputs.model.send(model)
 
     def on_exception(self, ex):
