@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
-from .core import KIND_CONTINUOUS, KIND_DISCRETE, condition_bitsets
+from .core import KIND_CONTINUOUS, KIND_DISCRETE, SearchData, condition_bitsets
 
 MISSING_CODE = -1
 
@@ -162,3 +162,56 @@ class Literals:
             value.astype(float))
         ex_lit = np.where(Xd == MISSING_CODE, -1, Xd + offset[:-1]).astype(np.int32)
         return cls(attr, value, bits, np.ascontiguousarray(ex_lit))
+
+
+def ordinal_bins(x: np.ndarray, max_thresholds: int | None = None):
+    """A continuous column as ordinal bins: ``(codes, lo, hi)``.
+
+    ``codes[i]`` is the bin of ``x[i]`` (``-1`` if missing), ``lo[b]`` and
+    ``hi[b]`` the smallest and largest value in bin ``b``. Without
+    ``max_thresholds`` every distinct value is a bin (exact: a threshold can
+    fall between any two values). With it, the values are cut into at most
+    ``max_thresholds + 1`` bins of about equal frequency, cuts only between
+    distinct values (as histogram-based boosters bin their columns), so at
+    most ``max_thresholds`` thresholds per column remain.
+    """
+    ok = ~np.isnan(x)
+    codes = np.full(len(x), MISSING_CODE, dtype=np.int32)
+    values, inverse, counts = np.unique(x[ok], return_inverse=True, return_counts=True)
+    if max_thresholds is None or len(values) <= int(max_thresholds) + 1:
+        codes[ok] = inverse
+        return codes, values, values.copy()
+    b = int(max_thresholds)
+    cum = np.cumsum(counts)
+    targets = cum[-1] * np.arange(1, b + 1) / (b + 1)
+    cut_after = np.searchsorted(cum, targets, side="left")  # last value index below a cut
+    cut_after = np.unique(cut_after[cut_after < len(values) - 1])
+    bin_of_value = np.searchsorted(cut_after, np.arange(len(values)), side="left")
+    codes[ok] = bin_of_value[inverse]
+    first = np.r_[0, cut_after + 1]
+    last = np.r_[cut_after, len(values) - 1]
+    return codes, values[first], values[last]
+
+
+def search_data(enc: EncodedData, max_thresholds: int | None = None):
+    """The encoded table as the EVC beam search reads it
+    (:class:`core.SearchData`): discrete columns as they are, continuous
+    columns as :func:`ordinal_bins`. Returns ``(data, attrs)``, ``attrs[f]``
+    the domain attribute of feature ``f``."""
+    n = enc.n
+    cols, n_bins, lo, hi = [enc.Xd], list(enc.n_values), [], []
+    for v in enc.n_values:
+        lo.append(np.zeros(v))
+        hi.append(np.zeros(v))
+    cont = np.empty((n, enc.Xc.shape[1]), dtype=np.int32)
+    for j in range(enc.Xc.shape[1]):
+        cont[:, j], l, h = ordinal_bins(enc.Xc[:, j], max_thresholds)
+        n_bins.append(len(l))
+        lo.append(l)
+        hi.append(h)
+    codes = np.ascontiguousarray(np.hstack(cols + [cont]).reshape(n, -1), dtype=np.int32)
+    ordinal = np.r_[np.zeros(enc.Xd.shape[1]), np.ones(enc.Xc.shape[1])].astype(np.int8)
+    attrs = np.r_[enc.disc_attrs, enc.cont_attrs].astype(np.int32)
+    cat = (lambda a: np.concatenate(a) if a else np.zeros(0))
+    return SearchData(codes, np.array(n_bins, dtype=np.int32), ordinal,
+                      cat(lo), cat(hi), enc.w), attrs

@@ -1,7 +1,8 @@
-"""Rule learning with extreme-value-corrected quality (Možina et al.).
+"""Rule learning with extreme-value-corrected quality (Možina, Demšar,
+Bratko & Žabkar 2012; doc/algorithms.md, "EVC rules").
 
-``docs/algorithms.md`` §2.1-2.3. A candidate rule for class ``c`` covers
-``n`` (weighted) examples, ``s`` of class ``c``; the data has ``N`` and ``S``.
+A candidate rule for class ``c`` covers ``n`` (weighted) examples, ``s`` of
+class ``c``; the data has ``N`` and ``S``.
 
 1. ``LRS`` by eq. 14 (0 if the rule is no better than the prior);
 2. ``P_a = 1 - G(LRS; mu(L), beta(L))`` with the Gumbel CDF ``G`` of the
@@ -11,10 +12,23 @@
 4. ``LRS_bar = chi2.isf(P_a^s, 1)``;
 5. ``s_bar`` with ``LRS(s_bar, n) = LRS_bar`` (Brent), quality ``q = s_bar / n``.
 
-Rules are found by a CN2-style beam search per class with covering
-(:func:`beam_search`); the same search, with plain LRS as the quality and
-without covering, fits the Gumbel parameters on permuted classes. An
-m-estimate quality (eq. 13) is the alternative the paper compares with.
+Rules are found by a CN2-style beam search per class with covering; the
+search is one compiled kernel (``core/_evc.pyx``, :func:`core.beam_search`)
+that generates the candidates, counts their classes, scores them and keeps
+the beam without the GIL. The same search, with plain LRS as the quality and
+without covering, fits the Gumbel parameters on permuted classes
+(:func:`core.permutation_maxima`, run in threads). Python keeps the covering
+loop and the model. An m-estimate quality (eq. 13) is the alternative the
+paper compares with.
+
+Continuous attributes are searched over ordinal bins
+(:func:`encoding.ordinal_bins`): with ``max_thresholds=None`` every value is
+a bin (exact); by default at most ``DEFAULT_MAX_THRESHOLDS`` equal-frequency
+cuts per column. Either way only *boundary points* are candidate thresholds:
+a cut between two bins whose covered examples are all of the target class,
+or all of other classes, is skipped, since a threshold inside such a run is
+beaten by one at its end (for the LRS this is Fayyad & Irani's result for
+information gain, of which the LRS is a multiple).
 """
 from __future__ import annotations
 
@@ -22,11 +36,14 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import erfc, ndtri
 
 from .base import RuleLearner
-from .core import (OP_EQ, OP_GE, OP_LE, class_weights, continuous_refinements,
-                   corrected_positives, discrete_refinements, lrs)
+from .core import (OP_EQ, OP_GE, OP_LE, Quality, SearchData, beam_search,
+                   class_weights, lrs, permutation_maxima)
+from .core import chi2_isf as _chi2_isf
+from .core import chi2_sf as _chi2_sf
+from .core import evc_quality as _evc_quality
+from .encoding import search_data
 from .rules import Condition, Rule
 from .scoring import RuleSetModel, check_strategy
 
@@ -34,28 +51,33 @@ EULER_GAMMA = 0.5772156649015329
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 #: a Gumbel scale below this means the permuted searches found no optimism
 TINY_BETA = 1e-6
+#: equal-frequency threshold candidates per continuous column (``None``: all)
+DEFAULT_MAX_THRESHOLDS = 64
+
+
+def _vector(x) -> np.ndarray:
+    return np.ascontiguousarray(np.atleast_1d(np.asarray(x, dtype=np.float64)).ravel())
 
 
 # ------------------------------------------------------------ the correction
 def chi2_sf(x) -> np.ndarray:
     """Survival function of chi-square with 1 degree of freedom,
-    ``P(X > x) = erfc(sqrt(x / 2))`` (a ufunc: scipy.stats' generic
-    ``chi2.sf`` costs more than the whole search step)."""
-    return erfc(np.sqrt(np.maximum(np.asarray(x, dtype=float), 0.0) / 2.0))
+    ``P(X > x) = erfc(sqrt(x / 2))`` (the kernel's, so the search and
+    Python agree to the bit)."""
+    x = np.asarray(x, dtype=float)
+    return _chi2_sf(_vector(x)).reshape(x.shape)
 
 
 def chi2_isf(p) -> np.ndarray:
     """Inverse of :func:`chi2_sf`: ``x`` with ``P(X > x) = p``, via the normal
     quantile, ``x = ndtri(p / 2)^2``; ``p = 1`` gives 0."""
-    p = np.clip(np.asarray(p, dtype=float), 0.0, 1.0)
-    return np.where(p >= 1.0, 0.0, ndtri(p / 2.0) ** 2)
+    p = np.asarray(p, dtype=float)
+    return _chi2_isf(_vector(p)).reshape(p.shape)
 
 
 def likelihood_ratio(s, n, S, N) -> np.ndarray:
     """LRS of eq. 14 (Dunning's 2x2 likelihood ratio), vectorised."""
-    s = np.atleast_1d(np.asarray(s, dtype=np.float64))
-    n = np.atleast_1d(np.asarray(n, dtype=np.float64))
-    return lrs(np.ascontiguousarray(s), np.ascontiguousarray(n), float(S), float(N))
+    return lrs(_vector(s), _vector(n), float(S), float(N))
 
 
 def gumbel_sf(x, mu, beta) -> np.ndarray:
@@ -69,20 +91,8 @@ def evc_quality(s, n, S, N, mu, beta):
     With ``beta <= TINY_BETA`` (no optimism measured) ``P_a`` is the plain
     chi-square tail of ``LRS`` and the quality is the relative frequency.
     """
-    s = np.atleast_1d(np.asarray(s, dtype=np.float64))
-    n = np.atleast_1d(np.asarray(n, dtype=np.float64))
-    L = likelihood_ratio(s, n, S, N)
-    if beta > TINY_BETA:
-        p_a = gumbel_sf(L, mu, beta)
-        lrs_bar = chi2_isf(np.minimum(1.0, 2.0 * p_a))   # steps 3 and 4
-    else:
-        p_a = chi2_sf(L)
-        lrs_bar = L
-    s_bar = corrected_positives(s, n, float(S), float(N),
-                                np.ascontiguousarray(lrs_bar, dtype=np.float64))
-    prior = S / N if N > 0 else 0.0
-    q = np.where(n > 0, s_bar / np.where(n > 0, n, 1), prior)
-    return q, p_a, L
+    return _evc_quality(_vector(s), _vector(n), float(S), float(N),
+                        float(mu), float(beta))
 
 
 def m_estimate(s, n, prior, m) -> np.ndarray:
@@ -143,189 +153,84 @@ class Found:
     lrs: float
 
 
-class _Task:
-    """What one search needs: encoded data, the target class and the
-    pseudo-classes 0 = negative, 1 = covered positive, 2 = not yet covered
-    positive, so one kernel pass gives ``s``, ``n`` and the new positives."""
-
-    def __init__(self, enc, y, target, uncovered=None):
-        self.enc = enc
-        pos = y == target
-        self.code = np.where(pos, 1, 0).astype(np.int32)
-        if uncovered is None:
-            self.code[pos] = 2
-        else:
-            self.code[pos & uncovered] = 2
-        self.w = enc.w
-        self.S = float(enc.w[pos].sum())
-        self.N = float(enc.w.sum())
-
-    def refinements(self, mask, used):
-        """Counts ``(k, 3)`` and ``(attr, op, value)`` of every one-condition
-        refinement of the rule covering ``mask``, except conditions on an
-        (attribute, operator) the rule already has."""
-        enc, cov = self.enc, mask.view(np.uint8)
-        attrs, ops, values, counts = [], [], [], []
-        if enc.Xd.shape[1]:
-            cnt = discrete_refinements(enc.Xd, enc.n_values, self.code, self.w, cov, 3)
-            a, v = np.nonzero(cnt.sum(axis=2) > 0)
-            attrs.append(enc.disc_attrs[a])
-            ops.append(np.full(len(a), OP_EQ))
-            values.append(v.astype(float))
-            counts.append(cnt[a, v])
-        if enc.Xc.shape[1]:
-            thr, below, ncand, total = continuous_refinements(
-                enc.Xc, enc.order, enc.n_valid, self.code, self.w, cov, 3)
-            j, k = np.nonzero(np.arange(thr.shape[1])[None, :] < ncand[:, None])
-            for op, cnt in ((OP_LE, below[j, k]), (OP_GE, total[j] - below[j, k])):
-                attrs.append(enc.cont_attrs[j])
-                ops.append(np.full(len(j), op))
-                values.append(thr[j, k])
-                counts.append(cnt)
-        if not attrs:
-            return (np.zeros(0, int), np.zeros(0, int), np.zeros(0),
-                    np.zeros((0, 3)))
-        attrs, ops = np.concatenate(attrs), np.concatenate(ops)
-        values, counts = np.concatenate(values), np.concatenate(counts)
-        if used:
-            keep = ~np.isin(attrs * 3 + ops, [a * 3 + o for a, o in used])
-            attrs, ops, values, counts = attrs[keep], ops[keep], values[keep], counts[keep]
-        return attrs, ops, values, counts
-
-    def condition_mask(self, attr, op, value):
-        enc = self.enc
-        col = enc.attr_col[attr]
-        if op == OP_EQ:
-            return enc.Xd[:, col] == int(value)
-        x = enc.Xc[:, col]
-        with np.errstate(invalid="ignore"):
-            return x <= value if op == OP_LE else x >= value
+def find_rule(sd: SearchData, attrs, code, quality, S, N, mu, beta, *, m=2.0,
+              alpha=1.0, beam_width=10, max_rule_length=5,
+              min_covered_examples=1.0, parent_alpha=1.0, covering=True,
+              boundary_only=True, pure=None):
+    """The best rule by the compiled beam search (``core.beam_search``,
+    doc/algorithms.md "EVC rule search") for the target class coded in
+    ``code`` (0 other class, 1 covered target, 2 target not covered yet);
+    a :class:`Found` or ``None``. ``mu``, ``beta``: Gumbel parameters per
+    rule length (EVC quality); ``pure``: :func:`pure_cache` of this class."""
+    conds, stats, _, mask = beam_search(
+        sd, np.ascontiguousarray(code, dtype=np.int8), quality, float(S), float(N),
+        np.ascontiguousarray(mu, dtype=float), np.ascontiguousarray(beta, dtype=float),
+        float(m), float(alpha), int(beam_width), int(max_rule_length),
+        float(min_covered_examples), float(parent_alpha), bool(covering), True,
+        bool(boundary_only), pure)
+    if conds is None:
+        return None
+    conditions = tuple((int(attrs[f]), op, value) for f, op, value in conds)
+    return Found(conditions, mask, *map(float, stats))
 
 
-def beam_search(task: _Task, quality, *, beam_width=10, max_rule_length=5,
-                min_covered_examples=1.0, parent_alpha=1.0, valid=None,
-                covering=True):
-    """CN2-style beam search for one rule of ``task``'s target class
-    (algorithms.md §2.3).
-
-    ``quality(s, n, L)`` returns ``(q, p, lrs)`` for candidates of length
-    ``L``. A refinement must change the coverage, cover at least
-    ``min_covered_examples`` (weighted), not lower the quality below its
-    parent's and, if ``parent_alpha < 1``, be significant against the parent
-    (chi-square of the LRS within the parent's coverage). With ``covering``,
-    rules must cover a positive not covered yet (refinements of a rule that
-    covers none cannot, so such rules leave the beam). ``valid(q, p, s, n)``
-    says which candidates may be returned.
-
-    Returns the best valid rule (or ``None``) and, per length, the largest
-    LRS of any admissible candidate (the statistic the Gumbel fit needs).
-    """
-    enc = task.enc
-    full = np.ones(enc.n, dtype=bool)
-    q0 = float(quality(np.array([task.S]), np.array([task.N]), 1)[0][0])
-    beam = [((), full, task.S, task.N, q0, frozenset())]
-    best, best_key = None, None
-    level_lrs = np.zeros(max_rule_length)
-    for L in range(1, max_rule_length + 1):
-        parts = []  # per beam rule: its admissible refinements as arrays
-        for b, (conds, mask, ps, pn, pq, used) in enumerate(beam):
-            attrs, ops, values, counts = task.refinements(mask, used)
-            s = counts[:, 1] + counts[:, 2]
-            n = counts.sum(axis=1)
-            ok = (n >= max(min_covered_examples, 1e-12)) & (n < pn * (1 - 1e-12))
-            if covering:
-                ok &= counts[:, 2] > 0
-            if not ok.any():
-                continue
-            attrs, ops, values, s, n = attrs[ok], ops[ok], values[ok], s[ok], n[ok]
-            q, p, l = quality(s, n, L)
-            ok = q >= pq - 1e-12
-            if parent_alpha < 1.0:
-                ok &= chi2_sf(likelihood_ratio(s, n, ps, pn)) <= parent_alpha
-            if ok.any():
-                parts.append((np.full(ok.sum(), b), attrs[ok], ops[ok], values[ok],
-                              s[ok], n[ok], q[ok], p[ok], l[ok]))
-        if not parts:
-            break
-        parent, attrs, ops, values, s, n, q, p, l = (np.concatenate(x) for x in zip(*parts))
-        level_lrs[L - 1] = l.max()
-        new_beam, seen = [], set()
-        for i in np.lexsort((-n, -l, -q)):  # best quality first
-            conds, mask, _, _, _, used = beam[parent[i]]
-            cond = (int(attrs[i]), int(ops[i]), float(values[i]))
-            key = frozenset(conds + (cond,))
-            if key in seen:
-                continue
-            seen.add(key)
-            rank = (q[i], l[i], n[i])
-            wins = (valid is not None and (best_key is None or rank > best_key)
-                    and valid(q[i], p[i], s[i], n[i]))
-            if len(new_beam) >= beam_width and not wins:
-                if valid is None or (best_key is not None and q[i] < best_key[0]):
-                    break  # sorted: nothing further can enter the beam or win
-                continue
-            child = mask & task.condition_mask(*cond)
-            if wins:
-                best_key = rank
-                best = Found(conds + (cond,), child, float(s[i]), float(n[i]),
-                             float(q[i]), float(p[i]), float(l[i]))
-            if len(new_beam) < beam_width:
-                new_beam.append((conds + (cond,), child, float(s[i]), float(n[i]),
-                                 float(q[i]), used | {cond[:2]}))
-        beam = new_beam
-    return best, level_lrs
+def pure_cache(N, max_rule_length):
+    """Room for the quality of the purest rule of every integer coverage
+    ``0..N`` (the search's bound), when the total weight ``N`` is an
+    integer; ``None`` otherwise."""
+    if N != math.floor(N) or N > 10**7:
+        return None
+    return np.full((max_rule_length, int(N) + 1), np.nan)
 
 
-def _lrs_quality(task):
-    def quality(s, n, L):
-        l = likelihood_ratio(s, n, task.S, task.N)
-        return l, np.ones_like(l), l
-    return quality
+def permutation_seeds(random_state, n_permutations):
+    """One seed per class permutation, spawned from ``random_state``."""
+    return np.random.SeedSequence(random_state).spawn(n_permutations)
 
 
-def permutation_maxima(enc, classes, seed, beam_width, max_rule_length,
-                       min_covered_examples):
-    """One permutation of the class column: for each target class the best
-    LRS per rule length found by the search (the paper's Fig. 8)."""
+def _permutation_maxima(sd, y, w, n_classes, seed, beam_width, max_rule_length,
+                        min_covered_examples, boundary_only):
+    """One permutation of the class column: for each class, the best LRS
+    per rule length that the search finds (the paper's Fig. 8)."""
     rng = np.random.default_rng(seed)
-    y = enc.y[rng.permutation(enc.n)]
-    out = np.zeros((len(classes), max_rule_length))
-    for i, c in enumerate(classes):
-        task = _Task(enc, y, c)
-        _, out[i] = beam_search(task, _lrs_quality(task), beam_width=beam_width,
-                                max_rule_length=max_rule_length,
-                                min_covered_examples=min_covered_examples,
-                                covering=False)
-    return out
+    yp = np.ascontiguousarray(y[rng.permutation(len(y))], dtype=np.int32)
+    S = np.array([float(w[yp == c].sum()) for c in range(n_classes)])
+    return permutation_maxima(sd, yp, np.arange(n_classes, dtype=np.int32), S,
+                              float(w.sum()), int(beam_width), int(max_rule_length),
+                              float(min_covered_examples), bool(boundary_only))
 
 
-def fit_gumbel_parameters(enc, n_permutations=100, beam_width=10,
-                          max_rule_length=5, min_covered_examples=1.0,
-                          random_state=0, n_jobs=1, progress=None) -> GumbelParameters:
+def fit_gumbel_parameters(sd: SearchData, y, n_classes, n_permutations=100,
+                          beam_width=10, max_rule_length=5,
+                          min_covered_examples=1.0, random_state=0, n_jobs=1,
+                          progress=None, boundary_only=True) -> GumbelParameters:
     """Gumbel ``mu``, ``beta`` per class and rule length from
     ``n_permutations`` searches on permuted classes. The permutations are
-    independent: they run through ``joblib`` with ``n_jobs``, each with its
-    own seed spawned from ``random_state`` (results do not depend on
-    ``n_jobs``)."""
+    independent: they run in ``n_jobs`` threads (the searches release the
+    GIL), each with its own seed spawned from ``random_state``, so the
+    result does not depend on ``n_jobs``. A class absent from the data
+    costs nothing (its parameters are 0)."""
     from joblib import Parallel, delayed
 
-    classes = list(range(enc.n_classes))
     n_permutations = int(n_permutations)
     if n_permutations < 2:
         raise ValueError("n_permutations must be at least 2")
-    seeds = np.random.SeedSequence(random_state).spawn(n_permutations)
-    jobs = (delayed(permutation_maxima)(enc, classes, s, beam_width,
-                                        max_rule_length, min_covered_examples)
-            for s in seeds)
+    y = np.asarray(y, dtype=np.int32)
+    w = np.asarray(sd.w_arr)
+    jobs = (delayed(_permutation_maxima)(sd, y, w, n_classes, s, beam_width,
+                                         max_rule_length, min_covered_examples,
+                                         boundary_only)
+            for s in permutation_seeds(random_state, n_permutations))
     results = []
-    for r in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
+    for r in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(jobs):
         results.append(r)
         if progress is not None:
             progress(len(results) / n_permutations)
     best = np.stack(results, axis=1)  # (classes, permutations, lengths)
-    mu = np.zeros((len(classes), max_rule_length))
+    mu = np.zeros((n_classes, max_rule_length))
     beta = np.zeros_like(mu)
-    for c in classes:
+    present = np.bincount(y, weights=w, minlength=n_classes) > 0
+    for c in np.flatnonzero(present):
         mu[c], beta[c] = fit_gumbel(best[c])
     return GumbelParameters(mu, beta, n_permutations, [b for b in best])
 
@@ -357,9 +262,12 @@ class EVCRuleLearner(RuleLearner):
     ``P_a <= alpha`` (for the m-estimate: the chi-square p-value of its LRS),
     and with ``parent_alpha < 1`` each condition must be significant against
     the rule without it. The Gumbel parameters are fitted on
-    ``n_permutations`` class permutations (``n_jobs`` in parallel) unless
-    given as ``gumbel``; the model keeps them. ``strategy``: the Fawcett
-    resolution strategy of the model.
+    ``n_permutations`` class permutations unless given as ``gumbel``; the
+    model keeps them. ``max_thresholds``: equal-frequency threshold
+    candidates per continuous column (``None``: every boundary point, exact).
+    ``n_jobs``: threads for the permutations and the classes (the result does
+    not depend on it). ``strategy``: the Fawcett resolution strategy of the
+    model.
     """
 
     name = "EVC rules"
@@ -368,8 +276,8 @@ class EVCRuleLearner(RuleLearner):
     def __init__(self, quality="evc", m=2.0, beam_width=10, max_rule_length=5,
                  min_covered_examples=1.0, alpha=0.05, parent_alpha=1.0,
                  n_permutations=100, gumbel=None, strategy="wvote",
-                 max_rules_per_class=None, n_jobs=1, random_state=0,
-                 preprocessors=None):
+                 max_rules_per_class=None, max_thresholds=DEFAULT_MAX_THRESHOLDS,
+                 n_jobs=1, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         if quality not in ("evc", "m"):
             raise ValueError("quality must be 'evc' or 'm'")
@@ -379,6 +287,8 @@ class EVCRuleLearner(RuleLearner):
             raise ValueError("alpha and parent_alpha must be in (0, 1]")
         if float(m) < 0:
             raise ValueError("m must be non-negative")
+        if max_thresholds is not None and int(max_thresholds) < 1:
+            raise ValueError("max_thresholds must be at least 1 (or None: all)")
         self.quality, self.m = quality, float(m)
         self.beam_width, self.max_rule_length = int(beam_width), int(max_rule_length)
         self.min_covered_examples = float(min_covered_examples)
@@ -387,72 +297,88 @@ class EVCRuleLearner(RuleLearner):
         self.gumbel = gumbel
         self.strategy = check_strategy(strategy)
         self.max_rules_per_class = max_rules_per_class
+        self.max_thresholds = None if max_thresholds is None else int(max_thresholds)
         self.n_jobs, self.random_state = n_jobs, random_state
         self.params = dict(quality=quality, m=m, beam_width=beam_width,
                            max_rule_length=max_rule_length,
                            min_covered_examples=min_covered_examples,
                            alpha=alpha, parent_alpha=parent_alpha,
-                           n_permutations=n_permutations, strategy=strategy,
-                           max_rules_per_class=max_rules_per_class,
-                           n_jobs=n_jobs, random_state=random_state)
+                           n_permutations=n_permutations, gumbel=gumbel,
+                           strategy=strategy, max_rules_per_class=max_rules_per_class,
+                           max_thresholds=max_thresholds, n_jobs=n_jobs,
+                           random_state=random_state)
 
-    def fit_gumbel(self, enc, progress=None) -> GumbelParameters:
+    def search_data(self, enc) -> tuple[SearchData, np.ndarray]:
+        """The data as the search reads it, and each feature's attribute."""
+        return search_data(enc, self.max_thresholds)
+
+    def fit_gumbel(self, enc, progress=None, sd=None) -> GumbelParameters:
+        """The Gumbel parameters of ``enc`` (permutation searches)."""
+        sd = self.search_data(enc)[0] if sd is None else sd
         return fit_gumbel_parameters(
-            enc, self.n_permutations, self.beam_width, self.max_rule_length,
-            self.min_covered_examples, self.random_state, self.n_jobs, progress)
+            sd, enc.y, enc.n_classes, self.n_permutations, self.beam_width,
+            self.max_rule_length, self.min_covered_examples, self.random_state,
+            self.n_jobs, progress)
 
-    def _quality(self, task, cls, gumbel):
-        S, N = task.S, task.N
+    def _scorer(self, cls, gumbel):
+        """``(quality, mu, beta)`` for the kernel: per rule length."""
+        lengths = range(1, self.max_rule_length + 1)
         if self.quality == "m":
-            def quality(s, n, L):
-                l = likelihood_ratio(s, n, S, N)
-                return m_estimate(s, n, S / N, self.m), chi2_sf(l), l
-        else:
-            def quality(s, n, L):
-                return evc_quality(s, n, S, N, *gumbel.of(cls, L))
-        return quality
+            zeros = np.zeros(self.max_rule_length)
+            return Quality.QUALITY_M, zeros, zeros
+        mb = np.array([gumbel.of(cls, L) for L in lengths])
+        return Quality.QUALITY_EVC, mb[:, 0], mb[:, 1]
 
-    def learn_class(self, enc, cls, gumbel):
-        """Covering for class ``cls`` (algorithms.md §2.3): ``Found`` rules."""
-        uncovered = (enc.y == cls) & (enc.w > 0)
+    def learn_class(self, sd, attrs, enc, cls, gumbel):
+        """Covering for class ``cls`` (doc/algorithms.md): ``Found`` rules."""
+        pos = enc.y == cls
+        uncovered = pos & (enc.w > 0)
         limit = (int(uncovered.sum()) if self.max_rules_per_class is None
                  else int(self.max_rules_per_class))
-        prior = enc.w[enc.y == cls].sum() / enc.w.sum()
-        alpha = self.alpha
+        S, N = float(enc.w[pos].sum()), float(enc.w.sum())
+        quality, mu, beta = self._scorer(cls, gumbel)
+        pure = pure_cache(N, self.max_rule_length)  # shared by this class's searches
+        code = pos.astype(np.int8)
         found = []
-
-        def valid(q, p, s, n):
-            return p <= alpha and s > n * prior
-
         while uncovered.any() and len(found) < limit:
-            task = _Task(enc, enc.y, cls, uncovered)
-            rule, _ = beam_search(
-                task, self._quality(task, cls, gumbel), beam_width=self.beam_width,
-                max_rule_length=self.max_rule_length,
-                min_covered_examples=self.min_covered_examples,
-                parent_alpha=self.parent_alpha, valid=valid, covering=True)
+            code[pos & uncovered] = 2
+            rule = find_rule(sd, attrs, code, quality, S, N, mu, beta, m=self.m,
+                             alpha=self.alpha, beam_width=self.beam_width,
+                             max_rule_length=self.max_rule_length,
+                             min_covered_examples=self.min_covered_examples,
+                             parent_alpha=self.parent_alpha, covering=True,
+                             pure=pure)
             if rule is None:
                 break
             found.append(rule)
             uncovered &= ~rule.mask
+            code[pos & ~uncovered] = 1
         return found
 
     def fit_rules(self, data, enc):
+        from joblib import Parallel, delayed
+
+        sd, attrs = self.search_data(enc)
         gumbel = self.gumbel
-        if self.quality == "evc" and gumbel is None:
+        with_permutations = self.quality == "evc" and gumbel is None
+        if with_permutations:
             self.progress(0.0, "fitting Gumbel parameters on permuted classes")
-            gumbel = self.fit_gumbel(enc, lambda p: self.progress(0.8 * p))
+            gumbel = self.fit_gumbel(enc, lambda p: self.progress(0.8 * p), sd)
         if gumbel is not None and gumbel.mu.shape[0] != enc.n_classes:
             raise ValueError(f"the Gumbel parameters are for {gumbel.mu.shape[0]} "
                              f"classes; the data has {enc.n_classes}")
-        rules = []
         present = [c for c in range(enc.n_classes) if enc.w[enc.y == c].sum() > 0]
-        start = 0.8 if self.gumbel is None and self.quality == "evc" else 0.0
-        for i, cls in enumerate(present):
-            self.progress(start + (1 - start) * i / len(present),
-                          f"learning rules for class {data.domain.class_var.values[cls]}")
-            for f in self.learn_class(enc, cls, gumbel):
-                rules.append(self.to_rule(f, cls, enc, data.domain))
+        start = 0.8 if with_permutations else 0.0
+        self.progress(start, "learning rules")
+        jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel) for c in present)
+        found = []
+        for found_c in Parallel(n_jobs=self.n_jobs, prefer="threads",
+                                return_as="generator")(jobs):
+            found.append(found_c)
+            self.progress(start + (1 - start) * len(found) / len(present),
+                          "learning rules")
+        rules = [self.to_rule(f, cls, enc, data.domain)
+                 for cls, found_c in zip(present, found) for f in found_c]
         return EVCRuleModel(data.domain, rules, enc.class_distribution(),
                             self.strategy, gumbel, self.quality)
 

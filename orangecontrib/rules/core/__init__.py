@@ -17,18 +17,16 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
         f"(Original error: {exc})"
     ) from exc
 
-from ._evc import corrected_positives, lrs  # noqa: E402
+from ._evc import (Quality, SearchData, beam_search, chi2_isf, chi2_sf,  # noqa: E402
+                   corrected_positives, evc_quality, lrs, permutation_maxima)
 from ._sls import sls_move, sls_search  # noqa: E402
 from ._hull import coverage_counts, first_insertion  # noqa: E402
 from ._itemsets import mine_class_rules  # noqa: E402
 from ._slipper import (best_sqrt_thresholds, compact_sorted,  # noqa: E402
                        gather_sorted, select_sorted)
 from ._coverage import (  # noqa: E402
-    KIND_CONTINUOUS,
-    KIND_DISCRETE,
-    OP_EQ,
-    OP_GE,
-    OP_LE,
+    Kind,
+    Op,
     and_bits,
     and_popcount,
     and_rows,
@@ -44,10 +42,16 @@ from ._coverage import (  # noqa: E402
     unpack_bits,
 )
 
+# the condition codes every kernel shares (one enum, ``core/_coverage.pxd``)
+OP_EQ, OP_LE, OP_GE = int(Op.OP_EQ), int(Op.OP_LE), int(Op.OP_GE)
+KIND_DISCRETE, KIND_CONTINUOUS = int(Kind.KIND_DISCRETE), int(Kind.KIND_CONTINUOUS)
+
 __all__ = [
     "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE",
     "and_bits", "and_popcount", "and_rows", "best_sqrt_thresholds", "class_weights",
     "compact_sorted", "gather_sorted", "select_sorted", "corrected_positives", "lrs",
+    "Kind", "Op", "Quality", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
+    "evc_quality", "permutation_maxima",
     "class_weights_bits", "condition_bitsets", "continuous_refinements",
     "cover_matrix", "discrete_refinements", "n_words", "pack_bits",
     "popcount", "coverage_counts", "first_insertion", "mine_class_rules", "sls_move", "sls_search", "unpack_bits",

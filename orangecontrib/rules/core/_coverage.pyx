@@ -19,47 +19,46 @@ condition. A rule set is given in CSR form: the conditions of rule ``r`` are
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint64_t
-from libc.math cimport isnan
+from ._bits cimport ctz64, popcount64
 
 cnp.import_array()
-
-OP_EQ = 0
-OP_LE = 1
-OP_GE = 2
-KIND_DISCRETE = 0
-KIND_CONTINUOUS = 1
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define RULES_POPCOUNT64(x) __builtin_popcountll(x)
-    #else
-    static inline int RULES_POPCOUNT64(unsigned long long x) {
-        int c = 0; while (x) { x &= x - 1; c++; } return c;
-    }
-    #endif
-    """
-    int RULES_POPCOUNT64(unsigned long long x) nogil
-
 
 cdef inline bint _satisfies(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
                             Py_ssize_t i, int32_t kind, int32_t col, int8_t op,
                             double value) noexcept nogil:
-    cdef int32_t code
-    cdef double x
-    if kind == 0:
-        code = Xd[i, col]
-        if code < 0:
-            return False
-        return code == <int32_t>value
-    x = Xc[i, col]
-    if isnan(x):
-        return False
-    if op == 1:
-        return x <= value
-    if op == 2:
-        return x >= value
-    return x == value
+    if kind == KIND_DISCRETE:
+        return code_satisfies(Xd[i, col], OP_EQ, <int32_t>value)
+    return value_satisfies(Xc[i, col], op, value)
+
+
+cdef void coded_class_counts(const int32_t *codes, Py_ssize_t n_feat,
+                             const int32_t *rows, Py_ssize_t n_rows,
+                             const int32_t *offset, const int8_t *cls,
+                             const double *w, double *out,
+                             uint64_t *present) noexcept nogil:
+    """Weighted class counts of every (feature, code) over the given rows.
+
+    ``codes``: row-major ``(n, n_feat)`` integer codes (discrete values or
+    ordinal bins, negative = missing); slot ``offset[f] + code`` is that of
+    a code of feature ``f``; ``cls`` in 0..2. ``out`` gets 4 doubles per
+    slot (the weight of each class, one spare) and ``present``, a bitset
+    over the slots, the slots held by at least one row (also a zero-weight
+    row), so a caller can visit only those, and zero them after use.
+    """
+    cdef Py_ssize_t r, f, k
+    cdef const int32_t *row
+    cdef int32_t code, c
+    cdef double wi
+    for r in range(n_rows):
+        row = codes + rows[r] * n_feat
+        c = cls[rows[r]]
+        wi = w[rows[r]]
+        for f in range(n_feat):
+            code = row[f]
+            if code >= 0:
+                k = offset[f] + code
+                out[4 * k + c] += wi
+                present[k >> 6] |= (<uint64_t>1) << (k & 63)
 
 
 def _check_conditions(const int32_t[::1] kind, const int32_t[::1] col,
@@ -69,15 +68,15 @@ def _check_conditions(const int32_t[::1] kind, const int32_t[::1] col,
     if not (kind.shape[0] == col.shape[0] == op.shape[0] == value.shape[0]):
         raise ValueError("condition arrays differ in length")
     for k in range(kind.shape[0]):
-        if kind[k] == 0:
+        if kind[k] == KIND_DISCRETE:
             if not 0 <= col[k] < n_disc:
                 raise IndexError(f"discrete column {col[k]} out of range")
-            if op[k] != 0:
+            if op[k] != OP_EQ:
                 raise ValueError("discrete conditions must use OP_EQ")
-        elif kind[k] == 1:
+        elif kind[k] == KIND_CONTINUOUS:
             if not 0 <= col[k] < n_cont:
                 raise IndexError(f"continuous column {col[k]} out of range")
-            if not 0 <= op[k] <= 2:
+            if not OP_EQ <= op[k] <= OP_GE:
                 raise ValueError(f"unknown operator {op[k]}")
         else:
             raise ValueError(f"unknown condition kind {kind[k]}")
@@ -202,7 +201,7 @@ def popcount(const uint64_t[::1] a):
     cdef long long c = 0
     with nogil:
         for j in range(a.shape[0]):
-            c += RULES_POPCOUNT64(a[j])
+            c += popcount64(a[j])
     return c
 
 
@@ -214,7 +213,7 @@ def and_popcount(const uint64_t[::1] a, const uint64_t[::1] b):
     cdef long long c = 0
     with nogil:
         for j in range(a.shape[0]):
-            c += RULES_POPCOUNT64(a[j] & b[j])
+            c += popcount64(a[j] & b[j])
     return c
 
 
@@ -234,7 +233,7 @@ def class_weights_bits(const uint64_t[::1] bits, const int32_t[::1] y,
             word = bits[j]
             base = j << 6
             while word:
-                b = RULES_POPCOUNT64((word & (~word + 1)) - 1)  # index of lowest set bit
+                b = ctz64(word)
                 i = base + b
                 if i < n:
                     out[y[i]] += w[i]

@@ -1,42 +1,88 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Kernels of EVC rule learning (Možina et al., Section 4.1).
+"""Kernels of EVC rule learning (Možina et al. 2012; doc/algorithms.md, EVC).
 
 * ``lrs``: Dunning's likelihood ratio statistic of the 2x2 table of a rule
   (eq. 14), for many candidate rules at once;
-* ``corrected_positives``: step 5 of the EVC procedure, the ``s_bar`` in
-  ``[n S / N, s]`` whose LRS equals the corrected ``LRS_bar``, found by
-  Brent's method for each candidate.
+* ``corrected_positives`` / ``evc_quality``: steps 2-5 of the correction,
+  the ``s_bar`` in ``[n S / N, s]`` whose LRS equals the corrected
+  ``LRS_bar`` (Brent's method), and the quality ``q = s_bar / n``;
+* :func:`beam_search`: the whole CN2-style beam search for one rule of one
+  target class (candidate generation, class counts, LRS, quality, beam and
+  best-rule update) without the GIL, and :func:`permutation_maxima`, the
+  searches on one class permutation that the Gumbel fit needs.
 
 All counts are weighted (floats). Orange-free: arrays in, arrays out.
 """
 
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport fabs, log
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.math cimport INFINITY, exp, expm1, fabs, isnan, log, sqrt
+from libc.stdlib cimport calloc, free, malloc, qsort
+from libc.string cimport memcpy, memset
+from scipy.special.cython_special cimport erfc, ndtri
+
+from ._bits cimport ctz64
+from ._coverage cimport OP_EQ, OP_GE, OP_LE, code_satisfies, coded_class_counts
 
 cnp.import_array()
 
+#: a Gumbel scale below this means the permuted searches found no optimism
+cdef double TINY_BETA = 1e-6
 
-cdef inline double _term(double x, double e) noexcept nogil:
-    """``x log(x / e)`` with ``0 log 0 = 0``."""
-    if x <= 0.0 or e <= 0.0:
+cpdef enum Quality:
+    QUALITY_LRS = 0    # the LRS itself (the Gumbel fit's searches)
+    QUALITY_EVC = 1    # the extreme-value-corrected relative frequency
+    QUALITY_M = 2      # the m-estimate (eq. 13)
+
+
+# ------------------------------------------------------------ eq. 14
+cdef struct XLogX:
+    # k log k for the integers 0..top: with integer weights every count is
+    # an integer, so the LRS needs no log at all. A table entry is computed
+    # by the same expression as the direct value, so both give the same bits.
+    const double *table
+    double top
+    bint exact      # every count of the search is an integer <= top
+
+
+cdef XLogX NO_TABLE = XLogX(NULL, -1.0, False)
+
+
+cdef inline double _xlogx(double x, const XLogX *t) noexcept nogil:
+    cdef long k
+    if x <= 0.0:
         return 0.0
-    return x * log(x / e)
+    if x <= t.top:
+        k = <long>x
+        if <double>k == x:
+            return t.table[k]
+    return x * log(x)
 
 
-cdef double _lrs(double s, double n, double S, double N) noexcept nogil:
-    """Eq. 14; 0 when the rule is no better than the prior (``s < n S / N``)."""
-    cdef double nc, sc, es, en, esc, enc
+cdef double _lrs_t(double s, double n, double S, double N,
+                   const XLogX *t) noexcept nogil:
+    """Eq. 14, ``2 sum O log(O / E)`` over the four cells, written as
+    ``2 [sum f(O) - f(row sums) - f(column sums) + f(N)]`` with
+    ``f(x) = x log x``; 0 when the rule is no better than the prior
+    (``s N <= n S``)."""
+    cdef double v
+    cdef const double *x
     if n <= 0.0 or N <= 0.0 or n >= N or s * N <= n * S:
         return 0.0
-    nc = N - n
-    sc = S - s
-    es = n * S / N
-    en = n - es
-    esc = nc * S / N
-    enc = nc - esc
-    return 2.0 * (_term(s, es) + _term(n - s, en) + _term(sc, esc)
-                  + _term(nc - sc, enc))
+    if t.exact:  # the same terms, looked up without checks
+        x = t.table
+        v = (x[<long>s] + x[<long>(n - s)] + x[<long>(S - s)] + x[<long>(N - n - S + s)]
+             - x[<long>n] - x[<long>(N - n)] - x[<long>S] - x[<long>(N - S)] + x[<long>N])
+        return 2.0 * v if v > 0.0 else 0.0
+    v = (_xlogx(s, t) + _xlogx(n - s, t) + _xlogx(S - s, t) + _xlogx(N - n - S + s, t)
+         - _xlogx(n, t) - _xlogx(N - n, t) - _xlogx(S, t) - _xlogx(N - S, t)
+         + _xlogx(N, t))
+    return 2.0 * v if v > 0.0 else 0.0
+
+
+cdef inline double _lrs(double s, double n, double S, double N) noexcept nogil:
+    return _lrs_t(s, n, S, N, &NO_TABLE)
 
 
 def lrs(const double[::1] s, const double[::1] n, double S, double N):
@@ -55,15 +101,60 @@ def lrs(const double[::1] s, const double[::1] n, double S, double N):
     return out_arr
 
 
+# ------------------------------------------------------------ the correction
+cdef inline double _chi2_sf(double x) noexcept nogil:
+    """Chi-square survival function, 1 degree of freedom."""
+    return erfc(sqrt((x if x > 0.0 else 0.0) / 2.0))
+
+
+cdef inline double _chi2_isf(double p) noexcept nogil:
+    """Inverse of :func:`_chi2_sf` (``p >= 1`` gives 0)."""
+    cdef double z
+    if p >= 1.0:
+        return 0.0
+    if p < 0.0:
+        p = 0.0
+    z = ndtri(p / 2.0)
+    return z * z
+
+
+cdef inline double _gumbel_sf(double x, double mu, double beta) noexcept nogil:
+    """``1 - G(x)``, ``G(x) = exp(-exp(-(x - mu) / beta))`` (step 2)."""
+    return -expm1(-exp(-(x - mu) / beta))
+
+
+def chi2_sf(const double[::1] x):
+    """Survival function of chi-square with 1 degree of freedom."""
+    out_arr = np.empty(x.shape[0])
+    cdef double[::1] out = out_arr
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(x.shape[0]):
+            out[i] = _chi2_sf(x[i])
+    return out_arr
+
+
+def chi2_isf(const double[::1] p):
+    """Inverse survival function of chi-square with 1 degree of freedom."""
+    out_arr = np.empty(p.shape[0])
+    cdef double[::1] out = out_arr
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(p.shape[0]):
+            out[i] = _chi2_isf(p[i])
+    return out_arr
+
+
 cdef double _brent(double lo, double hi, double n, double S, double N,
-                   double target, double xtol, int maxiter) noexcept nogil:
+                   double target, double xtol, int maxiter,
+                   const XLogX *t) noexcept nogil:
     """Root of ``f(x) = lrs(x, n) - target`` on ``[lo, hi]``, ``f(lo) < 0 <=
     f(hi)``: Brent's method (inverse quadratic interpolation, secant and
     bisection steps, Brent 1973)."""
     cdef double a = lo, b = hi, c, d, e, fa, fb, fc, p, q, r, s, tol, m
     cdef int it
-    fa = _lrs(a, n, S, N) - target
-    fb = _lrs(b, n, S, N) - target
+    fa = _lrs_t(a, n, S, N, t) - target
+    fb = _lrs_t(b, n, S, N, t) - target
     if fb == 0.0:
         return b
     c = a
@@ -118,8 +209,26 @@ cdef double _brent(double lo, double hi, double n, double S, double N,
             b += tol
         else:
             b -= tol
-        fb = _lrs(b, n, S, N) - target
+        fb = _lrs_t(b, n, S, N, t) - target
     return b
+
+
+cdef double _corrected(double s, double n, double S, double N, double lrs_bar,
+                       double xtol, int maxiter, const XLogX *t) noexcept nogil:
+    """Step 5: ``s_bar`` in ``[n S / N, s]`` with ``LRS(s_bar, n) = LRS_bar``."""
+    cdef double lo, full
+    cdef XLogX checked = XLogX(t.table, t.top, False)  # Brent's x is not an integer
+    if n <= 0.0 or N <= 0.0:
+        return s
+    lo = n * S / N
+    if s <= lo:
+        return s
+    if lrs_bar <= 0.0:
+        return lo
+    full = _lrs_t(s, n, S, N, t)
+    if lrs_bar >= full:
+        return s
+    return _brent(lo, s, n, S, N, lrs_bar, xtol, maxiter, &checked)
 
 
 def corrected_positives(const double[::1] s, const double[::1] n, double S,
@@ -137,21 +246,865 @@ def corrected_positives(const double[::1] s, const double[::1] n, double S,
         raise ValueError("s, n and lrs_bar differ in length")
     out_arr = np.empty(m, dtype=np.float64)
     cdef double[::1] out = out_arr
-    cdef double lo, full
     with nogil:
         for i in range(m):
-            if n[i] <= 0.0 or N <= 0.0:
-                out[i] = s[i]
-                continue
-            lo = n[i] * S / N
-            if s[i] <= lo:
-                out[i] = s[i]
-            elif lrs_bar[i] <= 0.0:
-                out[i] = lo
-            else:
-                full = _lrs(s[i], n[i], S, N)
-                if lrs_bar[i] >= full:
-                    out[i] = s[i]
-                else:
-                    out[i] = _brent(lo, s[i], n[i], S, N, lrs_bar[i], xtol, maxiter)
+            out[i] = _corrected(s[i], n[i], S, N, lrs_bar[i], xtol, maxiter, &NO_TABLE)
+    return out_arr
+
+
+cdef struct Scorer:
+    # how candidates of one search are scored
+    int kind                 # Quality
+    double S, N, prior, m
+    const double *mu         # Gumbel mu for rule lengths 1..max_len (index L - 1)
+    const double *beta
+    XLogX table
+    double *pure             # EVC: q(min(n, S), n) of integer n, per length; NaN = unknown
+    long pure_top            # the largest n in ``pure`` (-1: no cache)
+
+
+cdef inline double _corrected_lrs(const Scorer *sc, double l, int L, double *p) noexcept nogil:
+    """Steps 2-4: ``P_a`` (into ``p``) and the corrected ``LRS_bar``."""
+    cdef double beta = sc.beta[L - 1]
+    if beta > TINY_BETA:
+        p[0] = _gumbel_sf(l, sc.mu[L - 1], beta)
+        return _chi2_isf(2.0 * p[0] if 2.0 * p[0] < 1.0 else 1.0)  # steps 3-4
+    p[0] = _chi2_sf(l)  # no optimism measured: plain chi-square
+    return l
+
+
+cdef inline void _score(const Scorer *sc, double s, double n, int L, double *q,
+                        double *p, double *l) noexcept nogil:
+    """Steps 1-5 for a rule of length ``L`` with counts ``s`` of ``n``:
+    quality ``q``, ``P_a`` (``p``) and LRS (``l``)."""
+    cdef double lrs_bar
+    l[0] = _lrs_t(s, n, sc.S, sc.N, &sc.table)
+    if sc.kind == QUALITY_LRS:
+        q[0] = l[0]
+        p[0] = 1.0
+    elif sc.kind == QUALITY_M:
+        q[0] = (s + sc.m * sc.prior) / (n + sc.m if n + sc.m > 1e-300 else 1e-300)
+        p[0] = _chi2_sf(l[0])
+    else:
+        lrs_bar = _corrected_lrs(sc, l[0], L, p)
+        if n > 0.0:
+            q[0] = _corrected(s, n, sc.S, sc.N, lrs_bar, 1e-9, 100, &sc.table) / n
+        else:
+            q[0] = sc.prior
+
+
+cdef inline bint _score_above(const Scorer *sc, double s, double n, int L,
+                              double bar, double *q, double *p,
+                              double *l) noexcept nogil:
+    """:func:`_score`, unless the EVC quality is provably below ``bar``
+    (then False, without the root-find). For fixed ``n`` the LRS is convex
+    in ``s``, so its tangent at ``s`` lies below it and reaches ``LRS_bar``
+    no earlier than the LRS does: one Newton step from ``s`` bounds
+    ``s_bar`` from above."""
+    cdef double lrs_bar, lo, slope, root, N = sc.N, S = sc.S
+    if sc.kind != QUALITY_EVC or n <= 0.0 or N <= 0.0:
+        _score(sc, s, n, L, q, p, l)
+        return True
+    l[0] = _lrs_t(s, n, S, N, &sc.table)
+    lrs_bar = _corrected_lrs(sc, l[0], L, p)
+    lo = n * S / N
+    if s > lo and 0.0 < lrs_bar < l[0] and s < n and s < S and N - n - S + s > 0:
+        slope = 2.0 * (log(s) - log(n - s) - log(S - s) + log(N - n - S + s))
+        if slope > 0.0:
+            root = s - (l[0] - lrs_bar) / slope
+            if root < lo:
+                root = lo
+            if root / n * (1.0 + 1e-9) + 1e-12 < bar:
+                return False
+    q[0] = _corrected(s, n, S, N, lrs_bar, 1e-9, 100, &sc.table) / n
+    return True
+
+
+cdef inline double _upper_bound(Scorer *sc, double s, double n, int L) noexcept nogil:
+    """A quality the candidate counted ``(s, n)`` cannot exceed, without a
+    root-find: the corrected quality never exceeds the relative frequency
+    (``s_bar <= s``), nor that of the purest rule of the same coverage (it is
+    non-decreasing in ``s`` for fixed ``n``: every step of the correction is
+    monotone), which is computed once per integer ``n`` and length; the
+    m-estimate never exceeds ``max(s / n, prior)``."""
+    cdef double f = s / n, q, p, l, top
+    cdef double *slot
+    cdef long k
+    if sc.kind == QUALITY_M:
+        return sc.prior if sc.prior > f else f
+    if sc.kind != QUALITY_EVC or n > sc.pure_top:
+        return f
+    k = <long>n
+    if <double>k != n:
+        return f
+    slot = &sc.pure[(L - 1) * (sc.pure_top + 1) + k]
+    if isnan(slot[0]):
+        top = sc.S if sc.S < n else n
+        _score(sc, top, n, L, &q, &p, &l)
+        slot[0] = q + 1e-9  # Brent's tolerance
+    return slot[0] if slot[0] < f else f
+
+
+def evc_quality(const double[::1] s, const double[::1] n, double S, double N,
+                double mu, double beta):
+    """Steps 1-5 for rules with counts ``s`` of ``n``: ``(q, P_a, LRS)``.
+
+    With ``beta <= 1e-6`` (no optimism measured) ``P_a`` is the plain
+    chi-square tail of ``LRS`` and the quality the relative frequency."""
+    cdef Py_ssize_t m = s.shape[0], i
+    if n.shape[0] != m:
+        raise ValueError("s and n differ in length")
+    q_arr, p_arr, l_arr = np.empty(m), np.empty(m), np.empty(m)
+    cdef double[::1] q = q_arr, p = p_arr, l = l_arr
+    cdef double mu1 = mu, beta1 = beta
+    cdef Scorer sc = Scorer(QUALITY_EVC, S, N, S / N if N > 0 else 0.0, 0.0,
+                            &mu1, &beta1, NO_TABLE, NULL, -1)
+    with nogil:
+        for i in range(m):
+            _score(&sc, s[i], n[i], 1, &q[i], &p[i], &l[i])
+    return q_arr, p_arr, l_arr
+
+
+# ------------------------------------------------------------ the search data
+cdef class SearchData:
+    """The training data as the beam search reads it, built once per fit.
+
+    Every attribute is a *feature* of integer codes (row-major ``codes``,
+    ``-1`` for a missing value): a discrete attribute's value indices, or a
+    continuous attribute's ordinal bins (one per distinct value, or
+    equal-frequency bins, see ``encoding.ordinal_bins``). ``ordinal[f]``
+    says which; slot ``offset[f] + code`` holds, for an ordinal feature, the
+    smallest (``lo``) and largest (``hi``) training value of the bin, from
+    which thresholds are placed. Discrete features come first, in the order
+    of ``EncodedData.Xd``, then the ordinal ones in the order of ``Xc``.
+    """
+
+    cdef readonly object codes_arr, n_bins_arr, ordinal_arr, lo_arr, hi_arr, w_arr
+    cdef const int32_t[:, ::1] codes
+    cdef int32_t[::1] offset
+    cdef const int32_t[::1] n_bins
+    cdef const int8_t[::1] ordinal
+    cdef const double[::1] lo, hi, w
+    cdef double[::1] xlogx
+    cdef XLogX table
+    cdef readonly Py_ssize_t n, n_feat, n_slots, max_bins
+
+    def __init__(self, codes, n_bins, ordinal, lo, hi, w):
+        self.codes_arr = np.ascontiguousarray(codes, dtype=np.int32)
+        self.n_bins_arr = np.ascontiguousarray(n_bins, dtype=np.int32)
+        self.ordinal_arr = np.ascontiguousarray(ordinal, dtype=np.int8)
+        self.lo_arr = np.ascontiguousarray(lo, dtype=np.float64)
+        self.hi_arr = np.ascontiguousarray(hi, dtype=np.float64)
+        self.w_arr = np.ascontiguousarray(w, dtype=np.float64)
+        self.codes, self.n_bins, self.ordinal = self.codes_arr, self.n_bins_arr, self.ordinal_arr
+        self.lo, self.hi, self.w = self.lo_arr, self.hi_arr, self.w_arr
+        self.n, self.n_feat = self.codes.shape[0], self.codes.shape[1]
+        if self.n_bins.shape[0] != self.n_feat or self.ordinal.shape[0] != self.n_feat:
+            raise ValueError("n_bins and ordinal need one entry per feature")
+        if self.w.shape[0] != self.n:
+            raise ValueError("w needs one weight per row")
+        if np.any(self.n_bins_arr < 0):
+            raise ValueError("n_bins must be non-negative")
+        offset = np.zeros(self.n_feat + 1, dtype=np.int32)
+        np.cumsum(self.n_bins_arr, out=offset[1:])
+        self.offset = offset
+        self.n_slots = int(offset[self.n_feat])
+        self.max_bins = int(self.n_bins_arr.max()) if self.n_feat else 0
+        if self.lo.shape[0] != self.n_slots or self.hi.shape[0] != self.n_slots:
+            raise ValueError("lo and hi need one entry per slot")
+        if self.n and np.any((self.codes_arr >= self.n_bins_arr) | (self.codes_arr < -1)):
+            raise ValueError("a code outside -1..n_bins - 1")
+        if not np.all(np.isfinite(self.w_arr)) or np.any(self.w_arr < 0):
+            raise ValueError("weights must be finite and non-negative")
+        # x log x for integer counts: only when every weight is an integer
+        total = float(self.w_arr.sum())
+        if (self.n and np.all(self.w_arr == np.floor(self.w_arr))
+                and total <= max(4.0 * self.n, 1024.0)):
+            top = int(total)
+            table = np.empty(top + 1)
+            self.xlogx = table
+            _fill_xlogx(&self.xlogx[0], top)
+            self.table = XLogX(&self.xlogx[0], <double>top, True)
+        else:
+            self.table = NO_TABLE
+
+    def __reduce__(self):
+        return SearchData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr,
+                            self.lo_arr, self.hi_arr, self.w_arr)
+
+
+cdef void _fill_xlogx(double *table, long top) noexcept nogil:
+    cdef long k
+    table[0] = 0.0
+    for k in range(1, top + 1):
+        table[k] = (<double>k) * log(<double>k)
+
+
+# ------------------------------------------------------------ the beam search
+cdef struct Cond:
+    int32_t feat
+    int8_t op       # OP_EQ, OP_LE or OP_GE
+    int32_t code    # EQ: the value; LE: the last bin kept; GE: the first bin kept
+    double value    # EQ: the value index; LE/GE: the threshold
+
+
+cdef struct Cand:
+    double s, n, c2, bound   # counts and the bound of the quality
+    double q, p, l
+    int64_t seq              # the position in the Python search's candidate order
+    int32_t parent
+    Cond cond
+
+
+cdef struct Rule:
+    int32_t *rows            # covered rows, ascending
+    Py_ssize_t n_rows
+    double s, n, q
+    int32_t n_cond
+    Cond *conds              # capacity max_len
+
+
+cdef struct Search:
+    # inputs
+    const int32_t *codes
+    const int32_t *offset
+    const int32_t *n_bins
+    const int8_t *ordinal
+    const double *lo
+    const double *hi
+    const double *w
+    const int8_t *cls        # 0 negative, 1 covered positive, 2 uncovered positive
+    Py_ssize_t n, n_feat, n_slots, max_bins
+    Scorer sc
+    int beam_width, max_len
+    double min_covered, parent_alpha, alpha
+    bint covering, has_valid, boundary_only
+    # state
+    double *counts           # 4 per slot; all zero between parents
+    uint64_t *present        # slots held by a covered row (bitset)
+    Py_ssize_t n_words
+    Cand *buf                # candidates of one parent kept for evaluation
+    Py_ssize_t n_buf
+    Cand *heap               # the next beam, best first
+    int n_heap
+    Cand level_best
+    bint have_level_best
+    Cand best
+    bint have_best
+    int32_t *best_rows
+    Py_ssize_t best_n_rows
+    int32_t best_n_cond
+    Cond *best_conds
+    Rule *beam
+    Rule *next_beam
+    int n_beam
+    double *level_lrs
+    double level_max
+    bint failed
+    # work done, for benchmarks: rows counted, candidates offered and scored
+    int64_t n_rows_counted, n_offered, n_scored
+
+
+cdef inline bint _better(const Cand *a, const Cand *b) noexcept nogil:
+    """``a`` comes before ``b`` in the search's order: quality, then LRS,
+    then coverage, all descending, then the candidate order."""
+    if a.q != b.q:
+        return a.q > b.q
+    if a.l != b.l:
+        return a.l > b.l
+    if a.n != b.n:
+        return a.n > b.n
+    return a.seq < b.seq
+
+
+cdef inline bint _outranks(const Cand *a, const Cand *b) noexcept nogil:
+    """``(q, l, n)`` of ``a`` strictly above ``b``'s (a new best rule)."""
+    if a.q != b.q:
+        return a.q > b.q
+    if a.l != b.l:
+        return a.l > b.l
+    return a.n > b.n
+
+
+cdef inline bint _same_cond(const Cond *a, const Cond *b) noexcept nogil:
+    return a.feat == b.feat and a.op == b.op and a.value == b.value
+
+
+cdef bint _same_rule(Search *S, const Cand *a, const Cand *b) noexcept nogil:
+    """Whether two candidates of one level are the same set of conditions
+    (each set has one condition per attribute and operator)."""
+    cdef const Rule *pa = &S.beam[a.parent]
+    cdef const Rule *pb = &S.beam[b.parent]
+    cdef int i, j
+    cdef bint found
+    cdef const Cond *x
+    if a.s != b.s or a.n != b.n:
+        return False  # one set of conditions covers one set of rows
+    for i in range(pa.n_cond + 1):
+        x = &pa.conds[i] if i < pa.n_cond else &a.cond
+        found = False
+        for j in range(pb.n_cond + 1):
+            if _same_cond(x, &pb.conds[j] if j < pb.n_cond else &b.cond):
+                found = True
+                break
+        if not found:
+            return False
+    return True
+
+
+cdef void _heap_push(Search *S, const Cand *c) noexcept nogil:
+    """Keep the ``beam_width`` best distinct candidates of the level."""
+    cdef int i, k = S.beam_width
+    for i in range(S.n_heap):
+        if _same_rule(S, &S.heap[i], c):
+            if c.seq < S.heap[i].seq:  # the same rule reached earlier in the order
+                S.heap[i] = c[0]
+                _bubble_up(S.heap, i)
+            return
+    if S.n_heap < k:
+        i = S.n_heap
+        S.n_heap += 1
+    elif _better(c, &S.heap[k - 1]):
+        i = k - 1
+    else:
+        return
+    S.heap[i] = c[0]
+    _bubble_up(S.heap, i)
+
+
+cdef inline void _bubble_up(Cand *heap, int i) noexcept nogil:
+    cdef Cand tmp
+    while i > 0 and _better(&heap[i], &heap[i - 1]):
+        tmp = heap[i]
+        heap[i] = heap[i - 1]
+        heap[i - 1] = tmp
+        i -= 1
+
+
+cdef inline bint _used(const Rule *r, int32_t feat, int8_t op) noexcept nogil:
+    cdef int i
+    for i in range(r.n_cond):
+        if r.conds[i].feat == feat and r.conds[i].op == op:
+            return True
+    return False
+
+
+cdef inline double _bar(Search *S, bint may_win) noexcept nogil:
+    """The bound a candidate must reach to matter: to enter the full beam it
+    must beat its last rule; to become the best rule (``may_win``: it could
+    be valid), the best so far."""
+    cdef double beam_bar = S.heap[S.beam_width - 1].q if S.n_heap == S.beam_width else -INFINITY
+    cdef double win_bar = -INFINITY
+    if not (S.has_valid and may_win):
+        return beam_bar
+    if S.have_best:
+        win_bar = S.best.q
+    if S.have_level_best and S.level_best.q > win_bar:
+        win_bar = S.level_best.q
+    return beam_bar if beam_bar < win_bar else win_bar
+
+
+cdef inline bint _may_win(const Search *S, double s, double n) noexcept nogil:
+    """Only a rule better than the prior can be returned."""
+    return s > n * S.sc.prior
+
+
+cdef void _accept(Search *S, Cand *c, const Rule *parent) noexcept nogil:
+    """A scored candidate: if admissible, offer it to the beam and as the
+    best rule."""
+    S.n_scored += 1
+    if not c.q >= parent.q - 1e-12:
+        return  # a refinement must not lower the quality
+    if S.parent_alpha < 1.0 and \
+            _chi2_sf(_lrs_t(c.s, c.n, parent.s, parent.n, &S.sc.table)) > S.parent_alpha:
+        return  # the condition is not significant against the parent
+    if S.sc.kind == QUALITY_LRS and c.l > S.level_max:
+        S.level_max = c.l
+    _heap_push(S, c)
+    if S.has_valid and c.p <= S.alpha and c.s > c.n * S.sc.prior:
+        if not S.have_level_best or _better(c, &S.level_best):
+            S.level_best = c[0]
+            S.have_level_best = True
+
+
+cdef void _evaluate(Search *S, Cand *c, const Rule *parent, int L) noexcept nogil:
+    """Score a candidate (EVC, m) unless it provably cannot matter."""
+    cdef double bar = parent.q - 1e-12
+    cdef double relevant = _bar(S, _may_win(S, c.s, c.n))
+    if relevant > bar:
+        bar = relevant
+    if _score_above(&S.sc, c.s, c.n, L, bar, &c.q, &c.p, &c.l):
+        _accept(S, c, parent)
+
+
+cdef inline void _offer(Search *S, const Rule *parent, int32_t b, int L,
+                        int32_t feat, int8_t op, int32_t code, double value,
+                        const double *cnt, int64_t seq) noexcept nogil:
+    """A refinement with class counts ``cnt``: the cheap tests, then (LRS)
+    evaluate at once or (EVC, m) keep it for evaluation by bound."""
+    cdef Cand c
+    S.n_offered += 1
+    c.s = cnt[1] + cnt[2]
+    c.n = cnt[0] + cnt[1] + cnt[2]
+    c.c2 = cnt[2]
+    if not c.n >= S.min_covered or not c.n < parent.n * (1 - 1e-12):
+        return
+    if S.covering and not c.c2 > 0:
+        return  # must cover a positive not covered yet
+    c.seq = seq
+    c.parent = b
+    c.cond.feat = feat
+    c.cond.op = op
+    c.cond.code = code
+    c.cond.value = value
+    if S.sc.kind == QUALITY_LRS:
+        # the LRS is the quality: cheap, so scored at once; a candidate that
+        # cannot reach its parent or the beam changes nothing (the level's
+        # largest LRS is at least the beam's)
+        c.l = _lrs_t(c.s, c.n, S.sc.S, S.sc.N, &S.sc.table)
+        if c.l < parent.q - 1e-12 or (S.n_heap == S.beam_width
+                                      and c.l < S.heap[S.beam_width - 1].q):
+            return
+        c.q = c.l
+        c.p = 1.0
+        _accept(S, &c, parent)
+        return
+    c.bound = _upper_bound(&S.sc, c.s, c.n, L)
+    if c.bound < parent.q - 1e-12 or c.bound < _bar(S, _may_win(S, c.s, c.n)):
+        return
+    S.buf[S.n_buf] = c
+    S.n_buf += 1
+
+
+cdef struct Order:
+    double bound
+    Py_ssize_t i
+
+
+cdef int _by_bound(const void *a, const void *b) noexcept nogil:
+    cdef const Order *x = <const Order *>a
+    cdef const Order *y = <const Order *>b
+    if x.bound != y.bound:
+        return -1 if x.bound > y.bound else 1
+    return -1 if x.i < y.i else (1 if x.i > y.i else 0)
+
+
+cdef inline double _threshold(double a, double b) noexcept nogil:
+    """A threshold between training values ``a < b``: their midpoint (halves
+    added, so no overflow near the largest doubles)."""
+    return 0.5 * a + 0.5 * b
+
+
+cdef inline Py_ssize_t _next_present(const uint64_t *bits, Py_ssize_t k,
+                                     Py_ssize_t end) noexcept nogil:
+    """The first slot ``>= k`` and ``< end`` whose bit is set, else ``end``."""
+    cdef Py_ssize_t j
+    cdef uint64_t word
+    if k >= end:
+        return end
+    j = k >> 6
+    word = bits[j] & (~(<uint64_t>0) << (k & 63))
+    while True:
+        if word:
+            k = (j << 6) + ctz64(word)
+            return k if k < end else end
+        j += 1
+        if (j << 6) >= end:
+            return end
+        word = bits[j]
+
+
+cdef void _refine(Search *S, int32_t b, int L) noexcept nogil:
+    """All one-condition refinements of beam rule ``b``: ``A = v`` of every
+    discrete feature, ``A <= t`` and ``A >= t`` at every threshold of every
+    ordinal feature. Each gets its position in the Python search's order
+    (discrete first, then all ``<=``, then all ``>=``) as ``seq``, so the
+    order in which they are visited here does not matter."""
+    cdef const Rule *parent = &S.beam[b]
+    cdef double *cnt = S.counts
+    cdef Py_ssize_t f, k, first, end, prev, i, F = S.n_feat, stride = S.max_bins + 1
+    cdef double below[3]
+    cdef double total[3]
+    cdef double above[3]
+    cdef double t_le, t_ge, a, z
+    cdef double *slot
+    cdef int c
+    cdef int64_t seq_eq, seq_le, seq_ge
+    cdef bint use_eq, use_le, use_ge
+    cdef Order *order
+    cdef Cand *cand
+    memset(S.present, 0, S.n_words * sizeof(uint64_t))
+    S.n_rows_counted += parent.n_rows
+    coded_class_counts(S.codes, F, parent.rows, parent.n_rows, S.offset, S.cls,
+                       S.w, cnt, S.present)
+    S.n_buf = 0
+    for f in range(F):
+        first, end = S.offset[f], S.offset[f + 1]
+        seq_eq = ((<int64_t>b * 3 + 0) * F + f) * stride - first
+        seq_le = ((<int64_t>b * 3 + 1) * F + f) * stride - first
+        seq_ge = ((<int64_t>b * 3 + 2) * F + f) * stride - first
+        if not S.ordinal[f]:
+            use_eq = not _used(parent, <int32_t>f, OP_EQ)
+            k = _next_present(S.present, first, end)
+            while k < end:
+                slot = &cnt[4 * k]
+                if use_eq and slot[0] + slot[1] + slot[2] > 0:
+                    _offer(S, parent, b, L, <int32_t>f, OP_EQ, <int32_t>(k - first),
+                           <double>(k - first), slot, seq_eq + k)
+                slot[0] = slot[1] = slot[2] = 0
+                k = _next_present(S.present, k + 1, end)
+            continue
+        use_le = not _used(parent, <int32_t>f, OP_LE)
+        use_ge = not _used(parent, <int32_t>f, OP_GE)
+        total[0] = total[1] = total[2] = 0
+        if use_ge:
+            k = _next_present(S.present, first, end)
+            while k < end:
+                for c in range(3):
+                    total[c] += cnt[4 * k + c]
+                k = _next_present(S.present, k + 1, end)
+        below[0] = below[1] = below[2] = 0
+        prev = -1
+        k = _next_present(S.present, first, end)
+        while k < end:
+            slot = &cnt[4 * k]
+            if prev >= 0 and (use_le or use_ge) and not (
+                    S.boundary_only and _same_pure_class(&cnt[4 * prev], slot)):
+                a, z = S.hi[prev], S.lo[k]  # the values either side of the cut
+                t_le = t_ge = _threshold(a, z)
+                if t_le >= z:  # adjacent doubles: no value strictly between
+                    t_le = a
+                if t_ge <= a:
+                    t_ge = z
+                if use_le:
+                    _offer(S, parent, b, L, <int32_t>f, OP_LE, <int32_t>(prev - first),
+                           t_le, below, seq_le + k)
+                if use_ge:
+                    for c in range(3):
+                        above[c] = total[c] - below[c]
+                    _offer(S, parent, b, L, <int32_t>f, OP_GE, <int32_t>(k - first),
+                           t_ge, above, seq_ge + k)
+            if prev >= 0:
+                cnt[4 * prev] = cnt[4 * prev + 1] = cnt[4 * prev + 2] = 0
+            for c in range(3):
+                below[c] += slot[c]
+            prev = k
+            k = _next_present(S.present, k + 1, end)
+        if prev >= 0:
+            cnt[4 * prev] = cnt[4 * prev + 1] = cnt[4 * prev + 2] = 0
+    if S.sc.kind == QUALITY_LRS or S.n_buf == 0:
+        return
+    # evaluate the kept candidates, most promising first, while they can matter
+    order = <Order *>malloc(S.n_buf * sizeof(Order))
+    if order == NULL:
+        S.failed = True
+        return
+    for i in range(S.n_buf):
+        order[i].bound = S.buf[i].bound
+        order[i].i = i
+    qsort(order, S.n_buf, sizeof(Order), _by_bound)
+    for i in range(S.n_buf):
+        cand = &S.buf[order[i].i]
+        if cand.bound < _bar(S, True):
+            break  # sorted by bound: nothing further can enter the beam or win
+        if cand.bound < _bar(S, _may_win(S, cand.s, cand.n)):
+            continue
+        _evaluate(S, cand, parent, L)
+    free(order)
+
+
+cdef inline bint _same_pure_class(const double *a, const double *b) noexcept nogil:
+    """Whether the cut between two bins is not a boundary point: the covered
+    examples of both are all of the target class, or all of other classes
+    (Fayyad & Irani 1992)."""
+    cdef bint pos = a[1] + a[2] > 0 or b[1] + b[2] > 0
+    cdef bint neg = a[0] > 0 or b[0] > 0
+    return not (pos and neg)
+
+
+cdef Py_ssize_t _filter_rows(const Search *S, const int32_t *rows, Py_ssize_t n_rows,
+                             const Cond *cond, int32_t *out) noexcept nogil:
+    cdef Py_ssize_t r, m = 0
+    for r in range(n_rows):
+        if code_satisfies(S.codes[rows[r] * S.n_feat + cond.feat], cond.op, cond.code):
+            out[m] = rows[r]
+            m += 1
+    return m
+
+
+cdef bint _alloc_rule(Rule *r, Py_ssize_t n_rows, int max_len) noexcept nogil:
+    r.rows = <int32_t *>malloc((n_rows if n_rows > 0 else 1) * sizeof(int32_t))
+    r.conds = <Cond *>malloc(max_len * sizeof(Cond))
+    return r.rows != NULL and r.conds != NULL
+
+
+cdef void _free_beam(Rule *beam, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        free(beam[i].rows)
+        free(beam[i].conds)
+        beam[i].rows = NULL
+        beam[i].conds = NULL
+
+
+cdef void _search(Search *S) noexcept nogil:
+    """Algorithm of the EVC rule search (doc/algorithms.md): CN2-style beam
+    search from the empty rule, one condition per level."""
+    cdef int L, b, i
+    cdef Py_ssize_t r
+    cdef Rule *tmp
+    cdef Rule *child
+    cdef const Rule *par
+    cdef double q0, p0, l0
+    # the root: every row, the data's counts and quality
+    S.n_beam = 1
+    if not _alloc_rule(&S.beam[0], S.n, S.max_len):
+        S.failed = True
+        return
+    for r in range(S.n):
+        S.beam[0].rows[r] = <int32_t>r
+    S.beam[0].n_rows = S.n
+    S.beam[0].s = S.sc.S
+    S.beam[0].n = S.sc.N
+    _score(&S.sc, S.sc.S, S.sc.N, 1, &q0, &p0, &l0)
+    S.beam[0].q = q0
+    S.beam[0].n_cond = 0
+    S.have_best = False
+    for L in range(1, S.max_len + 1):
+        S.n_heap = 0
+        S.have_level_best = False
+        S.level_max = 0.0
+        for b in range(S.n_beam):
+            _refine(S, b, L)
+            if S.failed:
+                return
+        if S.n_heap == 0:
+            break
+        S.level_lrs[L - 1] = S.level_max
+        if S.have_level_best and (not S.have_best or _outranks(&S.level_best, &S.best)):
+            S.best = S.level_best
+            S.have_best = True
+            par = &S.beam[S.best.parent]
+            S.best_n_rows = _filter_rows(S, par.rows, par.n_rows, &S.best.cond, S.best_rows)
+            for i in range(par.n_cond):
+                S.best_conds[i] = par.conds[i]
+            S.best_conds[par.n_cond] = S.best.cond
+            S.best_n_cond = par.n_cond + 1
+        # the next beam: the heap's rules, best first
+        for i in range(S.n_heap):
+            par = &S.beam[S.heap[i].parent]
+            child = &S.next_beam[i]
+            if not _alloc_rule(child, par.n_rows, S.max_len):
+                S.failed = True
+                _free_beam(S.next_beam, i + 1)
+                return
+            child.n_rows = _filter_rows(S, par.rows, par.n_rows, &S.heap[i].cond, child.rows)
+            child.s = S.heap[i].s
+            child.n = S.heap[i].n
+            child.q = S.heap[i].q
+            memcpy(child.conds, par.conds, par.n_cond * sizeof(Cond))
+            child.conds[par.n_cond] = S.heap[i].cond
+            child.n_cond = par.n_cond + 1
+        _free_beam(S.beam, S.n_beam)
+        tmp = S.beam
+        S.beam = S.next_beam
+        S.next_beam = tmp
+        S.n_beam = S.n_heap
+
+
+cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int quality,
+                       double S_, double N_, const double *mu, const double *beta,
+                       double m, double alpha, int beam_width, int max_len,
+                       double min_covered, double parent_alpha, bint covering,
+                       bint has_valid, bint boundary_only, double *level_lrs,
+                       int32_t *best_rows, double *pure, long pure_top) noexcept nogil:
+    cdef Py_ssize_t per_parent
+    S.codes = &data.codes[0, 0] if data.n and data.n_feat else NULL
+    S.offset = &data.offset[0]
+    S.n_bins = &data.n_bins[0] if data.n_feat else NULL
+    S.ordinal = &data.ordinal[0] if data.n_feat else NULL
+    S.lo = &data.lo[0] if data.n_slots else NULL
+    S.hi = &data.hi[0] if data.n_slots else NULL
+    S.w = &data.w[0] if data.n else NULL
+    S.cls = cls
+    S.n, S.n_feat, S.n_slots, S.max_bins = data.n, data.n_feat, data.n_slots, data.max_bins
+    S.sc.kind = quality
+    S.sc.S, S.sc.N = S_, N_
+    S.sc.prior = S_ / N_ if N_ > 0 else 0.0
+    S.sc.m = m
+    S.sc.mu, S.sc.beta = mu, beta
+    S.sc.table = data.table
+    S.sc.pure, S.sc.pure_top = pure, (pure_top if pure != NULL else -1)
+    S.beam_width, S.max_len = beam_width, max_len
+    S.min_covered = min_covered if min_covered > 1e-12 else 1e-12
+    S.parent_alpha, S.alpha = parent_alpha, alpha
+    S.covering, S.has_valid, S.boundary_only = covering, has_valid, boundary_only
+    S.level_lrs = level_lrs
+    S.best_rows = best_rows
+    S.best_n_rows = 0
+    S.best_n_cond = 0
+    S.failed = False
+    S.n_rows_counted = S.n_offered = S.n_scored = 0
+    per_parent = 2 * data.n_slots + 1
+    S.counts = <double *>calloc(4 * (data.n_slots + 1), sizeof(double))
+    S.n_words = (data.n_slots >> 6) + 1
+    S.present = <uint64_t *>malloc(S.n_words * sizeof(uint64_t))
+    S.buf = <Cand *>malloc(per_parent * sizeof(Cand))
+    S.heap = <Cand *>malloc(beam_width * sizeof(Cand))
+    S.best_conds = <Cond *>malloc(max_len * sizeof(Cond))
+    S.beam = <Rule *>malloc(beam_width * sizeof(Rule))
+    S.next_beam = <Rule *>malloc(beam_width * sizeof(Rule))
+    S.n_beam = 0
+    return (S.counts != NULL and S.present != NULL and S.buf != NULL and S.heap != NULL
+            and S.best_conds != NULL and S.beam != NULL and S.next_beam != NULL)
+
+
+cdef void _free_search(Search *S) noexcept nogil:
+    if S.beam != NULL:
+        _free_beam(S.beam, S.n_beam)
+    free(S.counts)
+    free(S.present)
+    free(S.buf)
+    free(S.heap)
+    free(S.best_conds)
+    free(S.beam)
+    free(S.next_beam)
+
+
+def _check_search(SearchData data, cls, mu, beta, int beam_width, int max_len):
+    if beam_width < 1 or max_len < 1:
+        raise ValueError("beam_width and max_rule_length must be at least 1")
+    if cls.shape[0] != data.n:
+        raise ValueError("the class codes need one entry per row")
+    if data.n and (cls.min() < 0 or cls.max() > 2):
+        raise ValueError("the pseudo-class codes must be 0, 1 or 2")
+    if mu.shape[0] < max_len or beta.shape[0] < max_len:
+        raise ValueError("mu and beta need one entry per rule length")
+    if (<int64_t>beam_width * 3 * (data.n_feat + 1) * (data.max_bins + 1)
+            > (<int64_t>1 << 62)):
+        raise ValueError("too many candidates for one search")
+
+
+_last_work = (0, 0, 0)
+
+
+def last_search_work():
+    """``(rows counted, candidates offered, candidates scored)`` of the last
+    :func:`beam_search` call (for benchmarks and tests of the pruning)."""
+    return _last_work
+
+
+def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
+                double N, const double[::1] mu, const double[::1] beta,
+                double m=2.0, double alpha=1.0, int beam_width=10,
+                int max_rule_length=5, double min_covered=1.0,
+                double parent_alpha=1.0, bint covering=True,
+                bint has_valid=True, bint boundary_only=True, double[:, ::1] pure=None):
+    """The best rule for the target class coded in ``cls`` (0 negative, 1
+    positive already covered, 2 positive not covered yet) by a beam search
+    of ``beam_width`` and depth ``max_rule_length`` (doc/algorithms.md, EVC
+    rule search).
+
+    ``quality``: :class:`Quality`; ``S``, ``N``: the weight of the target
+    class and of all rows; ``mu``, ``beta``: the Gumbel parameters of rule
+    lengths 1, 2, ...; ``m``: the m-estimate's ``m``. A refinement must
+    change the coverage, cover at least ``min_covered``, not lower the
+    quality, be significant against its parent at ``parent_alpha`` and,
+    with ``covering``, cover a positive not covered yet. With ``has_valid``
+    a rule is returned only if ``P_a <= alpha`` and it is better than the
+    prior. ``boundary_only``: thresholds only between bins whose examples
+    are not all of one class (else between every two values).
+
+    Returns ``(conditions, stats, level_lrs, mask)``: ``conditions`` a list
+    of ``(feature, op, value)`` (``None`` if no rule was found), ``stats``
+    ``(s, n, q, p, lrs)``, ``level_lrs`` the largest LRS of an admissible
+    refinement per length (with ``QUALITY_LRS`` only), ``mask`` the rows the
+    rule covers.
+    """
+    _check_search(data, np.asarray(cls), np.asarray(mu), np.asarray(beta),
+                  beam_width, max_rule_length)
+    level_arr = np.zeros(max_rule_length)
+    rows_arr = np.zeros(max(data.n, 1), dtype=np.int32)
+    cdef double[::1] level = level_arr
+    cdef int32_t[::1] rows = rows_arr
+    cdef Search Sx
+    cdef bint ok
+    cdef int i
+    feat_arr = np.zeros(max_rule_length, dtype=np.int32)
+    op_arr = np.zeros(max_rule_length, dtype=np.int8)
+    value_arr = np.zeros(max_rule_length)
+    cdef double *pure_ptr = NULL
+    cdef long pure_top = -1
+    if pure is not None and pure.shape[0] >= max_rule_length and pure.shape[1] > 0:
+        pure_ptr = &pure[0, 0]
+        pure_top = pure.shape[1] - 1
+    cdef int32_t[::1] feat = feat_arr
+    cdef int8_t[::1] op = op_arr
+    cdef double[::1] value = value_arr
+    with nogil:
+        ok = _init_search(&Sx, data, &cls[0] if data.n else NULL, quality, S, N,
+                          &mu[0], &beta[0], m, alpha, beam_width, max_rule_length,
+                          min_covered, parent_alpha, covering, has_valid,
+                          boundary_only, &level[0], &rows[0], pure_ptr, pure_top)
+        if ok:
+            _search(&Sx)
+            for i in range(Sx.best_n_cond if Sx.have_best else 0):
+                feat[i] = Sx.best_conds[i].feat
+                op[i] = Sx.best_conds[i].op
+                value[i] = Sx.best_conds[i].value
+        _free_search(&Sx)
+    if not ok or Sx.failed:
+        raise MemoryError("out of memory in the EVC beam search")
+    global _last_work
+    _last_work = (Sx.n_rows_counted, Sx.n_offered, Sx.n_scored)
+    mask = np.zeros(data.n, dtype=bool)
+    if not Sx.have_best:
+        return None, None, level_arr, mask
+    mask[rows_arr[:Sx.best_n_rows]] = True
+    conds = [(int(feat_arr[i]), int(op_arr[i]), float(value_arr[i]))
+             for i in range(Sx.best_n_cond)]
+    stats = (Sx.best.s, Sx.best.n, Sx.best.q, Sx.best.p, Sx.best.l)
+    return conds, stats, level_arr, mask
+
+
+def permutation_maxima(SearchData data, const int32_t[::1] y,
+                       const int32_t[::1] classes, const double[::1] S,
+                       double N, int beam_width=10, int max_rule_length=5,
+                       double min_covered=1.0, bint boundary_only=True):
+    """The Gumbel fit's searches on one permutation ``y`` of the class
+    column: for each target class in ``classes`` (with weight ``S[i]``), the
+    largest LRS of a rule of each length found by the beam search with the
+    LRS as its quality (the paper's Fig. 8). Returns ``(len(classes),
+    max_rule_length)``; a class without weight gets zeros."""
+    cdef Py_ssize_t k, i, n = data.n, n_cls = classes.shape[0]
+    if y.shape[0] != n or S.shape[0] != n_cls:
+        raise ValueError("y needs one class per row and S one weight per class")
+    zeros = np.zeros(max_rule_length)
+    _check_search(data, np.zeros(n, np.int8), zeros, zeros, beam_width, max_rule_length)
+    out_arr = np.zeros((n_cls, max_rule_length))
+    cls_arr = np.zeros(max(n, 1), dtype=np.int8)
+    rows_arr = np.zeros(max(n, 1), dtype=np.int32)
+    cdef double[:, ::1] out = out_arr
+    cdef int8_t[::1] cls = cls_arr
+    cdef int32_t[::1] rows = rows_arr
+    cdef double[::1] z = zeros
+    cdef Search Sx
+    cdef bint ok = True
+    with nogil:
+        for k in range(n_cls):
+            if S[k] <= 0:
+                continue  # a class absent from the data: nothing to search
+            for i in range(n):
+                cls[i] = 2 if y[i] == classes[k] else 0
+            ok = _init_search(&Sx, data, &cls[0], QUALITY_LRS, S[k], N, &z[0], &z[0],
+                              0.0, 1.0, beam_width, max_rule_length, min_covered,
+                              1.0, False, False, boundary_only, &out[k, 0], &rows[0], NULL, -1)
+            if ok:
+                _search(&Sx)
+            ok = ok and not Sx.failed
+            _free_search(&Sx)
+            if not ok:
+                break
+    if not ok:
+        raise MemoryError("out of memory in the EVC beam search")
     return out_arr

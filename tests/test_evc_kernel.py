@@ -1,0 +1,218 @@
+"""The compiled EVC beam search (``core.beam_search``) against the former
+Python search (``tests/evc_reference.py``) on random small data: the same
+best rule and the same largest LRS per rule length, in every candidate mode
+(all thresholds, boundary points, binned columns) and with every quality."""
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from orangecontrib.rules.core import (Quality, SearchData, beam_search,
+                                      continuous_refinements, permutation_maxima)
+from orangecontrib.rules.encoding import encode_table, ordinal_bins, search_data
+from orangecontrib.rules.evc import evc_quality, likelihood_ratio, m_estimate
+
+from evc_reference import Task, beam_search as reference_search
+
+
+@st.composite
+def problems(draw):
+    """A small table in SearchData form, a target coding and settings."""
+    n = draw(st.integers(4, 40))
+    n_disc = draw(st.integers(0, 2))
+    n_cont = draw(st.integers(0 if n_disc else 1, 3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    max_thresholds = draw(st.sampled_from([None, None, 2, 4]))
+    codes, n_bins, lo, hi, ordinal = [], [], [], [], []
+    for _ in range(n_disc):
+        k = int(rng.integers(2, 5))
+        c = rng.integers(0, k, n).astype(np.int32)
+        c[rng.random(n) < 0.1] = -1
+        codes.append(c)
+        n_bins.append(k)
+        lo.append(np.zeros(k))
+        hi.append(np.zeros(k))
+        ordinal.append(0)
+    for _ in range(n_cont):
+        x = rng.integers(0, int(rng.integers(2, 12)), n).astype(float)
+        x[rng.random(n) < 0.1] = np.nan
+        c, l, h = ordinal_bins(x, max_thresholds)
+        codes.append(c)
+        n_bins.append(len(l))
+        lo.append(l)
+        hi.append(h)
+        ordinal.append(1)
+    weights = draw(st.sampled_from(["unit", "dyadic", "zeros"]))
+    if weights == "unit":
+        w = np.ones(n)
+    elif weights == "dyadic":  # sums stay exact in any order
+        w = rng.choice([0.5, 1.0, 2.0, 3.0], n)
+    else:
+        w = rng.choice([0.0, 1.0, 2.0], n)
+    sd = SearchData(np.column_stack(codes), np.array(n_bins, np.int32),
+                    np.array(ordinal, np.int8), np.concatenate(lo), np.concatenate(hi), w)
+    y = rng.integers(0, 2, n)
+    y[: 2] = [0, 1]
+    code = np.where(y == 1, 2, 0).astype(np.int8)
+    if draw(st.booleans()):  # a covering step: some positives already covered
+        code[(y == 1) & (rng.random(n) < 0.4)] = 1
+    settings_ = dict(
+        beam_width=draw(st.integers(1, 5)), max_rule_length=draw(st.integers(1, 4)),
+        min_covered=draw(st.sampled_from([1.0, 2.0])),
+        parent_alpha=draw(st.sampled_from([1.0, 1.0, 0.5])),
+        boundary_only=draw(st.booleans()))
+    return sd, code, settings_
+
+
+def _run_both(sd, code, quality, settings_, mu=None, beta=None, m=2.0, alpha=1.0,
+              covering=True, has_valid=True):
+    w = np.asarray(sd.w_arr)
+    pos = code > 0
+    S, N = float(w[pos].sum()), float(w.sum())
+    L = settings_["max_rule_length"]
+    mu = np.zeros(L) if mu is None else mu
+    beta = np.zeros(L) if beta is None else beta
+    kernel = beam_search(sd, code, quality, S, N, mu, beta, m, alpha,
+                         settings_["beam_width"], L, settings_["min_covered"],
+                         settings_["parent_alpha"], covering, has_valid,
+                         settings_["boundary_only"])
+    prior = S / N if N else 0.0
+
+    def q_of(s, n, length):
+        if quality == Quality.QUALITY_LRS:
+            l = likelihood_ratio(s, n, S, N)
+            return l, np.ones_like(l), l
+        if quality == Quality.QUALITY_M:
+            l = likelihood_ratio(s, n, S, N)
+            from orangecontrib.rules.evc import chi2_sf
+            return m_estimate(s, n, prior, m), chi2_sf(l), l
+        return evc_quality(s, n, S, N, mu[length - 1], beta[length - 1])
+
+    valid = (lambda q, p, s, n: p <= alpha and s > n * prior) if has_valid else None
+    task = Task(sd, code, S, N, settings_["boundary_only"])
+    ref = reference_search(task, q_of, beam_width=settings_["beam_width"],
+                           max_rule_length=L, min_covered_examples=settings_["min_covered"],
+                           parent_alpha=settings_["parent_alpha"], valid=valid,
+                           covering=covering)
+    return kernel, ref
+
+
+def _same(kernel, ref):
+    conds, stats, _, mask = kernel
+    found, _ = ref
+    assert (conds is None) == (found is None)
+    if found is None:
+        return
+    assert frozenset(map(tuple, conds)) == frozenset(found.conditions)
+    assert stats == (found.s, found.n, found.q, found.p, found.lrs)
+    np.testing.assert_array_equal(mask, found.mask)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_permutation_search_matches_reference(problem):
+    """LRS quality, no covering, no valid rule: the per-length maxima."""
+    sd, code, s = problem
+    code = np.where(code > 0, 2, 0).astype(np.int8)
+    kernel, ref = _run_both(sd, code, Quality.QUALITY_LRS, s, covering=False,
+                            has_valid=False)
+    assert kernel[0] is None
+    np.testing.assert_array_equal(kernel[2], ref[1])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.floats(0.0, 6.0), st.floats(0.0, 3.0), st.sampled_from([0.05, 0.5, 1.0]))
+def test_evc_search_matches_reference(problem, mu, beta, alpha):
+    sd, code, s = problem
+    L = s["max_rule_length"]
+    mus = mu + np.arange(L) * 0.7  # non-decreasing in the length, as fitted
+    betas = np.full(L, beta)
+    kernel, ref = _run_both(sd, code, Quality.QUALITY_EVC, s, mus, betas, alpha=alpha)
+    _same(kernel, ref)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.sampled_from([0.0, 2.0, 22.0]), st.sampled_from([0.05, 1.0]))
+def test_m_estimate_search_matches_reference(problem, m, alpha):
+    sd, code, s = problem
+    kernel, ref = _run_both(sd, code, Quality.QUALITY_M, s, m=m, alpha=alpha)
+    _same(kernel, ref)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_all_thresholds_are_the_former_candidates(seed):
+    """With exact bins and every threshold, the reference's candidates are
+    those of the former kernel ``continuous_refinements`` (midpoints between
+    consecutive covered values, counts below and above)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 30))
+    x = rng.integers(0, 8, n).astype(float) * 0.5
+    x[rng.random(n) < 0.1] = np.nan
+    y = rng.integers(0, 3, n).astype(np.int32)
+    w = rng.choice([0.0, 1.0, 2.0], n)
+    covered = rng.random(n) < 0.7
+    codes, lo, hi = ordinal_bins(x)
+    sd = SearchData(codes[:, None], np.array([len(lo)], np.int32), np.ones(1, np.int8),
+                    lo, hi, w)
+    task = Task(sd, y.astype(np.int8), 1.0, 2.0, boundary_only=False)
+    f, op, t, cnt = task.refinements(covered, set())
+    order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
+    thr, below, ncand, total = continuous_refinements(
+        x[:, None].copy(), order, np.array([np.sum(~np.isnan(x))], np.int32), y, w,
+        covered.view(np.uint8), 3)
+    k = ncand[0]
+    le, ge = op == 1, op == 2
+    np.testing.assert_array_equal(t[le], thr[0, :k])
+    np.testing.assert_array_equal(t[ge], thr[0, :k])
+    np.testing.assert_array_equal(cnt[le], below[0, :k])
+    np.testing.assert_array_equal(cnt[ge], total[0] - below[0, :k])
+
+
+def test_permutation_maxima_is_one_search_per_class(heart):
+    enc = encode_table(heart)
+    sd, _ = search_data(enc, None)
+    y = enc.y[np.random.default_rng(1).permutation(enc.n)].astype(np.int32)
+    S = np.array([float(enc.w[y == c].sum()) for c in range(enc.n_classes)] + [0.0])
+    classes = np.arange(enc.n_classes + 1, dtype=np.int32)  # one class absent
+    out = permutation_maxima(sd, y, classes, S, float(enc.w.sum()), 5, 3, 1.0, True)
+    assert out.shape == (enc.n_classes + 1, 3)
+    assert np.all(out[-1] == 0)
+    for c in range(enc.n_classes):
+        code = np.where(y == c, 2, 0).astype(np.int8)
+        _, _, level, _ = beam_search(sd, code, Quality.QUALITY_LRS, S[c],
+                                     float(enc.w.sum()), np.zeros(3), np.zeros(3),
+                                     2.0, 1.0, 5, 3, 1.0, 1.0, False, False, True)
+        np.testing.assert_array_equal(out[c], level)
+
+
+def test_binning_is_equal_frequency_and_exact_when_small():
+    x = np.r_[np.arange(100.0), [np.nan]]
+    codes, lo, hi = ordinal_bins(x)
+    assert len(lo) == 100 and codes[-1] == -1 and np.array_equal(lo, hi)
+    codes, lo, hi = ordinal_bins(x, 4)
+    assert len(lo) == 5
+    np.testing.assert_array_equal(np.bincount(codes[:-1]), [20] * 5)
+    assert np.all(hi[:-1] < lo[1:])  # bins do not overlap
+    for b in range(5):
+        assert np.all((x[:-1][codes[:-1] == b] >= lo[b]) & (x[:-1][codes[:-1] == b] <= hi[b]))
+    # heavy ties: a cut never splits a value
+    x = np.r_[np.zeros(90), np.arange(1.0, 11.0)]
+    codes, lo, hi = ordinal_bins(x, 4)
+    assert len(set(codes[:90])) == 1 and len(lo) <= 5
+
+
+def test_search_data_checks_its_input():
+    ok = dict(codes=np.zeros((3, 1), np.int32), n_bins=np.array([2], np.int32),
+              ordinal=np.zeros(1, np.int8), lo=np.zeros(2), hi=np.zeros(2), w=np.ones(3))
+    SearchData(**ok)
+    with pytest.raises(ValueError, match="code outside"):
+        SearchData(**{**ok, "codes": np.full((3, 1), 2, np.int32)})
+    with pytest.raises(ValueError, match="weights"):
+        SearchData(**{**ok, "w": np.array([1.0, -1.0, 1.0])})
+    with pytest.raises(ValueError, match="slot"):
+        SearchData(**{**ok, "lo": np.zeros(3)})
+    sd = SearchData(**ok)
+    with pytest.raises(ValueError, match="pseudo-class"):
+        beam_search(sd, np.full(3, 3, np.int8), 0, 1.0, 3.0, np.zeros(5), np.zeros(5))
+    with pytest.raises(ValueError, match="one entry per row"):
+        beam_search(sd, np.zeros(2, np.int8), 0, 1.0, 3.0, np.zeros(5), np.zeros(5))
