@@ -11,7 +11,8 @@ above ``p_max``; the 2^10 examples are all attribute combinations, each with
 a class drawn from its probability. The true probability of a rule is the
 mean of ``P(head)`` over the combinations it covers (all are equally
 frequent). One best rule per data set (over both classes) is learned by the
-add-on's beam search with each quality measure. Writes
+add-on's compiled beam search with each quality measure (ties in quality
+broken by the LRS, then coverage). Writes
 ``results/evc_artificial.md``.
 """
 from __future__ import annotations
@@ -29,9 +30,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from Orange.data import DiscreteVariable, Domain, Table  # noqa: E402
 
-from orangecontrib.rules.encoding import encode_table  # noqa: E402
-from orangecontrib.rules.evc import (_Task, beam_search, evc_quality,  # noqa: E402
-                                     fit_gumbel_parameters, m_estimate)
+from orangecontrib.rules.core import Quality  # noqa: E402
+from orangecontrib.rules.encoding import encode_table, search_data  # noqa: E402
+from orangecontrib.rules.evc import find_rule, fit_gumbel_parameters  # noqa: E402
 from runner import git_commit, machine, write_report  # noqa: E402
 
 M_VALUES = (0, 2, 10, 20, 50, 100)
@@ -50,15 +51,22 @@ def make_dataset(rng):
     return Table.from_numpy(domain, X, y), p1
 
 
-def best_rule(enc, quality_for, beam_width, max_rule_length, min_covered):
-    """The best rule over both classes: ``(estimate, head, mask)``."""
+def best_rule(enc, quality, gumbel, m, beam_width, max_rule_length, min_covered):
+    """The best rule over both classes by the add-on's compiled beam search
+    (no covering, every rule better than the prior may be returned):
+    ``(estimate, head, mask)``."""
+    sd, attrs = search_data(enc)
     best = None
     for c in range(2):
-        task = _Task(enc, enc.y, c)
-        found, _ = beam_search(task, quality_for(task, c), beam_width=beam_width,
-                               max_rule_length=max_rule_length,
-                               min_covered_examples=min_covered, covering=False,
-                               valid=lambda q, p, s, n: True)
+        pos = enc.y == c
+        S, N = float(enc.w[pos].sum()), float(enc.w.sum())
+        if gumbel is None:
+            mu = beta = np.zeros(max_rule_length)
+        else:
+            mu, beta = np.array([gumbel.of(c, L) for L in range(1, max_rule_length + 1)]).T
+        found = find_rule(sd, attrs, np.where(pos, 2, 0), quality, S, N, mu, beta, m=m,
+                          alpha=1.0, beam_width=beam_width, max_rule_length=max_rule_length,
+                          min_covered_examples=min_covered, covering=False)
         if found is not None and (best is None or found.q > best[0]):
             best = (found.q, c, found.mask)
     return best
@@ -87,26 +95,16 @@ def main():
         S = [float(enc.w[enc.y == c].sum()) for c in range(2)]
         N = float(enc.w.sum())
         for m, name in zip(M_VALUES, names):
-            def quality_for(task, c, m=m):
-                def q(s, n, L):
-                    v = m_estimate(s, n, S[c] / N, m)
-                    return v, np.ones_like(v), v
-                return q
-            e, c, mask = best_rule(enc, quality_for, args.beam_width,
+            e, c, mask = best_rule(enc, Quality.QUALITY_M, None, m, args.beam_width,
                                    args.max_rule_length, args.min_covered)
             est[name].append(e)
             true[name].append(np.mean(p1[mask] if c == 1 else 1 - p1[mask]))
-        g = fit_gumbel_parameters(enc, args.permutations, args.beam_width,
-                                  args.max_rule_length, args.min_covered,
+        g = fit_gumbel_parameters(search_data(enc)[0], enc.y, 2, args.permutations,
+                                  args.beam_width, args.max_rule_length, args.min_covered,
                                   random_state=int(rng.integers(2**31)),
                                   n_jobs=args.n_jobs)
-
-        def evc_for(task, c):
-            def q(s, n, L):
-                return evc_quality(s, n, S[c], N, *g.of(c, L))
-            return q
-        e, c, mask = best_rule(enc, evc_for, args.beam_width, args.max_rule_length,
-                               args.min_covered)
+        e, c, mask = best_rule(enc, Quality.QUALITY_EVC, g, 0, args.beam_width,
+                               args.max_rule_length, args.min_covered)
         est["EVC"].append(e)
         true["EVC"].append(np.mean(p1[mask] if c == 1 else 1 - p1[mask]))
         if (d + 1) % 25 == 0 or d + 1 == args.datasets:

@@ -50,6 +50,22 @@ def learners():
     }
 
 
+def parse_learner(spec, all_learners):
+    """``name`` or ``name[key=value/key=value]`` (values read as Python
+    literals): a learner with its defaults or with those parameters."""
+    import ast
+    if "[" not in spec:
+        return spec, all_learners[spec]
+    name, args = spec.rstrip("]").split("[", 1)
+    kw = {}
+    for item in filter(None, args.split("/")):
+        key, value = item.split("=", 1)
+        kw[key] = ast.literal_eval(value)
+    title, factory = all_learners[name]
+    label = title + " (" + ", ".join(f"{k}={v!r}" for k, v in kw.items()) + ")"
+    return spec, (label, lambda: type(factory())(**{**factory().params, **kw}))
+
+
 def count_rules(model):
     rules = getattr(model, "rule_list", None)
     return float(len(rules)) if rules is not None else float("nan")
@@ -115,6 +131,7 @@ def main():
         return
     all_learners = learners()
     chosen = [s.strip() for s in args.learners.split(",") if s.strip()]
+    all_learners.update(parse_learner(k, all_learners) for k in chosen)
     names = {k: all_learners[k][0] for k in chosen}
     datasets = [s.strip() for s in args.datasets.split(",") if s.strip()]
     results = {k: {} for k in chosen}

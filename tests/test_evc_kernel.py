@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from orangecontrib.rules.core import (Quality, SearchData, beam_search,
+from orangecontrib.rules.core import (Quality, SearchData, beam_search, reach_table,
                                       continuous_refinements, permutation_maxima)
 from orangecontrib.rules.encoding import encode_table, ordinal_bins, search_data
 from orangecontrib.rules.evc import evc_quality, likelihood_ratio, m_estimate
@@ -128,6 +128,16 @@ def test_evc_search_matches_reference(problem, mu, beta, alpha):
     betas = np.full(L, beta)
     kernel, ref = _run_both(sd, code, Quality.QUALITY_EVC, s, mus, betas, alpha=alpha)
     _same(kernel, ref)
+    w = np.asarray(sd.w_arr)
+    S = float(w[code > 0].sum())
+    if np.all(w == np.floor(w)):  # the bound of pure rules prunes, changes nothing
+        reach = reach_table(S, float(w.sum()), mus, betas)
+        pruned = beam_search(sd, code, Quality.QUALITY_EVC, S, float(w.sum()), mus, betas,
+                             2.0, alpha, s["beam_width"], L, s["min_covered"],
+                             s["parent_alpha"], True, True, s["boundary_only"], None, None,
+                             reach)
+        assert pruned[:2] == kernel[:2]
+        np.testing.assert_array_equal(pruned[3], kernel[3])
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -216,3 +226,30 @@ def test_search_data_checks_its_input():
         beam_search(sd, np.full(3, 3, np.int8), 0, 1.0, 3.0, np.zeros(5), np.zeros(5))
     with pytest.raises(ValueError, match="one entry per row"):
         beam_search(sd, np.zeros(2, np.int8), 0, 1.0, 3.0, np.zeros(5), np.zeros(5))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.floats(0.0, 4.0), st.floats(0.0, 2.0))
+def test_search_cache_changes_no_result(problem, mu, beta):
+    """A whole covering loop with and without the cache of counted rules."""
+    from orangecontrib.rules.core import SearchCache
+    sd, code, s = problem
+    L = s["max_rule_length"]
+    w = np.asarray(sd.w_arr)
+    pos = code > 0
+    S, N = float(w[pos].sum()), float(w.sum())
+    args = (Quality.QUALITY_EVC, S, N, mu + np.arange(L) * 0.5, np.full(L, beta), 2.0,
+            0.5, s["beam_width"], L, s["min_covered"], s["parent_alpha"], True, True,
+            s["boundary_only"])
+    cache = SearchCache(sd)
+    code = code.copy()
+    for _ in range(20):
+        plain = beam_search(sd, code, *args)
+        cached = beam_search(sd, code, *args, None, cache)
+        assert plain[0] == cached[0] and plain[1] == cached[1]
+        np.testing.assert_array_equal(plain[3], cached[3])
+        if plain[0] is None:
+            break
+        code[(code == 2) & plain[3]] = 1
+    if np.all(w == np.floor(w)):
+        assert cache.hits + cache.misses > 0  # used with integer weights only

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .base import RuleLearner
-from .core import (OP_EQ, OP_GE, OP_LE, Quality, SearchData, beam_search,
-                   class_weights, lrs, permutation_maxima)
+from .core import (OP_EQ, OP_GE, OP_LE, Quality, SearchCache, SearchData, beam_search,
+                   class_weights, lrs, permutation_maxima, reach_table)
 from .core import chi2_isf as _chi2_isf
 from .core import chi2_sf as _chi2_sf
 from .core import evc_quality as _evc_quality
@@ -52,7 +52,7 @@ OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 #: a Gumbel scale below this means the permuted searches found no optimism
 TINY_BETA = 1e-6
 #: equal-frequency threshold candidates per continuous column (``None``: all)
-DEFAULT_MAX_THRESHOLDS = 64
+DEFAULT_MAX_THRESHOLDS = 16
 
 
 def _vector(x) -> np.ndarray:
@@ -156,18 +156,20 @@ class Found:
 def find_rule(sd: SearchData, attrs, code, quality, S, N, mu, beta, *, m=2.0,
               alpha=1.0, beam_width=10, max_rule_length=5,
               min_covered_examples=1.0, parent_alpha=1.0, covering=True,
-              boundary_only=True, pure=None):
+              boundary_only=True, pure=None, cache=None, reach=None):
     """The best rule by the compiled beam search (``core.beam_search``,
     doc/algorithms.md "EVC rule search") for the target class coded in
     ``code`` (0 other class, 1 covered target, 2 target not covered yet);
     a :class:`Found` or ``None``. ``mu``, ``beta``: Gumbel parameters per
-    rule length (EVC quality); ``pure``: :func:`pure_cache` of this class."""
+    rule length (EVC quality); ``pure``: :func:`pure_cache` of this class,
+    ``cache``: a :class:`core.SearchCache` of this class, ``reach``:
+    :func:`core.reach_table` of this class (all three only save time)."""
     conds, stats, _, mask = beam_search(
         sd, np.ascontiguousarray(code, dtype=np.int8), quality, float(S), float(N),
         np.ascontiguousarray(mu, dtype=float), np.ascontiguousarray(beta, dtype=float),
         float(m), float(alpha), int(beam_width), int(max_rule_length),
         float(min_covered_examples), float(parent_alpha), bool(covering), True,
-        bool(boundary_only), pure)
+        bool(boundary_only), pure, cache, reach)
     if conds is None:
         return None
     conditions = tuple((int(attrs[f]), op, value) for f, op, value in conds)
@@ -338,6 +340,10 @@ class EVCRuleLearner(RuleLearner):
         S, N = float(enc.w[pos].sum()), float(enc.w.sum())
         quality, mu, beta = self._scorer(cls, gumbel)
         pure = pure_cache(N, self.max_rule_length)  # shared by this class's searches
+        cache = SearchCache(sd)
+        reach = (reach_table(S, N, np.ascontiguousarray(mu), np.ascontiguousarray(beta))
+                 if quality == Quality.QUALITY_EVC
+                 and pure is not None and S == math.floor(S) else None)
         code = pos.astype(np.int8)
         found = []
         while uncovered.any() and len(found) < limit:
@@ -347,7 +353,7 @@ class EVCRuleLearner(RuleLearner):
                              max_rule_length=self.max_rule_length,
                              min_covered_examples=self.min_covered_examples,
                              parent_alpha=self.parent_alpha, covering=True,
-                             pure=pure)
+                             pure=pure, cache=cache, reach=reach)
             if rule is None:
                 break
             found.append(rule)

@@ -18,6 +18,7 @@ L-BFGS-B under those bounds, with the analytic gradient.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
@@ -43,11 +44,12 @@ def rule_penalties(rules, positive: int) -> np.ndarray:
     return out
 
 
-def loss_and_gradient(theta, X, R, y, v, lam, gamma):
+def loss_and_gradient(theta, X, R, y, v, lam, gamma, Rt=None):
     """Eq. 21 and its gradient for ``theta = [b0, w, b+, b-]``.
 
-    ``X``: ``(n, p)`` attribute features, ``R``: ``(n, K)`` rule features,
-    ``y`` in {0, 1}, ``v``: example weights.
+    ``X``: ``(n, p)`` attribute features, ``R``: ``(n, K)`` rule features
+    (dense or sparse; ``Rt``, if given, its transpose in a layout fast to
+    multiply, e.g. CSR of ``R.T``), ``y`` in {0, 1}, ``v``: example weights.
     """
     p, K = X.shape[1], R.shape[1]
     b0, w = theta[0], theta[1:1 + p]
@@ -58,7 +60,7 @@ def loss_and_gradient(theta, X, R, y, v, lam, gamma):
     nll = -np.sum(v * np.where(y > 0, log_expit(f), log_expit(-f)))
     loss = nll + 0.5 * lam * (w @ w + b @ b) + gamma @ (bp + bm)
     g = v * (expit(f) - y)
-    grad_b = R.T @ g + lam * b
+    grad_b = (R.T if Rt is None else Rt) @ g + lam * b
     grad = np.concatenate(([g.sum()], X.T @ g + lam * w,
                            grad_b + gamma, -grad_b + gamma))
     return loss, grad
@@ -82,7 +84,10 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
         theta0[1 + p:1 + p + K] = np.maximum(start[2], 0)
         theta0[1 + p + K:] = np.maximum(-start[2], 0)
     bounds = [(None, None)] * (1 + p) + [(0.0, None)] * (2 * K)
-    res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma),
+    Rt = None
+    if sp.issparse(R):  # row-major copies of R and of R.T: fast products
+        R, Rt = sp.csr_matrix(R), sp.csr_matrix(R.T)
+    res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma, Rt),
                    jac=True, method="L-BFGS-B", bounds=bounds,
                    options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-11))
     theta = res.x
@@ -299,7 +304,9 @@ class RuleLogisticRegressionLearner(RuleLearner):
         v = enc.w
         features = AttributeFeatures(data.domain, X, v) if self.attributes else None
         F = features(X) if features is not None else np.zeros((len(X), 0))
-        cover = covering(rules, X).astype(float)
+        # rule indicators as a sparse matrix: rules cover a few percent of
+        # the rows, and the optimiser multiplies by it twice per step
+        cover = sp.csc_matrix(covering(rules, X), dtype=float)
         self.progress(0.8, "choosing lambda")
         Fplain = AttributeFeatures(data.domain, X, v)(X)
         present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]

@@ -17,8 +17,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
         f"(Original error: {exc})"
     ) from exc
 
-from ._evc import (Quality, SearchData, beam_search, chi2_isf, chi2_sf,  # noqa: E402
-                   corrected_positives, evc_quality, lrs, permutation_maxima)
+from ._evc import (Quality, SearchCache, SearchData, beam_search, chi2_isf, chi2_sf,  # noqa: E402
+                   corrected_positives, evc_quality, lrs, permutation_maxima, reach_table)
 from ._sls import sls_move, sls_search  # noqa: E402
 from ._hull import coverage_counts, first_insertion  # noqa: E402
 from ._itemsets import mine_class_rules  # noqa: E402
@@ -50,8 +50,8 @@ __all__ = [
     "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE",
     "and_bits", "and_popcount", "and_rows", "best_sqrt_thresholds", "class_weights",
     "compact_sorted", "gather_sorted", "select_sorted", "corrected_positives", "lrs",
-    "Kind", "Op", "Quality", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
-    "evc_quality", "permutation_maxima",
+    "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
+    "evc_quality", "permutation_maxima", "reach_table",
     "class_weights_bits", "condition_bitsets", "continuous_refinements",
     "cover_matrix", "discrete_refinements", "n_words", "pack_bits",
     "popcount", "coverage_counts", "first_insertion", "mine_class_rules", "sls_move", "sls_search", "unpack_bits",

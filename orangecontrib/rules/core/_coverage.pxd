@@ -46,8 +46,7 @@ cdef inline bint code_satisfies(int32_t code, int8_t op, int32_t v) noexcept nog
     return code == v
 
 
-cdef void coded_class_counts(const int32_t *codes, Py_ssize_t n_feat,
+cdef void coded_class_counts(const int32_t *slots, Py_ssize_t n_feat,
                              const int32_t *rows, Py_ssize_t n_rows,
-                             const int32_t *offset, const int8_t *cls,
-                             const double *w, double *out,
+                             const int8_t *cls, const double *w, double *out,
                              uint64_t *present) noexcept nogil

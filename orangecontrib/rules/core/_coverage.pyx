@@ -31,34 +31,39 @@ cdef inline bint _satisfies(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
     return value_satisfies(Xc[i, col], op, value)
 
 
-cdef void coded_class_counts(const int32_t *codes, Py_ssize_t n_feat,
+cdef void coded_class_counts(const int32_t *slots, Py_ssize_t n_feat,
                              const int32_t *rows, Py_ssize_t n_rows,
-                             const int32_t *offset, const int8_t *cls,
-                             const double *w, double *out,
+                             const int8_t *cls, const double *w, double *out,
                              uint64_t *present) noexcept nogil:
     """Weighted class counts of every (feature, code) over the given rows.
 
-    ``codes``: row-major ``(n, n_feat)`` integer codes (discrete values or
-    ordinal bins, negative = missing); slot ``offset[f] + code`` is that of
-    a code of feature ``f``; ``cls`` in 0..2. ``out`` gets 4 doubles per
-    slot (the weight of each class, one spare) and ``present``, a bitset
-    over the slots, the slots held by at least one row (also a zero-weight
-    row), so a caller can visit only those, and zero them after use.
+    ``slots``: row-major ``(n, n_feat)``: for each row and feature the slot
+    of its code (discrete value or ordinal bin; negative = missing). ``cls``
+    in 0..2. ``out`` gets 4 doubles per slot (the weight of each class, one
+    spare); with ``present``, a bitset over the slots also gets the slots
+    held by at least one row (also a zero-weight row), so a caller can visit
+    only those (and zero them after use).
     """
-    cdef Py_ssize_t r, f, k
+    cdef Py_ssize_t r, f
     cdef const int32_t *row
-    cdef int32_t code, c
+    cdef int32_t k
     cdef double wi
+    cdef double *o
     for r in range(n_rows):
-        row = codes + rows[r] * n_feat
-        c = cls[rows[r]]
+        row = slots + rows[r] * n_feat
+        o = out + cls[rows[r]]
         wi = w[rows[r]]
-        for f in range(n_feat):
-            code = row[f]
-            if code >= 0:
-                k = offset[f] + code
-                out[4 * k + c] += wi
-                present[k >> 6] |= (<uint64_t>1) << (k & 63)
+        if present == NULL:
+            for f in range(n_feat):
+                k = row[f]
+                if k >= 0:
+                    o[4 * k] += wi
+        else:
+            for f in range(n_feat):
+                k = row[f]
+                if k >= 0:
+                    o[4 * k] += wi
+                    present[k >> 6] |= (<uint64_t>1) << (k & 63)
 
 
 def _check_conditions(const int32_t[::1] kind, const int32_t[::1] col,

@@ -44,9 +44,10 @@ cdef struct XLogX:
     const double *table
     double top
     bint exact      # every count of the search is an integer <= top
+    const double *logk   # log k for the same integers (bounds only)
 
 
-cdef XLogX NO_TABLE = XLogX(NULL, -1.0, False)
+cdef XLogX NO_TABLE = XLogX(NULL, -1.0, False, NULL)
 
 
 cdef inline double _xlogx(double x, const XLogX *t) noexcept nogil:
@@ -217,7 +218,7 @@ cdef double _corrected(double s, double n, double S, double N, double lrs_bar,
                        double xtol, int maxiter, const XLogX *t) noexcept nogil:
     """Step 5: ``s_bar`` in ``[n S / N, s]`` with ``LRS(s_bar, n) = LRS_bar``."""
     cdef double lo, full
-    cdef XLogX checked = XLogX(t.table, t.top, False)  # Brent's x is not an integer
+    cdef XLogX checked = XLogX(t.table, t.top, False, t.logk)  # Brent's x is not an integer
     if n <= 0.0 or N <= 0.0:
         return s
     lo = n * S / N
@@ -261,6 +262,8 @@ cdef struct Scorer:
     XLogX table
     double *pure             # EVC: q(min(n, S), n) of integer n, per length; NaN = unknown
     long pure_top            # the largest n in ``pure`` (-1: no cache)
+    const double *reach      # EVC: max over k <= s of q(k, k), per length (see _reach)
+    long reach_top           # the largest s in ``reach`` (-1: none)
 
 
 cdef inline double _corrected_lrs(const Scorer *sc, double l, int L, double *p) noexcept nogil:
@@ -309,7 +312,8 @@ cdef inline bint _score_above(const Scorer *sc, double s, double n, int L,
     lrs_bar = _corrected_lrs(sc, l[0], L, p)
     lo = n * S / N
     if s > lo and 0.0 < lrs_bar < l[0] and s < n and s < S and N - n - S + s > 0:
-        slope = 2.0 * (log(s) - log(n - s) - log(S - s) + log(N - n - S + s))
+        slope = 2.0 * (_log(s, &sc.table) - _log(n - s, &sc.table)
+                       - _log(S - s, &sc.table) + _log(N - n - S + s, &sc.table))
         if slope > 0.0:
             root = s - (l[0] - lrs_bar) / slope
             if root < lo:
@@ -358,7 +362,7 @@ def evc_quality(const double[::1] s, const double[::1] n, double S, double N,
     cdef double[::1] q = q_arr, p = p_arr, l = l_arr
     cdef double mu1 = mu, beta1 = beta
     cdef Scorer sc = Scorer(QUALITY_EVC, S, N, S / N if N > 0 else 0.0, 0.0,
-                            &mu1, &beta1, NO_TABLE, NULL, -1)
+                            &mu1, &beta1, NO_TABLE, NULL, -1, NULL, -1)
     with nogil:
         for i in range(m):
             _score(&sc, s[i], n[i], 1, &q[i], &p[i], &l[i])
@@ -381,11 +385,14 @@ cdef class SearchData:
 
     cdef readonly object codes_arr, n_bins_arr, ordinal_arr, lo_arr, hi_arr, w_arr
     cdef const int32_t[:, ::1] codes
+    cdef int32_t[:, ::1] slots       # codes + offset[f]: the slot of each cell
+    cdef int32_t[:, ::1] codes_t     # the codes, one contiguous column per feature
+    cdef readonly bint positive_weights
     cdef int32_t[::1] offset
     cdef const int32_t[::1] n_bins
     cdef const int8_t[::1] ordinal
     cdef const double[::1] lo, hi, w
-    cdef double[::1] xlogx
+    cdef double[::1] xlogx, logk
     cdef XLogX table
     cdef readonly Py_ssize_t n, n_feat, n_slots, max_bins
 
@@ -416,6 +423,10 @@ cdef class SearchData:
             raise ValueError("a code outside -1..n_bins - 1")
         if not np.all(np.isfinite(self.w_arr)) or np.any(self.w_arr < 0):
             raise ValueError("weights must be finite and non-negative")
+        self.positive_weights = bool(np.all(self.w_arr > 0))
+        self.codes_t = np.ascontiguousarray(self.codes_arr.T).reshape(self.n_feat, self.n)
+        self.slots = np.where(self.codes_arr >= 0, self.codes_arr + offset[:-1],
+                              -1).astype(np.int32).reshape(self.n, self.n_feat)
         # x log x for integer counts: only when every weight is an integer
         total = float(self.w_arr.sum())
         if (self.n and np.all(self.w_arr == np.floor(self.w_arr))
@@ -424,13 +435,28 @@ cdef class SearchData:
             table = np.empty(top + 1)
             self.xlogx = table
             _fill_xlogx(&self.xlogx[0], top)
-            self.table = XLogX(&self.xlogx[0], <double>top, True)
+            logk = np.empty(top + 1)
+            self.logk = logk
+            _fill_log(&self.logk[0], top)
+            self.table = XLogX(&self.xlogx[0], <double>top, True, &self.logk[0])
         else:
             self.table = NO_TABLE
 
     def __reduce__(self):
         return SearchData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr,
                             self.lo_arr, self.hi_arr, self.w_arr)
+
+
+cdef void _fill_log(double *table, long top) noexcept nogil:
+    cdef long k
+    table[0] = -INFINITY
+    for k in range(1, top + 1):
+        table[k] = log(<double>k)
+
+
+cdef inline double _log(double x, const XLogX *t) noexcept nogil:
+    """``log x``, looked up for the integers of an exact table."""
+    return t.logk[<long>x] if t.exact else log(x)
 
 
 cdef void _fill_xlogx(double *table, long top) noexcept nogil:
@@ -464,10 +490,133 @@ cdef struct Rule:
     Cond *conds              # capacity max_len
 
 
+cdef struct Entry:
+    # what one rule covers, kept between the covering searches of a class
+    int32_t n_cond           # -1: an empty slot of the table
+    uint64_t hash
+    Cond *conds              # in canonical order (feature, operator)
+    double *sums             # 2 per slot: weight of the other classes, of the target
+    uint64_t *present        # slots held by a covered row
+    int32_t *upos            # covered rows that were uncovered positives when last seen
+    Py_ssize_t n_upos
+
+
+cdef struct Cache:
+    Entry *entries
+    Py_ssize_t capacity, n_used, n_slots, n_words
+    size_t bytes, budget
+    int64_t hits, misses
+
+
+cdef void _clear_cache(Cache *c) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(c.capacity):
+        if c.entries[i].n_cond >= 0:
+            free(c.entries[i].conds)
+            free(c.entries[i].sums)
+            free(c.entries[i].present)
+            free(c.entries[i].upos)
+            c.entries[i].n_cond = -1
+    c.n_used = 0
+    c.bytes = 0
+
+
+cdef class SearchCache:
+    """Class counts of the rules a class's covering searches have refined,
+    so the next search refines them without counting their rows again.
+
+    Between two covering searches of one class only the split of the target
+    class into covered and uncovered examples changes, and only towards
+    covered; a rule's per-slot weights of the other classes and of the
+    target do not. For a rule seen before, a search takes those and counts
+    only the rule's still-uncovered positives (a list that only shrinks).
+    Valid for one :class:`SearchData` and one target class, while codes move
+    only from 2 to 1; used only with integer weights, where every sum is
+    exact, so a search gives the same result with or without it. The
+    memory stays below ``budget`` bytes (the table is emptied when full).
+    """
+
+    cdef Cache c
+    cdef SearchData data
+
+    def __cinit__(self, SearchData data, size_t budget=256 * 2**20,
+                  Py_ssize_t capacity=4096):
+        cdef Py_ssize_t i
+        self.data = data
+        self.c.capacity = 1
+        while self.c.capacity < capacity:
+            self.c.capacity *= 2
+        self.c.entries = <Entry *>malloc(self.c.capacity * sizeof(Entry))
+        if self.c.entries == NULL:
+            raise MemoryError()
+        for i in range(self.c.capacity):
+            self.c.entries[i].n_cond = -1
+        self.c.n_used = 0
+        self.c.n_slots = data.n_slots
+        self.c.n_words = (data.n_slots >> 6) + 1
+        self.c.bytes = 0
+        self.c.budget = budget
+        self.c.hits = self.c.misses = 0
+
+    def __dealloc__(self):
+        if self.c.entries != NULL:
+            _clear_cache(&self.c)
+            free(self.c.entries)
+
+    @property
+    def hits(self):
+        return self.c.hits
+
+    @property
+    def misses(self):
+        return self.c.misses
+
+
+cdef int _key_order(const void *a, const void *b) noexcept nogil:
+    cdef const Cond *x = <const Cond *>a
+    cdef const Cond *y = <const Cond *>b
+    cdef int kx = x.feat * 3 + x.op, ky = y.feat * 3 + y.op
+    return -1 if kx < ky else (1 if kx > ky else 0)
+
+
+cdef uint64_t _key_hash(const Cond *conds, int32_t n) noexcept nogil:
+    cdef uint64_t h = 0xcbf29ce484222325ULL, bits
+    cdef int32_t i
+    for i in range(n):
+        memcpy(&bits, &conds[i].value, sizeof(double))
+        h = (h ^ <uint64_t>(conds[i].feat * 3 + conds[i].op)) * 0x100000001b3ULL
+        h = (h ^ bits) * 0x100000001b3ULL
+    return h ^ (h >> 29)
+
+
+cdef Entry *_find(Cache *c, const Cond *key, int32_t n, uint64_t h, bint *found) noexcept nogil:
+    """The entry of rule ``key`` (canonical), or the empty slot for it."""
+    cdef Py_ssize_t i = <Py_ssize_t>(h & <uint64_t>(c.capacity - 1)), j
+    cdef Entry *e
+    cdef bint same
+    while True:
+        e = &c.entries[i]
+        if e.n_cond < 0:
+            found[0] = False
+            return e
+        if e.hash == h and e.n_cond == n:
+            same = True
+            for j in range(n):
+                if not _same_cond(&e.conds[j], &key[j]):
+                    same = False
+                    break
+            if same:
+                found[0] = True
+                return e
+        i = (i + 1) & (c.capacity - 1)
+
+
 cdef struct Search:
     # inputs
-    const int32_t *codes
+    const int32_t *slots     # (n, n_feat): the count slot of each cell, -1 missing
+    const int32_t *codes_t   # (n_feat, n): the codes by feature
     const int32_t *offset
+    bint positive_weights
     const int32_t *n_bins
     const int8_t *ordinal
     const double *lo
@@ -501,6 +650,8 @@ cdef struct Search:
     double *level_lrs
     double level_max
     bint failed
+    Cache *cache             # NULL: count every parent's rows
+    Cond *key                # scratch: a rule's conditions in canonical order
     # work done, for benchmarks: rows counted, candidates offered and scored
     int64_t n_rows_counted, n_offered, n_scored
 
@@ -681,12 +832,36 @@ cdef struct Order:
     Py_ssize_t i
 
 
-cdef int _by_bound(const void *a, const void *b) noexcept nogil:
-    cdef const Order *x = <const Order *>a
-    cdef const Order *y = <const Order *>b
-    if x.bound != y.bound:
-        return -1 if x.bound > y.bound else 1
-    return -1 if x.i < y.i else (1 if x.i > y.i else 0)
+cdef inline bint _before(const Order *x, const Order *y) noexcept nogil:
+    """``x`` is evaluated before ``y``: larger bound first, then earlier."""
+    return x.bound > y.bound or (x.bound == y.bound and x.i < y.i)
+
+
+cdef void _sift_down(Order *h, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t c
+    cdef Order tmp
+    while True:
+        c = 2 * i + 1
+        if c >= n:
+            return
+        if c + 1 < n and _before(&h[c + 1], &h[c]):
+            c += 1
+        if not _before(&h[c], &h[i]):
+            return
+        tmp = h[i]
+        h[i] = h[c]
+        h[c] = tmp
+        i = c
+
+
+cdef Order _pop(Order *h, Py_ssize_t *n) noexcept nogil:
+    """The first candidate of the max-heap ``h`` of ``n`` entries (removed):
+    a heap instead of a sort, since the evaluation usually stops early."""
+    cdef Order top = h[0]
+    n[0] -= 1
+    h[0] = h[n[0]]
+    _sift_down(h, 0, n[0])
+    return top
 
 
 cdef inline double _threshold(double a, double b) noexcept nogil:
@@ -714,6 +889,97 @@ cdef inline Py_ssize_t _next_present(const uint64_t *bits, Py_ssize_t k,
         word = bits[j]
 
 
+cdef void _count(Search *S, const Rule *parent) noexcept nogil:
+    """Class counts of every slot over the parent's rows into ``S.counts``
+    (and ``S.present``): from the cache when the rule was refined before,
+    else by one pass over its rows (then kept in the cache)."""
+    cdef Cache *c = S.cache
+    cdef Entry *e
+    cdef bint found
+    cdef uint64_t h
+    cdef Py_ssize_t k, r, m, f, F = S.n_feat
+    cdef double *cnt = S.counts
+    cdef const int32_t *row
+    cdef double wi
+    if c != NULL:
+        memcpy(S.key, parent.conds, parent.n_cond * sizeof(Cond))
+        qsort(S.key, parent.n_cond, sizeof(Cond), _key_order)
+        h = _key_hash(S.key, parent.n_cond)
+        e = _find(c, S.key, parent.n_cond, h, &found)
+        if found:
+            c.hits += 1
+            memcpy(S.present, e.present, S.n_words * sizeof(uint64_t))
+            k = _next_present(S.present, 0, S.n_slots)
+            while k < S.n_slots:
+                cnt[4 * k] = e.sums[2 * k]
+                cnt[4 * k + 1] = e.sums[2 * k + 1]
+                k = _next_present(S.present, k + 1, S.n_slots)
+            m = 0  # the positives still uncovered: move their weight to class 2
+            for r in range(e.n_upos):
+                if S.cls[e.upos[r]] == 2:
+                    e.upos[m] = e.upos[r]
+                    m += 1
+            e.n_upos = m
+            S.n_rows_counted += m
+            for r in range(m):
+                row = S.slots + e.upos[r] * F
+                wi = S.w[e.upos[r]]
+                for f in range(F):
+                    k = row[f]
+                    if k >= 0:
+                        cnt[4 * k + 1] -= wi
+                        cnt[4 * k + 2] += wi
+            return
+    memset(S.present, 0, S.n_words * sizeof(uint64_t))
+    S.n_rows_counted += parent.n_rows
+    if S.positive_weights and parent.n_rows * F >= S.n_slots:
+        # many rows: a slot is held iff it has weight; find them afterwards
+        coded_class_counts(S.slots, F, parent.rows, parent.n_rows, S.cls, S.w, cnt, NULL)
+        for k in range(S.n_slots):
+            if cnt[4 * k] + cnt[4 * k + 1] + cnt[4 * k + 2] > 0:
+                S.present[k >> 6] |= (<uint64_t>1) << (k & 63)
+    else:
+        coded_class_counts(S.slots, F, parent.rows, parent.n_rows, S.cls, S.w, cnt,
+                           S.present)
+    if c == NULL:
+        return
+    c.misses += 1
+    if c.n_used * 2 >= c.capacity or c.bytes > c.budget:
+        _clear_cache(c)
+        e = _find(c, S.key, parent.n_cond, h, &found)
+    e.conds = <Cond *>malloc((parent.n_cond + 1) * sizeof(Cond))
+    e.sums = <double *>calloc(2 * S.n_slots + 1, sizeof(double))
+    e.present = <uint64_t *>malloc(S.n_words * sizeof(uint64_t))
+    m = 0
+    for r in range(parent.n_rows):
+        m += S.cls[parent.rows[r]] == 2
+    e.upos = <int32_t *>malloc((m + 1) * sizeof(int32_t))
+    if e.conds == NULL or e.sums == NULL or e.present == NULL or e.upos == NULL:
+        free(e.conds)
+        free(e.sums)
+        free(e.present)
+        free(e.upos)
+        S.failed = True
+        return
+    e.n_cond = parent.n_cond
+    e.hash = h
+    memcpy(e.conds, S.key, parent.n_cond * sizeof(Cond))
+    memcpy(e.present, S.present, S.n_words * sizeof(uint64_t))
+    k = _next_present(S.present, 0, S.n_slots)
+    while k < S.n_slots:
+        e.sums[2 * k] = cnt[4 * k]
+        e.sums[2 * k + 1] = cnt[4 * k + 1] + cnt[4 * k + 2]
+        k = _next_present(S.present, k + 1, S.n_slots)
+    m = 0
+    for r in range(parent.n_rows):
+        if S.cls[parent.rows[r]] == 2:
+            e.upos[m] = parent.rows[r]
+            m += 1
+    e.n_upos = m
+    c.n_used += 1
+    c.bytes += (2 * S.n_slots + S.n_words * 4 + m) * 8 + 256
+
+
 cdef void _refine(Search *S, int32_t b, int L) noexcept nogil:
     """All one-condition refinements of beam rule ``b``: ``A = v`` of every
     discrete feature, ``A <= t`` and ``A >= t`` at every threshold of every
@@ -732,11 +998,11 @@ cdef void _refine(Search *S, int32_t b, int L) noexcept nogil:
     cdef int64_t seq_eq, seq_le, seq_ge
     cdef bint use_eq, use_le, use_ge
     cdef Order *order
+    cdef Py_ssize_t n_left
     cdef Cand *cand
-    memset(S.present, 0, S.n_words * sizeof(uint64_t))
-    S.n_rows_counted += parent.n_rows
-    coded_class_counts(S.codes, F, parent.rows, parent.n_rows, S.offset, S.cls,
-                       S.w, cnt, S.present)
+    _count(S, parent)
+    if S.failed:
+        return
     S.n_buf = 0
     for f in range(F):
         first, end = S.offset[f], S.offset[f + 1]
@@ -802,11 +1068,13 @@ cdef void _refine(Search *S, int32_t b, int L) noexcept nogil:
     for i in range(S.n_buf):
         order[i].bound = S.buf[i].bound
         order[i].i = i
-    qsort(order, S.n_buf, sizeof(Order), _by_bound)
-    for i in range(S.n_buf):
-        cand = &S.buf[order[i].i]
+    n_left = S.n_buf
+    for i in range(n_left // 2 - 1, -1, -1):
+        _sift_down(order, i, n_left)
+    while n_left:
+        cand = &S.buf[_pop(order, &n_left).i]
         if cand.bound < _bar(S, True):
-            break  # sorted by bound: nothing further can enter the beam or win
+            break  # by bound: nothing further can enter the beam or win
         if cand.bound < _bar(S, _may_win(S, cand.s, cand.n)):
             continue
         _evaluate(S, cand, parent, L)
@@ -825,8 +1093,9 @@ cdef inline bint _same_pure_class(const double *a, const double *b) noexcept nog
 cdef Py_ssize_t _filter_rows(const Search *S, const int32_t *rows, Py_ssize_t n_rows,
                              const Cond *cond, int32_t *out) noexcept nogil:
     cdef Py_ssize_t r, m = 0
+    cdef const int32_t *col = S.codes_t + cond.feat * S.n
     for r in range(n_rows):
-        if code_satisfies(S.codes[rows[r] * S.n_feat + cond.feat], cond.op, cond.code):
+        if code_satisfies(col[rows[r]], cond.op, cond.code):
             out[m] = rows[r]
             m += 1
     return m
@@ -847,6 +1116,33 @@ cdef void _free_beam(Rule *beam, int n) noexcept nogil:
         beam[i].conds = NULL
 
 
+cdef inline double _reach(const Search *S, const Rule *r, int L) noexcept nogil:
+    """The best quality a refinement of ``r`` of length ``L`` can have. A
+    refinement covers ``s <= s_r`` positives among ``n >= s`` examples, and
+    ``q(s, n) <= q(s, s)`` (for fixed ``s`` the corrected quality does not
+    rise with ``n``: the LRS falls, and so does the proportion that reaches
+    the corrected LRS) ``<= max_{k <= s_r} q(k, k)``, tabulated per class."""
+    cdef long k
+    if S.sc.reach == NULL or L > S.max_len or r.s != <double>(<long>r.s):
+        return INFINITY
+    k = <long>r.s
+    if k > S.sc.reach_top:
+        k = S.sc.reach_top
+    return S.sc.reach[(L - 1) * (S.sc.reach_top + 1) + k]
+
+
+cdef bint _may_improve(Search *S, const Rule *r, int L) noexcept nogil:
+    """Whether some refinement of ``r`` of a length ``>= L`` could still be
+    returned: beat the best rule found so far."""
+    cdef int j
+    if not S.have_best:
+        return True
+    for j in range(L, S.max_len + 1):
+        if _reach(S, r, j) >= S.best.q:
+            return True
+    return False
+
+
 cdef void _search(Search *S) noexcept nogil:
     """Algorithm of the EVC rule search (doc/algorithms.md): CN2-style beam
     search from the empty rule, one condition per level."""
@@ -855,7 +1151,8 @@ cdef void _search(Search *S) noexcept nogil:
     cdef Rule *tmp
     cdef Rule *child
     cdef const Rule *par
-    cdef double q0, p0, l0
+    cdef double q0, p0, l0, bar
+    cdef bint hope
     # the root: every row, the data's counts and quality
     S.n_beam = 1
     if not _alloc_rule(&S.beam[0], S.n, S.max_len):
@@ -875,6 +1172,12 @@ cdef void _search(Search *S) noexcept nogil:
         S.have_level_best = False
         S.level_max = 0.0
         for b in range(S.n_beam):
+            if S.sc.reach != NULL:
+                bar = _bar(S, True)
+                if bar < S.beam[b].q - 1e-12:
+                    bar = S.beam[b].q - 1e-12
+                if _reach(S, &S.beam[b], L) < bar:
+                    continue  # no refinement can enter the beam or win
             _refine(S, b, L)
             if S.failed:
                 return
@@ -910,6 +1213,14 @@ cdef void _search(Search *S) noexcept nogil:
         S.beam = S.next_beam
         S.next_beam = tmp
         S.n_beam = S.n_heap
+        if S.sc.reach != NULL and S.has_valid and S.have_best:
+            hope = False  # only the best rule is returned: stop when it is safe
+            for b in range(S.n_beam):
+                if _may_improve(S, &S.beam[b], L + 1):
+                    hope = True
+                    break
+            if not hope:
+                break
 
 
 cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int quality,
@@ -917,9 +1228,13 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
                        double m, double alpha, int beam_width, int max_len,
                        double min_covered, double parent_alpha, bint covering,
                        bint has_valid, bint boundary_only, double *level_lrs,
-                       int32_t *best_rows, double *pure, long pure_top) noexcept nogil:
+                       int32_t *best_rows, double *pure, long pure_top,
+                       const double *reach, long reach_top,
+                       Cache *cache) noexcept nogil:
     cdef Py_ssize_t per_parent
-    S.codes = &data.codes[0, 0] if data.n and data.n_feat else NULL
+    S.slots = &data.slots[0, 0] if data.n and data.n_feat else NULL
+    S.codes_t = &data.codes_t[0, 0] if data.n and data.n_feat else NULL
+    S.positive_weights = data.positive_weights
     S.offset = &data.offset[0]
     S.n_bins = &data.n_bins[0] if data.n_feat else NULL
     S.ordinal = &data.ordinal[0] if data.n_feat else NULL
@@ -935,6 +1250,8 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
     S.sc.mu, S.sc.beta = mu, beta
     S.sc.table = data.table
     S.sc.pure, S.sc.pure_top = pure, (pure_top if pure != NULL else -1)
+    S.sc.reach = reach if quality == QUALITY_EVC else NULL
+    S.sc.reach_top = reach_top
     S.beam_width, S.max_len = beam_width, max_len
     S.min_covered = min_covered if min_covered > 1e-12 else 1e-12
     S.parent_alpha, S.alpha = parent_alpha, alpha
@@ -944,6 +1261,8 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
     S.best_n_rows = 0
     S.best_n_cond = 0
     S.failed = False
+    S.cache = cache if data.table.exact else NULL  # exact sums only
+    S.key = <Cond *>malloc((max_len + 1) * sizeof(Cond))
     S.n_rows_counted = S.n_offered = S.n_scored = 0
     per_parent = 2 * data.n_slots + 1
     S.counts = <double *>calloc(4 * (data.n_slots + 1), sizeof(double))
@@ -955,7 +1274,7 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
     S.beam = <Rule *>malloc(beam_width * sizeof(Rule))
     S.next_beam = <Rule *>malloc(beam_width * sizeof(Rule))
     S.n_beam = 0
-    return (S.counts != NULL and S.present != NULL and S.buf != NULL and S.heap != NULL
+    return (S.counts != NULL and S.present != NULL and S.key != NULL and S.buf != NULL and S.heap != NULL
             and S.best_conds != NULL and S.beam != NULL and S.next_beam != NULL)
 
 
@@ -964,6 +1283,7 @@ cdef void _free_search(Search *S) noexcept nogil:
         _free_beam(S.beam, S.n_beam)
     free(S.counts)
     free(S.present)
+    free(S.key)
     free(S.buf)
     free(S.heap)
     free(S.best_conds)
@@ -999,7 +1319,8 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
                 double m=2.0, double alpha=1.0, int beam_width=10,
                 int max_rule_length=5, double min_covered=1.0,
                 double parent_alpha=1.0, bint covering=True,
-                bint has_valid=True, bint boundary_only=True, double[:, ::1] pure=None):
+                bint has_valid=True, bint boundary_only=True, double[:, ::1] pure=None,
+                SearchCache cache=None, const double[:, ::1] reach=None):
     """The best rule for the target class coded in ``cls`` (0 negative, 1
     positive already covered, 2 positive not covered yet) by a beam search
     of ``beam_width`` and depth ``max_rule_length`` (doc/algorithms.md, EVC
@@ -1033,6 +1354,18 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
     feat_arr = np.zeros(max_rule_length, dtype=np.int32)
     op_arr = np.zeros(max_rule_length, dtype=np.int8)
     value_arr = np.zeros(max_rule_length)
+    cdef const double *reach_ptr = NULL
+    cdef long reach_top = -1
+    if reach is not None:
+        if reach.shape[0] < max_rule_length or reach.shape[1] == 0:
+            raise ValueError("reach needs one row per rule length")
+        reach_ptr = &reach[0, 0]
+        reach_top = reach.shape[1] - 1
+    cdef Cache *cache_ptr = NULL
+    if cache is not None:
+        if cache.data is not data:
+            raise ValueError("the cache belongs to other search data")
+        cache_ptr = &cache.c
     cdef double *pure_ptr = NULL
     cdef long pure_top = -1
     if pure is not None and pure.shape[0] >= max_rule_length and pure.shape[1] > 0:
@@ -1045,7 +1378,8 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
         ok = _init_search(&Sx, data, &cls[0] if data.n else NULL, quality, S, N,
                           &mu[0], &beta[0], m, alpha, beam_width, max_rule_length,
                           min_covered, parent_alpha, covering, has_valid,
-                          boundary_only, &level[0], &rows[0], pure_ptr, pure_top)
+                          boundary_only, &level[0], &rows[0], pure_ptr, pure_top,
+                          reach_ptr, reach_top, cache_ptr)
         if ok:
             _search(&Sx)
             for i in range(Sx.best_n_cond if Sx.have_best else 0):
@@ -1065,6 +1399,30 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
              for i in range(Sx.best_n_cond)]
     stats = (Sx.best.s, Sx.best.n, Sx.best.q, Sx.best.p, Sx.best.l)
     return conds, stats, level_arr, mask
+
+
+def reach_table(double S, double N, const double[::1] mu, const double[::1] beta):
+    """``reach[L - 1, k] = max_{j <= k} q(j, j)`` for ``k = 0..floor(S)``:
+    the best EVC quality of a pure rule of length ``L`` with at most ``k``
+    positives (plus Brent's tolerance), the bound :func:`beam_search` uses.
+    Requires integer counts (every weight an integer)."""
+    cdef Py_ssize_t L, k, top = <Py_ssize_t>S
+    if mu.shape[0] != beta.shape[0]:
+        raise ValueError("mu and beta differ in length")
+    out_arr = np.zeros((mu.shape[0], top + 1))
+    cdef double[:, ::1] out = out_arr
+    cdef double q, p, l, best
+    cdef Scorer sc = Scorer(QUALITY_EVC, S, N, S / N if N > 0 else 0.0, 0.0,
+                            &mu[0], &beta[0], NO_TABLE, NULL, -1, NULL, -1)
+    with nogil:
+        for L in range(1, mu.shape[0] + 1):
+            best = 0.0
+            for k in range(1, top + 1):
+                _score(&sc, <double>k, <double>k, <int>L, &q, &p, &l)
+                if q > best:
+                    best = q
+                out[L - 1, k] = best + 1e-9  # Brent's tolerance
+    return out_arr
 
 
 def permutation_maxima(SearchData data, const int32_t[::1] y,
@@ -1098,7 +1456,7 @@ def permutation_maxima(SearchData data, const int32_t[::1] y,
                 cls[i] = 2 if y[i] == classes[k] else 0
             ok = _init_search(&Sx, data, &cls[0], QUALITY_LRS, S[k], N, &z[0], &z[0],
                               0.0, 1.0, beam_width, max_rule_length, min_covered,
-                              1.0, False, False, boundary_only, &out[k, 0], &rows[0], NULL, -1)
+                              1.0, False, False, boundary_only, &out[k, 0], &rows[0], NULL, -1, NULL, -1, NULL)
             if ok:
                 _search(&Sx)
             ok = ok and not Sx.failed
