@@ -1,9 +1,19 @@
 """Build the Cython core; everything else is declared in pyproject.toml."""
+import platform
+
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 KERNELS = ["_coverage", "_slipper", "_evc", "_sls", "_hull", "_itemsets"]
+
+
+# The bitset kernels count bits all the time. On x86-64 the POPCNT
+# instruction (every x86-64 CPU since 2008) is several times faster than the
+# portable fallback in core/_bits.pxd, so the build asks for it.
+EXTRA = ["-O3"]
+if platform.machine().lower() in ("x86_64", "amd64") and platform.system() != "Windows":
+    EXTRA.append("-mpopcnt")
 
 
 def kernel(name):
@@ -12,7 +22,7 @@ def kernel(name):
         [f"orangecontrib/rules/core/{name}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=["-O3"],
+        extra_compile_args=EXTRA,
     )
 
 

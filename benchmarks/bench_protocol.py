@@ -51,18 +51,21 @@ def learners():
 
 
 def parse_learner(spec, all_learners):
-    """``name`` or ``name[key=value/key=value]`` (values read as Python
-    literals): a learner with its defaults or with those parameters."""
-    import ast
+    """``name`` or ``name[key=value/key=value]``: a learner with its
+    defaults or with those parameters (values are Python expressions, which
+    may name the add-on's learners, e.g.
+    ``lrr[rule_learner=EVCRuleLearner(max_thresholds=None)]``)."""
+    import orangecontrib.rules as R
+    namespace = {k: getattr(R, k) for k in R.__all__}
     if "[" not in spec:
         return spec, all_learners[spec]
     name, args = spec.rstrip("]").split("[", 1)
     kw = {}
     for item in filter(None, args.split("/")):
         key, value = item.split("=", 1)
-        kw[key] = ast.literal_eval(value)
+        kw[key] = eval(value, namespace)  # noqa: S307 - a benchmark's command line
     title, factory = all_learners[name]
-    label = title + " (" + ", ".join(f"{k}={v!r}" for k, v in kw.items()) + ")"
+    label = f"{title} ({args.replace('/', ', ')})"
     return spec, (label, lambda: type(factory())(**{**factory().params, **kw}))
 
 

@@ -73,9 +73,11 @@ class StatsRecorder:
         return {ROCCER: model}
 
 
-def entries(n_rows, recorder, max_length):
-    out = [Entry(ROCCER, ROCCERLearner(max_length=max_length), recorder),
-           Entry("SLIPPER (this add-on)", SlipperLearner(random_state=0))]
+def entries(n_rows, recorder, max_length, peers=True, **roccer):
+    out = [Entry(ROCCER, ROCCERLearner(max_length=max_length, **roccer), recorder)]
+    if not peers:
+        return out
+    out.append(Entry("SLIPPER (this add-on)", SlipperLearner(random_state=0)))
     if n_rows <= 1500:
         out.append(Entry("EVC rules (this add-on)", EVCRuleLearner()))
     if n_rows <= 3000:
@@ -89,6 +91,11 @@ def main():
     p.add_argument("--folds", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-length", type=int, default=4)
+    p.add_argument("--no-peers", action="store_true", help="ROCCER only")
+    p.add_argument("--numeric", default="thresholds", choices=("thresholds", "intervals"),
+                   help="ROCCER's items of numeric attributes (intervals: the paper's)")
+    p.add_argument("--min-confidence", type=float, default=None,
+                   help="ROCCER's minimum confidence (default: relative to the prior)")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results",
                                                  "roccer.md"))
     args = p.parse_args()
@@ -99,7 +106,9 @@ def main():
         data = two_class(load_keel(name), name)
         rec = StatsRecorder()
         t1 = time.perf_counter()
-        results[name] = cross_validate(data, entries(len(data), rec, args.max_length),
+        results[name] = cross_validate(data, entries(len(data), rec, args.max_length,
+                                                     not args.no_peers, numeric=args.numeric,
+                                                     min_confidence=args.min_confidence),
                                        k=args.folds, seed=args.seed)
         stats[name] = (rec, len(data), len(data.domain.attributes))
         print(f"{name}: {len(data)} rows, {time.perf_counter() - t1:.1f} s", flush=True)

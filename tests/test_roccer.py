@@ -55,8 +55,8 @@ def test_miner_matches_brute_force(seed, max_len, weighted):
 
 
 def test_miner_caps_and_rejects_bad_input():
-    Xd = np.zeros((10, 2), np.int32)
-    lits = Literals.of(Xd, np.array([1, 1], np.int32))
+    Xd = np.array([[0, 0], [1, 1]] * 5, np.int32)
+    lits = Literals.of(Xd, np.array([2, 2], np.int32))
     pos = core.pack_bits(np.ones(10, np.uint8))
     *_, complete = core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(10),
                                          1, 0.5, 2, max_rules=2)
@@ -188,8 +188,11 @@ def test_posteriors_by_hand(heart, heart_model):
         for i in range(10):
             x = X[i]
             seg = len(cl.rules)
-            for e, itemsets in enumerate(cl.rules):
-                if any(all(x[a] == v for a, v in items) for items in itemsets):
+            for e, conjunctions in enumerate(cl.rules):
+                if any(all(c.op == "==" and x[c.column] == c.value
+                           or c.op == ">=" and x[c.column] >= c.value
+                           or c.op == "<" and x[c.column] < c.value for c in conds)
+                       for conds in conjunctions):
                     seg = e
                     break
             dtp = (pts[seg + 1, 1] - pts[seg, 1]) * cl.P
@@ -258,3 +261,36 @@ def test_bad_input_and_unknowns(heart):
     p = model(test, model.Probs)
     assert np.all(np.isfinite(p)) and np.allclose(p.sum(1), 1)
     np.testing.assert_allclose(p[0], p[1])  # all unknown: every default rule
+
+
+def _synthetic(X, y):
+    from Orange.data import ContinuousVariable
+    k = int(y.max()) + 1
+    domain = Domain([ContinuousVariable(f"x{i}") for i in range(X.shape[1])],
+                    DiscreteVariable("y", values=tuple(f"c{i}" for i in range(k))))
+    return Table.from_numpy(domain, X, y.astype(float))
+
+
+def test_every_class_gets_rules_with_many_classes():
+    from sklearn.datasets import make_classification
+    X, y = make_classification(1500, 10, n_informative=6, n_classes=10,
+                               n_clusters_per_class=1, random_state=0)
+    model = ROCCERLearner()(_synthetic(X, y))
+    assert model.classes_without_rules() == []
+    assert {r.head for r in model.rule_list} == set(range(10))
+    # each class's threshold is relative to its prior: min(0.5, 2 * 0.1)
+    assert all(cl.min_confidence == pytest.approx(0.2, abs=0.01) for cl in model.class_lists)
+
+
+def test_numeric_thresholds_follow_a_curved_boundary():
+    from sklearn.datasets import make_moons
+    X, y = make_moons(1500, noise=0.3, random_state=0)
+    data = _synthetic(X, y)
+    train, test = data[:1000], data[1000:]
+    thresholds = ROCCERLearner()(train)
+    intervals = ROCCERLearner(numeric="intervals", min_confidence=0.5)(train)
+    acc = [np.mean(m(test) == test.Y) for m in (thresholds, intervals)]
+    assert acc[0] > 0.85 and acc[0] > acc[1]
+    ops = {c.op for r in thresholds.rule_list for c in r.conditions}
+    assert ops <= {">=", "<"} and ops  # conditions on the original attributes
+    assert all(isinstance(v, type(data.domain.attributes[0])) for v in thresholds.domain.attributes)

@@ -257,9 +257,20 @@ def test_class_score_and_probabilities(heart, heart_model):
     scores = model.class_scores(heart)
     np.testing.assert_allclose(scores[:, ens.cls], c)
     np.testing.assert_allclose(scores[:, 1 - ens.cls], -c)
+    # the probability: Q-weighted Laplace estimates of each rule set's two
+    # regions, counted here from the training data by hand
+    train = model.data_to_model_domain(heart)
+    y = train.Y.astype(int) == ens.cls
+    expected = np.zeros(len(heart))
+    for q, rs in zip(ens.weights, ens.rule_sets):
+        f = rule_set_fires(rs, train.X)
+        p_fire = ((f & y).sum() + 1) / (f.sum() + 2)
+        p_not = ((~f & y).sum() + 1) / ((~f).sum() + 2)
+        expected += q * np.where(rule_set_fires(rs, Xd), p_fire, p_not)
     p = model(heart, model.Probs)
-    np.testing.assert_allclose(p[:, ens.cls], (c + 1) / 2)
+    np.testing.assert_allclose(p[:, ens.cls], expected)
     np.testing.assert_allclose(p.sum(axis=1), 1)
+    assert 0 < p.min() and p.max() < 1  # never certain
     assert (p.argmax(1) == heart.Y).mean() > 0.75
 
 
@@ -348,16 +359,25 @@ def test_missing_values_become_a_value_and_unknowns_at_prediction():
     data = small_table()
     with data.unlocked(data.X):
         data.X[::7, 1] = np.nan
-    model = SLSEnsembleLearner(**FAST)(data)
+    model = SLSEnsembleLearner(**FAST, numeric="intervals")(data)
     d_var = model.domain.attributes[1]
     assert d_var.values[-1] == "unknown"
     x_var = model.domain.attributes[0]
     assert "unknown" not in x_var.values and len(x_var.values) == 10
+    # thresholds: nine two-valued attributes for x, the discrete one as it was
+    thresholds = SLSEnsembleLearner(**FAST)(data)
+    names = [v.name for v in thresholds.domain.attributes]
+    d_var = thresholds.domain[data.domain.attributes[1].name]
+    assert d_var.values[-1] == "unknown"
+    x_vars = [v for v in thresholds.domain.attributes if v is not d_var]
+    assert len(x_vars) == 9 and all(len(v.values) == 2 for v in x_vars)
+    assert len(set(names)) == len(names)
     test = small_table(seed=1)
     with test.unlocked(test.X):
         test.X[:5] = np.nan  # unknown in both, also where training had none
-    p = model(test, model.Probs)
-    assert np.all(np.isfinite(p)) and np.allclose(p.sum(1), 1)
+    for m in (model, thresholds):
+        p = m(test, m.Probs)
+        assert np.all(np.isfinite(p)) and np.allclose(p.sum(1), 1)
 
 
 def test_bad_input():
@@ -429,3 +449,22 @@ def test_progress_callback(heart):
     SLSEnsembleLearner(k_max=2, n_rule_sets=2, max_steps=100)(
         heart, progress_callback=lambda p, *a: seen.append(p))
     assert seen and seen == sorted(seen) and seen[-1] > 0.9
+
+
+def test_probabilities_are_calibrated_where_the_vote_is_unanimous():
+    """One attribute decides the class 70% of the time: every rule set votes
+    the same, so the paper's ``(c + 1) / 2`` would say 1.0; the probability
+    must say about 0.7."""
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 2, 2000)
+    y = np.where(rng.random(2000) < 0.7, a, 1 - a)
+    domain = Domain([DiscreteVariable("a", values=("0", "1")),
+                     DiscreteVariable("noise", values=("p", "q", "r"))],
+                    DiscreteVariable("y", values=("0", "1")))
+    data = Table.from_numpy(domain, np.column_stack([a, rng.integers(0, 3, 2000)]), y)
+    model = SLSEnsembleLearner(k_max=2, n_rule_sets=5, max_steps=500)(data)
+    scores = model.class_scores(data)
+    assert np.all(np.abs(scores[:, 1]) > 0.95)  # the vote is (nearly) unanimous
+    p = model(data, model.Probs)[:, 1]
+    assert abs(p[a == 1].mean() - 0.7) < 0.03 and abs(p[a == 0].mean() - 0.3) < 0.03
+    assert p.max() < 0.8 and p.min() > 0.2

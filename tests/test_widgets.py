@@ -192,7 +192,7 @@ class TestOWROCCER(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         self.init()
         self.parameters = [
             owtest.ParameterMapping("max_length", self.widget.max_length_spin, [1, 3]),
-            owtest.ParameterMapping("n_fallback", self.widget.fallback_spin, [2, 6]),
+            owtest.ParameterMapping("min_cuts", self.widget.cuts_spin, [2, 6]),
         ]
 
     def test_support_and_confidence_in_percent(self):
@@ -202,6 +202,10 @@ class TestOWROCCER(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         w.auto_support_check.setChecked(False)
         self.assertTrue(w.support_spin.isEnabled())
         w.support_spin.setValue(10.0)
+        # the confidence is relative to each class's prior until unchecked
+        self.assertIsNone(self.get_output(w.Outputs.learner).min_confidence)
+        self.assertFalse(w.confidence_spin.isEnabled())
+        w.auto_confidence_check.setChecked(False)
         w.confidence_spin.setValue(60.0)
         self.click_apply()
         learner = self.get_output(w.Outputs.learner)
@@ -212,6 +216,18 @@ class TestOWROCCER(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         model = self.get_output(w.Outputs.model, wait=60000)
         self.assertEqual(len(model.class_lists), 2)
         self.assertIs(model.instances, w.data)
+
+    def test_warns_about_classes_without_rules(self):
+        from orangecontrib.rules.roccer import ROCCERModel
+        w = self.widget
+        self.send_signal(w.Inputs.data, Table("iris"))
+        model = self.get_output(w.Outputs.model, wait=60000)
+        self.assertFalse(w.Warning.classes_without_rules.is_shown())
+        model.class_lists[2].rules = []  # as if class 2 had no candidate
+        w.on_done(model)
+        self.assertTrue(w.Warning.classes_without_rules.is_shown())
+        self.assertIn("virginica", str(w.Warning.classes_without_rules))
+        self.assertIsInstance(model, ROCCERModel)
 
     def test_warns_when_no_rule_is_found(self):
         w = self.widget

@@ -1,5 +1,6 @@
 """Rule learning with extreme-value-corrected quality (Možina, Demšar,
-Bratko & Žabkar 2012; doc/algorithms.md, "EVC rules").
+Bratko & Žabkar 2019, "Extreme value correction: a method for correcting
+optimistic estimations in rule learning"; doc/evc.md).
 
 A candidate rule for class ``c`` covers ``n`` (weighted) examples, ``s`` of
 class ``c``; the data has ``N`` and ``S``.

@@ -1,8 +1,11 @@
 """ROCCER: rule selection by ROC convex hull from class association rules
 (Prati & Flach 2005; algorithms.md §5).
 
-* :class:`MDLDiscretise` makes continuous attributes nominal (entropy-MDL,
-  equal-frequency bins where MDL finds no cut).
+* :func:`make_items`: the items, ``A = v`` of a discrete attribute and
+  ``A >= t`` / ``A <= t`` at cut points ``t`` of a numeric one (entropy-MDL,
+  topped up with equal-frequency cuts to at least ``min_cuts``); an itemset
+  holds at most one lower and one upper bound per attribute, so a rule tests
+  intervals.
 * :func:`core.mine_class_rules` (``core/_itemsets.pyx``, Eclat over
   bitsets) gives the candidates ``itemset -> class``.
 * :func:`select_rules` is Algorithm 1, with the insertion test of
@@ -18,39 +21,128 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from Orange.data import Domain, Table
-from Orange.preprocess import Preprocess
+from Orange.data import Table
 from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
 from .base import RuleLearner, RuleModel
 from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
-from .encoding import Literals
 from .rules import Condition, Rule
 
 
-class MDLDiscretise(Preprocess):
-    """Continuous attributes by Fayyad & Irani's entropy-MDL criterion
-    (Orange's ``EntropyMDL``); an attribute MDL leaves whole is cut into
-    ``n_fallback`` equal-frequency intervals instead; one that is constant
-    even then is dropped."""
+def numeric_cuts(data: Table, var, min_cuts: int, max_cuts: int | None = None) -> np.ndarray:
+    """Cut points of a numeric attribute: Fayyad & Irani's entropy-MDL cuts
+    (Orange's ``EntropyMDL``), and when there are fewer than ``min_cuts`` of
+    them, the equal-frequency cuts into ``min_cuts + 1`` intervals as well, so
+    that rules of a few conditions can still follow a curved boundary."""
+    cuts = []
+    try:
+        cuts = list(getattr(EntropyMDL()(data, var).compute_value, "points", []))
+    except (AssertionError, ValueError, ZeroDivisionError, FloatingPointError):
+        pass  # e.g. no weight: no entropy cut, the equal-frequency ones below
+    if len(cuts) < min_cuts:
+        try:
+            cuts += list(getattr(EqualFreq(n=min_cuts + 1)(data, var).compute_value,
+                                 "points", []))
+        except (AssertionError, ValueError, ZeroDivisionError, FloatingPointError):
+            pass
+    cuts = np.unique(np.asarray(cuts, dtype=float))
+    cuts = cuts[np.isfinite(cuts)]
+    if max_cuts is not None and len(cuts) > max_cuts:  # evenly spaced among them
+        cuts = cuts[np.unique(np.round(np.linspace(0, len(cuts) - 1, max_cuts)).astype(int))]
+    return cuts
 
-    def __init__(self, n_fallback=4):
-        self.n_fallback = n_fallback
 
-    def __call__(self, data: Table) -> Table:
-        if len(data) == 0 or (data.has_weights() and not np.any(data.W > 0)):
-            return data  # nothing to cut on; the learner reports or fits the prior
-        attrs = []
-        for var in data.domain.attributes:
-            if not var.is_continuous:
-                attrs.append(var)
+@dataclass
+class Items:
+    """The items ROCCER mines: their coverage bitsets, the group of each (an
+    itemset takes at most one item of a group) and the conditions each one
+    stands for (one, or two for an interval), on the attributes of the
+    training data."""
+
+    bits: np.ndarray        # uint64 (n_items, words)
+    group: np.ndarray       # int32 (n_items,), non-decreasing
+    conditions: list        # a tuple of Conditions per item
+
+
+def _pack_rows(masks: np.ndarray, n: int) -> np.ndarray:
+    """Boolean ``(k, n)`` rows as ``uint64`` bitsets (bit ``i`` of word
+    ``i // 64`` is column ``i``)."""
+    words = (n + 63) // 64
+    packed = np.packbits(masks, axis=1, bitorder="little")
+    out = np.zeros((len(masks), words * 8), dtype=np.uint8)
+    out[:, :packed.shape[1]] = packed
+    return np.ascontiguousarray(out.view(np.uint64))
+
+
+def interval_cuts(data: Table, var, n_fallback: int = 4) -> np.ndarray:
+    """The paper's discretisation: entropy-MDL cuts, or ``n_fallback``
+    equal-frequency intervals where MDL finds none."""
+    cuts = []
+    for method in (EntropyMDL(), EqualFreq(n=n_fallback)):
+        try:
+            cuts = list(getattr(method(data, var).compute_value, "points", []))
+        except (AssertionError, ValueError, ZeroDivisionError, FloatingPointError):
+            cuts = []
+        if cuts:
+            break
+    cuts = np.unique(np.asarray(cuts, dtype=float))
+    return cuts[np.isfinite(cuts)]
+
+
+def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
+               numeric: str = "thresholds") -> Items:
+    """Items of every attribute: ``A = v`` for the values of a discrete one
+    (one group). A numeric one, with ``numeric="thresholds"``: ``A >= t``
+    (a group) and ``A < t`` (another) for its cuts (:func:`numeric_cuts`),
+    so an itemset holds at most one bound of each kind, an interval; with
+    ``numeric="intervals"`` (the paper's encoding): one item per interval
+    between the cuts of :func:`interval_cuts` (one group). A missing value
+    is in no item."""
+    masks, groups, conditions = [], [], []
+    group = 0
+    for a, var in enumerate(data.domain.attributes):
+        col = enc.attr_col[a]
+        if var.is_discrete:
+            x = enc.Xd[:, col]
+            for v in range(len(var.values)):
+                masks.append(x == v)
+                groups.append(group)
+                conditions.append((Condition(a, "==", v),))
+            group += 1
+            continue
+        x = enc.Xc[:, col]
+        if numeric == "intervals":
+            cuts = interval_cuts(data, var)
+            if not len(cuts):
                 continue
-            new = EntropyMDL()(data, var)
-            if len(new.values) < 2:
-                new = EqualFreq(n=self.n_fallback)(data, var)
-            if len(new.values) >= 2:
-                attrs.append(new)
-        return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
+            edges = np.r_[-np.inf, cuts, np.inf]
+            with np.errstate(invalid="ignore"):
+                for lo, hi in zip(edges[:-1], edges[1:]):
+                    masks.append((x >= lo) & (x < hi))
+                    groups.append(group)
+                    bounds = []
+                    if np.isfinite(lo):
+                        bounds.append(Condition(a, ">=", float(lo)))
+                    if np.isfinite(hi):
+                        bounds.append(Condition(a, "<", float(hi)))
+                    conditions.append(tuple(bounds))
+            group += 1
+            continue
+        cuts = numeric_cuts(data, var, min_cuts, max_cuts)
+        if not len(cuts):
+            continue
+        with np.errstate(invalid="ignore"):
+            for op, side in ((">=", x[None, :] >= cuts[:, None]),
+                             ("<", x[None, :] < cuts[:, None])):
+                masks.extend(side)
+                groups.extend([group] * len(cuts))
+                conditions.extend((Condition(a, op, float(t)),) for t in cuts)
+                group += 1
+    n = enc.n
+    if not masks:
+        return Items(np.zeros((0, (n + 63) // 64), np.uint64), np.zeros(0, np.int32), [])
+    return Items(_pack_rows(np.array(masks, dtype=bool), n),
+                 np.array(groups, dtype=np.int32), conditions)
 
 
 # --------------------------------------------------------------- selection
@@ -163,12 +255,13 @@ class ClassRuleList:
     rule of the list) and the weights ``P``, ``N`` they are rates of."""
 
     cls: int
-    rules: list                    # per entry: list of itemsets (disjunction)
+    rules: list                    # per entry: conjunctions (tuples of Conditions), a disjunction
     points: np.ndarray             # (L + 2, 2): (fpr, tpr), from (0,0) to (1,1)
     P: float
     N: float
     n_candidates: int = 0
     columns: list = field(default_factory=list)  # rule_list indices per entry
+    min_confidence: float = float("nan")         # the threshold its candidates met
 
     def likelihood_ratios(self, alpha=1.0):
         """Per segment (the L rules, then the default rule): ``(dtpr / dfpr)``
@@ -191,15 +284,18 @@ class ROCCERModel(RuleModel):
         for cl in class_lists:
             lr = cl.likelihood_ratios()
             cl.columns = []
-            for e, itemsets in enumerate(cl.rules):
-                cl.columns.append(np.arange(len(rules), len(rules) + len(itemsets)))
-                for items in itemsets:
-                    conds = [Condition(a, "==", v) for a, v in items]
+            for e, conjunctions in enumerate(cl.rules):
+                cl.columns.append(np.arange(len(rules), len(rules) + len(conjunctions)))
+                for conds in conjunctions:
                     rules.append(Rule(conds, cl.cls, np.zeros(len(domain.class_var.values)),
                                       quality=float(lr[e]), domain=domain,
                                       roc_point=tuple(map(float, cl.points[e + 1])),
                                       entry=e))
         super().__init__(domain, rules, class_distribution)
+
+    def classes_without_rules(self) -> list[int]:
+        """Classes of the training data whose rule list is empty."""
+        return [cl.cls for cl in self.class_lists if not cl.rules]
 
     def posteriors(self, X) -> np.ndarray:
         """Per class ``odds = LR(first firing rule's segment) * P / N`` as a
@@ -225,14 +321,13 @@ class ROCCERModel(RuleModel):
         lines = [f"ROCCERModel: {len(self.rule_list)} rules"]
         for cl in self.class_lists:
             lines.append(f"\nclass {cv.name} = {cv.values[cl.cls]}: {len(cl.rules)} "
-                         f"rules selected from {cl.n_candidates} candidates")
+                         f"rules selected from {cl.n_candidates} candidates"
+                         f" (confidence >= {cl.min_confidence:.3g})")
             lr = cl.likelihood_ratios()
-            for e, itemsets in enumerate(cl.rules):
+            for e, conjunctions in enumerate(cl.rules):
                 body = " OR ".join(
-                    "(" + " AND ".join(
-                        f"{self.domain.attributes[a].name} = "
-                        f"{self.domain.attributes[a].values[v]}" for a, v in items) + ")"
-                    for items in itemsets)
+                    "(" + " AND ".join(c.to_str(self.domain) for c in conds) + ")"
+                    for conds in conjunctions)
                 fpr, tpr = cl.points[e + 1]
                 lines.append(f"  {e + 1}. IF {body}  (fpr {fpr:.3f}, tpr {tpr:.3f}, "
                              f"LR {lr[e]:.2f})")
@@ -243,36 +338,54 @@ class ROCCERModel(RuleModel):
 # --------------------------------------------------------------- the learner
 
 class ROCCERLearner(RuleLearner):
-    """Prati & Flach (2005): class association rules (minimum confidence
-    ``min_confidence``, minimum support ``min_support`` as a fraction of the
-    examples; default: one third of the minority class's share, the paper's
-    setting; at most ``max_length`` items) selected per class by ROC convex
-    hull (Algorithm 1). ``n_fallback``: equal-frequency intervals for
-    continuous attributes entropy-MDL leaves whole; ``max_candidates``:
-    stop mining a class at this many candidates."""
+    """Prati & Flach (2005): class association rules selected per class by
+    ROC convex hull (Algorithm 1), one list per class (one-vs-rest).
+
+    Candidates: itemsets of at most ``max_length`` items (see
+    :func:`make_items`; ``min_cuts``: the least number of cut points of a
+    numeric attribute) with support at least ``min_support`` (a fraction of
+    the weight; default: a third of the smallest class's share, the paper's
+    setting) and confidence at least ``min_confidence``. By default
+    (``min_confidence=None``) a class's threshold is relative to its prior
+    ``p``: ``min(0.5, min_lift * p)``, the paper's 50% for two classes of
+    similar size, "``min_lift`` times better than chance" for a rare class,
+    so every class with support gets candidates. ``max_candidates``: the
+    candidate budget of a class: when the itemsets of up to ``max_length``
+    items are more (or mining them visits more than three times as many
+    itemsets), the longest length whose itemsets fit is used (mining is
+    always complete for the length used; ``model.stats["length"]`` says
+    which). ``max_cuts``: at most this many cut points of a numeric
+    attribute (evenly spaced among the entropy-MDL ones; default: all).
+    ``numeric="intervals"`` mines the paper's items instead (one interval
+    of the entropy-MDL discretisation per item, see :func:`make_items`).
+    """
 
     name = "ROCCER"
 
-    def __init__(self, min_support=None, min_confidence=0.5, max_length=4,
-                 n_fallback=4, max_candidates=1_000_000, preprocessors=None):
+    def __init__(self, min_support=None, min_confidence=None, min_lift=2.0,
+                 max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
+                 max_candidates=200_000, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         if min_support is not None and not 0 < min_support <= 1:
             raise ValueError("min_support must be in (0, 1]")
-        if not 0 <= min_confidence <= 1:
+        if min_confidence is not None and not 0 <= min_confidence <= 1:
             raise ValueError("min_confidence must be in [0, 1]")
-        if int(max_length) < 1 or int(n_fallback) < 2 or int(max_candidates) < 1:
-            raise ValueError("max_length, max_candidates must be >= 1, n_fallback >= 2")
-        self.min_support, self.min_confidence = min_support, float(min_confidence)
-        self.max_length, self.n_fallback = int(max_length), int(n_fallback)
+        if not min_lift > 0:
+            raise ValueError("min_lift must be positive")
+        if int(max_length) < 1 or int(min_cuts) < 0 or int(max_candidates) < 1:
+            raise ValueError("max_length, max_candidates must be >= 1, min_cuts >= 0")
+        self.min_support, self.min_confidence = min_support, min_confidence
+        self.min_lift = float(min_lift)
+        self.max_length, self.min_cuts = int(max_length), int(min_cuts)
+        self.max_cuts = None if max_cuts is None else int(max_cuts)
+        if numeric not in ("thresholds", "intervals"):
+            raise ValueError("numeric must be 'thresholds' or 'intervals'")
+        self.numeric = numeric
         self.max_candidates = int(max_candidates)
         self.params = dict(min_support=min_support, min_confidence=min_confidence,
-                           max_length=max_length, n_fallback=n_fallback,
+                           min_lift=min_lift, max_length=max_length, min_cuts=min_cuts,
+                           max_cuts=max_cuts, numeric=numeric,
                            max_candidates=max_candidates)
-
-    @property
-    def active_preprocessors(self):
-        yield from super().active_preprocessors
-        yield MDLDiscretise(self.n_fallback)  # items are A = v
 
     def support_fraction(self, dist):
         if self.min_support is not None:
@@ -280,39 +393,47 @@ class ROCCERLearner(RuleLearner):
         share = dist[dist > 0].min() / dist.sum()
         return share / 3
 
+    def confidence_threshold(self, prior: float) -> float:
+        """The minimum confidence of a class's candidates."""
+        if self.min_confidence is not None:
+            return float(self.min_confidence)
+        return min(0.5, self.min_lift * prior)
+
     def fit_rules(self, data, enc):
-        Xd, y, w = enc.Xd, enc.y, enc.w
-        lits = Literals.of(Xd, enc.n_values)
+        y, w = enc.y, enc.w
+        items = make_items(data, enc, self.min_cuts, self.max_cuts, self.numeric)
         dist = enc.class_distribution()
         min_sup = self.support_fraction(dist) * w.sum()
         classes = [c for c in range(enc.n_classes) if dist[c] > 0]
-        lists, stats = [], dict(candidates={}, mining_s=0.0, selection_s=0.0,
-                                complete=True)
+        lists, stats = [], dict(candidates={}, length={}, mining_s=0.0,
+                                selection_s=0.0, complete=True)
         for i, c in enumerate(classes):
             pos = pack_bits((y == c).astype(np.uint8))
-            t0 = time.perf_counter()
-            items, ends, sup, cov, bits, complete = mine_class_rules(
-                lits.bits, lits.attr, pos, w, min_sup * (1 - 1e-12),
-                self.min_confidence, self.max_length, self.max_candidates)
-            t1 = time.perf_counter()
             P, N = float(dist[c]), float(w.sum() - dist[c])
+            conf = self.confidence_threshold(P / (P + N))
+            t0 = time.perf_counter()
+            for length in range(self.max_length, 0, -1):  # the longest that fits
+                found, ends, sup, cov, bits, complete = mine_class_rules(
+                    items.bits, items.group, pos, w, min_sup * (1 - 1e-12),
+                    conf, length, self.max_candidates, True, 3 * self.max_candidates)
+                if complete:
+                    break
+            t1 = time.perf_counter()
             order = distance_order(sup, cov - sup, P, N)
             self.progress((i + 0.5) / len(classes), "Selecting rules")
             selected = select_rules(np.ascontiguousarray(bits[order]), pos, w)
             t2 = time.perf_counter()
             starts = np.concatenate([[0], ends[:-1]])
-            itemsets = [[(int(lits.attr[it]), int(lits.value[it]))
-                         for it in items[starts[order[k]]:ends[order[k]]]]
-                        for r in selected for k in r.members]
-            entries, pos_i = [], 0
-            for r in selected:
-                entries.append(itemsets[pos_i:pos_i + len(r.members)])
-                pos_i += len(r.members)
+            entries = [[tuple(c for it in found[starts[order[k]]:ends[order[k]]]
+                              for c in items.conditions[it])
+                        for k in r.members] for r in selected]
             fp, tp, _ = list_points(selected, pos, w, bits.shape[1])
             points = np.column_stack([np.append(fp, N) / (N if N > 0 else 1),
                                       np.append(tp, P) / P])
-            lists.append(ClassRuleList(c, entries, points, P, N, len(sup)))
+            lists.append(ClassRuleList(c, entries, points, P, N, len(sup),
+                                       min_confidence=conf))
             stats["candidates"][c] = len(sup)
+            stats["length"][c] = length
             stats["mining_s"] += t1 - t0
             stats["selection_s"] += t2 - t1
             stats["complete"] &= bool(complete)

@@ -14,10 +14,13 @@ import numpy as np
 
 from Orange.data import Domain
 
-from .core import KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, cover_matrix
+from .core import KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, OP_LT, cover_matrix
 from .encoding import dense_X
 
-OPERATORS = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE}
+OPERATORS = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE, "<": OP_LT}
+#: ``var.attributes`` key naming the numeric attribute a two-valued
+#: threshold attribute was made from (SLS's ``Nominalise``)
+THRESHOLD_OF = "rules:threshold-of"
 
 
 def format_number(x: float) -> str:
@@ -28,7 +31,8 @@ def format_number(x: float) -> str:
 
 
 class Condition(NamedTuple):
-    """``A = v`` (``op='=='``, ``value`` = index of ``v``), ``A <= t`` or ``A >= t``.
+    """``A = v`` (``op='=='``, ``value`` = index of ``v``), ``A <= t``,
+    ``A >= t`` or ``A < t``.
 
     ``column`` indexes ``domain.attributes``. A missing value satisfies no
     condition. Field names are those of Orange's ``Selector``.
@@ -47,7 +51,7 @@ class Condition(NamedTuple):
             if var.is_discrete:
                 value = var.values[int(self.value)]
                 if value[:1] in "<>≤≥" and value[1:2] == " ":  # a discretised interval
-                    return f"{var.name} {value}"
+                    return f"{var.attributes.get(THRESHOLD_OF, var.name)} {value}"
                 return f"{var.name} = {value}"
             return f"{var.name} = {format_number(self.value)}"
         return f"{var.name} {self.op} {format_number(self.value)}"
@@ -73,7 +77,7 @@ def rules_to_csr(rules: Sequence["Rule"]):
     try:
         op = np.array([OPERATORS[c.op] for c in conds], dtype=np.int8)
     except KeyError as exc:
-        raise ValueError(f"unsupported operator {exc}; use ==, <= or >=") from None
+        raise ValueError(f"unsupported operator {exc}; use ==, <=, >= or <") from None
     value = np.array([c.value for c in conds], dtype=np.float64)
     return ptr, kind, col, op, value
 

@@ -28,7 +28,7 @@ from Orange.preprocess.transformation import Transformation
 from .base import RuleLearner, RuleModel
 from .core import pack_bits, sls_search
 from .encoding import Literals
-from .rules import Condition, Rule, format_number
+from .rules import THRESHOLD_OF, Condition, Rule, format_number
 
 UNKNOWN = "unknown"
 
@@ -53,20 +53,75 @@ class UnknownAsValue(Transformation):
         return hash((super().__hash__(), self.n_values))
 
 
+class AtLeast(Transformation):
+    """1 where a numeric value is at least ``threshold``, 0 below, missing
+    where it is missing: the values of a threshold attribute."""
+
+    def __init__(self, variable, threshold):
+        super().__init__(variable)
+        self.threshold = float(threshold)
+
+    def transform(self, c):
+        c = np.asarray(c, dtype=float)
+        with np.errstate(invalid="ignore"):
+            out = (c >= self.threshold).astype(float)
+        out[np.isnan(c)] = np.nan
+        return out
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.threshold == other.threshold
+
+    def __hash__(self):
+        return hash((super().__hash__(), self.threshold))
+
+
 # --------------------------------------------------------------- the data
 
 class Nominalise(Preprocess):
-    """Continuous attributes into ``n_intervals`` equal-frequency intervals;
-    a discrete attribute with missing values gets a value ``unknown`` that
-    they map to (Section 6: "unknown values are treated just like any other
-    value"). Attributes without missing values in the data keep theirs; at
-    prediction a missing value there satisfies no literal."""
+    """Makes the data nominal, as SLS needs.
 
-    def __init__(self, n_intervals=10):
+    A continuous attribute is cut at the ``n_intervals - 1`` equal-frequency
+    cut points. With ``numeric="thresholds"`` (default) each cut ``t``
+    becomes a two-valued attribute, ``A < t`` / ``A ≥ t``, so a rule can test
+    one side of a cut, or an interval through two cuts; with
+    ``numeric="intervals"`` (the paper's encoding) the attribute becomes one
+    nominal attribute whose values are the intervals, so a rule can test only
+    one interval. A discrete attribute with missing values gets a value
+    ``unknown`` that they map to (Section 6: "unknown values are treated just
+    like any other value"). Attributes without missing values in the data
+    keep theirs; at prediction a missing value there satisfies no literal."""
+
+    def __init__(self, n_intervals=10, numeric="thresholds"):
+        if numeric not in ("thresholds", "intervals"):
+            raise ValueError("numeric must be 'thresholds' or 'intervals'")
         self.n_intervals = n_intervals
+        self.numeric = numeric
+
+    def _thresholds(self, data: Table) -> Table:
+        """Every continuous attribute as one two-valued attribute per cut."""
+        attrs = []
+        for var in data.domain.attributes:
+            if not var.is_continuous:
+                attrs.append(var)
+                continue
+            cuts = getattr(EqualFreq(n=self.n_intervals)(data, var).compute_value,
+                           "points", [])
+            for t in cuts:
+                text = format_number(t)
+                name, k = f"{var.name} ≥ {text}", 1
+                while any(a.name == name for a in data.domain.variables + data.domain.metas):
+                    name, k = f"{var.name} ≥ {text} ({k})", k + 1
+                new = DiscreteVariable(name, values=(f"< {text}", f"≥ {text}"),
+                                       compute_value=AtLeast(var, t))
+                new.attributes[THRESHOLD_OF] = var.name
+                attrs.append(new)
+        return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
 
     def __call__(self, data: Table) -> Table:
-        data = Discretize(EqualFreq(n=self.n_intervals), remove_const=False)(data)
+        if self.numeric == "thresholds":
+            data = self._thresholds(data)
+        else:
+            data = Discretize(EqualFreq(n=self.n_intervals), remove_const=False)(data)
         attrs = []
         for var in data.domain.attributes:
             col = data.get_column(var)
@@ -76,9 +131,10 @@ class Nominalise(Preprocess):
             name = UNKNOWN
             while name in var.values:
                 name = f"{name}?"
-            attrs.append(DiscreteVariable(
-                var.name, values=tuple(var.values) + (name,),
-                compute_value=UnknownAsValue(var, len(var.values))))
+            new = DiscreteVariable(var.name, values=tuple(var.values) + (name,),
+                                   compute_value=UnknownAsValue(var, len(var.values)))
+            new.attributes.update(var.attributes)
+            attrs.append(new)
         return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
 
 
@@ -115,6 +171,20 @@ def white_noise_weights(errors: np.ndarray, rho: float) -> np.ndarray:
     logq = errors * log(rho)
     q = np.exp(logq - logq.max())
     return q / q.sum()
+
+
+def leaf_estimates(fires, positive, w) -> np.ndarray:
+    """``(R, 2)``: for each rule set, the Laplace estimate ``(s + 1) /
+    (n + 2)`` of the class where it does not fire (column 0) and where it
+    fires (column 1), from the weighted training examples (weights scaled
+    to sum to the number of examples, so the pseudo-counts mean the same
+    whatever the scale of the weights)."""
+    out = np.empty((len(fires), 2))
+    for i, f in enumerate(fires):
+        for j, region in enumerate((~f, f)):
+            n = w[region].sum()
+            out[i, j] = (w[region & positive].sum() + 1) / (n + 2)
+    return out
 
 
 # --------------------------------------------------------------- bounds
@@ -170,6 +240,7 @@ class Ensemble:
     weights: np.ndarray  # Q(r), summing to 1
     errors: np.ndarray   # training errors e(r) (in examples)
     ks: np.ndarray       # the k each rule set was searched with
+    leaf: np.ndarray = None  # (R, 2): P(cls) where r does not fire / fires (Laplace)
 
     def literal_weights(self) -> Counter:
         """For each literal, the weight of the rule sets that use it."""
@@ -243,14 +314,38 @@ class SLSEnsembleModel(RuleModel):
         theta = self.theta if theta is None else float(theta)
         return self.margins(X) < theta
 
+    def class_probabilities(self, X) -> np.ndarray:
+        """``(n, n_classes)``: for each class, ``sum_r Q(r) P_r(y | x)``, the
+        predictive probability under the posterior ``Q`` when each rule set
+        ``r`` is read as a classifier of two regions, where it fires and
+        where it does not, each with the Laplace estimate of the class on the
+        training data. Unlike ``(c + 1) / 2`` it is never 0 or 1, and it
+        reflects how pure each rule set's regions were. Two classes: the
+        other class gets the complement; more: normalised (one-vs-all)."""
+        cover = self.covering(X)
+        out = np.zeros((cover.shape[0], self.n_classes))
+        for ens, cols in zip(self.ensembles, self._columns):
+            if ens.leaf is None:  # a model pickled before leaf estimates
+                c = np.zeros(cover.shape[0])
+                for q, idx in zip(ens.weights, cols):
+                    c += q * np.where(cover[:, idx].any(axis=1), 1.0, -1.0)
+                out[:, ens.cls] = (c + 1) / 2
+                continue
+            p = np.zeros(cover.shape[0])
+            for q, idx, (p0, p1) in zip(ens.weights, cols, ens.leaf):
+                p += q * np.where(cover[:, idx].any(axis=1), p1, p0)
+            out[:, ens.cls] = p
+        if self.n_classes == 2 and len(self.ensembles) == 1:
+            cls = self.ensembles[0].cls
+            out[:, 1 - cls] = 1 - out[:, cls]
+            return out
+        total = out.sum(axis=1, keepdims=True)
+        return np.where(total > 0, out / np.where(total > 0, total, 1), self.prior)
+
     def predict(self, X):
-        scores = self.class_scores(X)
-        p = (scores + 1) / 2
-        total = p.sum(axis=1, keepdims=True)
-        p = np.where(total > 0, p / np.where(total > 0, total, 1), self.prior)
+        p = self.class_probabilities(X)
         if self.theta > 0:
-            s = np.sort(scores, axis=1)
-            p[s[:, -1] - s[:, -2] < self.theta] = self.prior
+            p[self.abstains(X)] = self.prior
         return p
 
     def abstention_curve(self, data: Table, thetas=None) -> list[dict]:
@@ -297,8 +392,7 @@ class SLSEnsembleModel(RuleModel):
 
     # --- display -----------------------------------------------------------
     def _lit_str(self, a, v):
-        var = self.domain.attributes[a]
-        return f"{var.name} = {var.values[v]}"
+        return Condition(a, "==", v).to_str(self.domain)
 
     def _rule_set_str(self, rs):
         if not rs:
@@ -352,7 +446,10 @@ class SLSEnsembleLearner(RuleLearner):
     rule sets sampled per ``k``; ``rho``: white-noise parameter of the
     weights ``Q(r) ∝ rho^e(r)``; ``max_steps``, ``p_noise``, ``p_restart``:
     the SLS (Algorithm 1); ``n_intervals``: equal-frequency intervals for
-    continuous attributes; ``theta``: abstention threshold on the margin
+    continuous attributes, and ``numeric``: whether a rule tests their cuts
+    (``"thresholds"``, default: ``A < t`` / ``A ≥ t``) or one interval
+    (``"intervals"``, the paper's encoding), see :class:`Nominalise`;
+    ``theta``: abstention threshold on the margin
     (0: never abstain; an abstained instance gets the training prior);
     ``delta``: confidence of the PAC-Bayes bounds; ``n_jobs``: parallel SLS
     runs through joblib (threads: the search releases the GIL); every run
@@ -363,7 +460,8 @@ class SLSEnsembleLearner(RuleLearner):
     name = "SLS rule-set ensemble"
 
     def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
-                 p_noise=0.2, p_restart=0.01, n_intervals=10, theta=0.0,
+                 p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
+                 theta=0.0,
                  delta=0.05, n_jobs=1, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         if int(k_max) < 1 or int(n_rule_sets) < 1:
@@ -380,17 +478,20 @@ class SLSEnsembleLearner(RuleLearner):
             raise ValueError("theta must be >= 0 and delta in (0, 1)")
         self.k_max, self.n_rule_sets, self.rho = int(k_max), int(n_rule_sets), float(rho)
         self.max_steps, self.p_noise, self.p_restart = int(max_steps), p_noise, p_restart
+        if numeric not in ("thresholds", "intervals"):
+            raise ValueError("numeric must be 'thresholds' or 'intervals'")
         self.n_intervals, self.theta, self.delta = int(n_intervals), float(theta), delta
+        self.numeric = numeric
         self.n_jobs, self.random_state = n_jobs, random_state
         self.params = dict(k_max=k_max, n_rule_sets=n_rule_sets, rho=rho,
                            max_steps=max_steps, p_noise=p_noise, p_restart=p_restart,
-                           n_intervals=n_intervals, theta=theta, delta=delta,
+                           n_intervals=n_intervals, numeric=numeric, theta=theta, delta=delta,
                            n_jobs=n_jobs, random_state=random_state)
 
     @property
     def active_preprocessors(self):
         yield from super().active_preprocessors
-        yield Nominalise(self.n_intervals)  # SLS works on nominal data only
+        yield Nominalise(self.n_intervals, self.numeric)  # SLS works on nominal data only
 
     def _ensemble_classes(self, dist):
         """One class for two-class data (the less frequent; ties: the
@@ -434,11 +535,12 @@ class SLSEnsembleLearner(RuleLearner):
                 first_k.setdefault(rs, k)
             rule_sets = list(first_k)
             positive = y == c
-            errors = np.array([np.dot(w, rule_set_fires(rs, Xd) != positive) * scale
-                               for rs in rule_sets])
+            fires = [rule_set_fires(rs, Xd) for rs in rule_sets]
+            errors = np.array([np.dot(w, f != positive) * scale for f in fires])
             q = white_noise_weights(errors, self.rho)
             ensembles.append(Ensemble(c, rule_sets, q, errors,
-                                      np.array([first_k[rs] for rs in rule_sets])))
+                                      np.array([first_k[rs] for rs in rule_sets]),
+                                      leaf_estimates(fires, positive, w * scale)))
             nz = q[q > 0]
             kl = max(0.0, log_r + float(np.sum(nz * np.log(nz))))
             bounds[c] = EnsembleBound(float(np.dot(q, errors)) / m, kl,

@@ -43,11 +43,12 @@ from ._coverage import (  # noqa: E402
 )
 
 # the condition codes every kernel shares (one enum, ``core/_coverage.pxd``)
-OP_EQ, OP_LE, OP_GE = int(Op.OP_EQ), int(Op.OP_LE), int(Op.OP_GE)
+OP_EQ, OP_LE, OP_GE, OP_LT = (int(Op.OP_EQ), int(Op.OP_LE), int(Op.OP_GE),
+                              int(Op.OP_LT))
 KIND_DISCRETE, KIND_CONTINUOUS = int(Kind.KIND_DISCRETE), int(Kind.KIND_CONTINUOUS)
 
 __all__ = [
-    "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE",
+    "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE", "OP_LT",
     "and_bits", "and_popcount", "and_rows", "best_sqrt_thresholds", "class_weights",
     "compact_sorted", "gather_sorted", "select_sorted", "corrected_positives", "lrs",
     "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",

@@ -7,7 +7,19 @@ from libc.stdint cimport uint64_t
 cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
+    #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
     #define RULES_BITS_POPCOUNT64(x) __builtin_popcountll(x)
+    #else
+    /* x86-64 without the POPCNT instruction (the baseline binary wheels are
+       built for): GCC would call a library routine; this is inline and
+       branch-free (Hacker's Delight, 5-2) */
+    static inline int RULES_BITS_POPCOUNT64(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
     #define RULES_BITS_CTZ64(x) __builtin_ctzll(x)
     #else
     static inline int RULES_BITS_POPCOUNT64(unsigned long long x) {

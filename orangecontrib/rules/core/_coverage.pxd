@@ -17,6 +17,7 @@ cpdef enum Op:
     OP_EQ = 0   # A = v
     OP_LE = 1   # A <= t
     OP_GE = 2   # A >= t
+    OP_LT = 3   # A < t
 
 #: the code of a missing value in integer-coded columns
 cdef enum:
@@ -31,6 +32,8 @@ cdef inline bint value_satisfies(double x, int8_t op, double t) noexcept nogil:
         return x <= t
     if op == OP_GE:
         return x >= t
+    if op == OP_LT:
+        return x < t
     return x == t
 
 
@@ -43,6 +46,8 @@ cdef inline bint code_satisfies(int32_t code, int8_t op, int32_t v) noexcept nog
         return code <= v
     if op == OP_GE:
         return code >= v
+    if op == OP_LT:
+        return code < v
     return code == v
 
 

@@ -11,7 +11,8 @@ Data layout (see ``orangecontrib.rules.encoding``):
 
 A condition is ``(kind, col, op, value)``: ``kind`` 0 = discrete column of
 ``Xd``, 1 = continuous column of ``Xc``; ``op`` one of ``OP_EQ`` (``A = v``),
-``OP_LE`` (``A <= t``), ``OP_GE`` (``A >= t``). A missing value satisfies no
+``OP_LE`` (``A <= t``), ``OP_GE`` (``A >= t``), ``OP_LT`` (``A < t``). A
+missing value satisfies no
 condition. A rule set is given in CSR form: the conditions of rule ``r`` are
 ``rule_ptr[r]:rule_ptr[r + 1]``; a rule without conditions covers everything.
 """
@@ -81,7 +82,7 @@ def _check_conditions(const int32_t[::1] kind, const int32_t[::1] col,
         elif kind[k] == KIND_CONTINUOUS:
             if not 0 <= col[k] < n_cont:
                 raise IndexError(f"continuous column {col[k]} out of range")
-            if not OP_EQ <= op[k] <= OP_GE:
+            if not OP_EQ <= op[k] <= OP_LT:
                 raise ValueError(f"unknown operator {op[k]}")
         else:
             raise ValueError(f"unknown condition kind {kind[k]}")

@@ -7,8 +7,10 @@ values of one attribute never hold together), keeping the AND of their
 bitsets. The support of ``itemset -> class`` is the weight of the covered
 examples of that class (anti-monotone, so a branch below the minimum is cut);
 its confidence is that over the weight of all covered examples. Every
-itemset with enough support and confidence is a candidate: the miner is
-complete, so it finds exactly the candidates Apriori would.
+itemset with enough support and confidence is a candidate, except one with
+an item that changes no coverage (it has the ROC point of the itemset
+without that item, a shorter rule the search also visits): apart from those
+duplicates, the miner finds exactly the candidates Apriori would.
 """
 import numpy as np
 cimport numpy as cnp
@@ -39,6 +41,10 @@ cdef struct Miner:
     bint overflow, nomem
     int32_t *prefix      # the current itemset
     uint64_t *stack      # (max_len + 1, W) bitsets along the path
+    double *cover_stack  # (max_len + 1,) their covered weights
+    double *support_stack  # and their support
+    bint productive
+    long long visits, max_visits  # itemsets with enough support seen, and the limit
 
 
 cdef inline double _weight(Miner *s, const uint64_t *bits, bint positive_only) noexcept nogil:
@@ -102,12 +108,29 @@ cdef bint _extend(Miner *s, Py_ssize_t depth, Py_ssize_t first) noexcept nogil:
         sup = _weight(s, child, True)
         if sup < s.min_support:  # anti-monotone: no superset qualifies
             continue
-        s.prefix[depth] = <int32_t>i
+        s.visits += 1
+        if s.visits > s.max_visits:
+            s.overflow = True
+            return False
         cov = _weight(s, child, False)
-        if sup >= s.min_confidence * cov:
+        if cov >= s.cover_stack[depth]:
+            # the item changes no coverage: this itemset and every extension
+            # of it cover what the same itemsets without it cover, which the
+            # search visits anyway (same ROC point, longer rule)
+            continue
+        s.prefix[depth] = <int32_t>i
+        s.cover_stack[depth + 1] = cov
+        s.support_stack[depth + 1] = sup
+        # productive: more confident than the itemset it extends (sup / cov >
+        # parent's), else its ROC point is on or below the segment from the
+        # origin to the parent's and never on the hull
+        if sup >= s.min_confidence * cov and (
+                not s.productive
+                or sup * s.cover_stack[depth] > s.support_stack[depth] * cov):
             if not _emit(s, depth + 1, child, sup, cov):
                 return False
-        if depth + 1 < s.max_len:
+        if depth + 1 < s.max_len and not (s.productive and sup >= cov):
+            # (below a pure itemset nothing is more confident)
             if not _extend(s, depth + 1, i + 1):
                 return False
     return True
@@ -116,7 +139,8 @@ cdef bint _extend(Miner *s, Py_ssize_t depth, Py_ssize_t first) noexcept nogil:
 def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_attr,
                      const uint64_t[::1] pos, const double[::1] w,
                      double min_support, double min_confidence,
-                     Py_ssize_t max_len, Py_ssize_t max_rules=2_000_000):
+                     Py_ssize_t max_len, Py_ssize_t max_rules=2_000_000,
+                     bint productive=False, long long max_visits=-1):
     """All itemsets ``S`` (at most ``max_len`` items, at most one per
     attribute) with ``support(S -> class) >= min_support`` and
     ``support / cover >= min_confidence`` (weights, not fractions).
@@ -128,6 +152,10 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
     Returns ``(items, ends, support, cover, bits, complete)``: candidate
     ``c`` is ``items[ends[c-1]:ends[c]]``, ``bits`` its coverage and
     ``complete`` False if the search stopped at ``max_rules`` candidates.
+    With ``productive``, an itemset is a candidate only if it is more
+    confident than the itemset it extends (the empty one: the class prior).
+    ``max_visits``: also stop (``complete`` False) after visiting this many
+    itemsets with enough support (-1: no limit).
     """
     cdef Py_ssize_t n_items = item_bits.shape[0], W = item_bits.shape[1]
     attr = np.asarray(item_attr)
@@ -165,16 +193,24 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
     s.bits_out = <uint64_t *>malloc(s.cap_out * W * sizeof(uint64_t))
     s.prefix = <int32_t *>malloc((s.max_len + 1) * sizeof(int32_t))
     s.stack = <uint64_t *>malloc((s.max_len + 2) * W * sizeof(uint64_t))
+    s.cover_stack = <double *>malloc((s.max_len + 2) * sizeof(double))
+    s.support_stack = <double *>malloc((s.max_len + 2) * sizeof(double))
+    s.productive = productive
+    s.visits = 0
+    s.max_visits = max_visits if max_visits >= 0 else (<long long>1 << 62)
     cdef Py_ssize_t j, m = w.shape[0]
     try:
         if (s.flat == NULL or s.ends == NULL or s.support == NULL or s.cover == NULL
-                or s.bits_out == NULL or s.prefix == NULL or s.stack == NULL):
+                or s.bits_out == NULL or s.prefix == NULL or s.stack == NULL
+                or s.cover_stack == NULL or s.support_stack == NULL):
             raise MemoryError()
         with nogil:
             for j in range(W):  # the empty itemset covers every example
                 s.stack[j] = ~(<uint64_t>0)
             if m % 64:
                 s.stack[W - 1] = ((<uint64_t>1) << (m % 64)) - 1
+            s.cover_stack[0] = _weight(&s, s.stack, False)
+            s.support_stack[0] = _weight(&s, s.stack, True)
             if s.max_len:
                 _extend(&s, 0, 0)
         if s.nomem:
@@ -196,3 +232,5 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
         free(s.bits_out)
         free(s.prefix)
         free(s.stack)
+        free(s.cover_stack)
+        free(s.support_stack)

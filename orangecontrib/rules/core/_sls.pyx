@@ -17,7 +17,9 @@ a search depends on its seed only.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.math cimport INFINITY
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 
 cnp.import_array()
 
@@ -74,6 +76,15 @@ cdef struct Search:
     uint64_t *cov                # (k, W) coverage of each rule
     uint64_t *others             # (W,) scratch: coverage of the other rules
     uint64_t *scratch            # (W,)
+    uint64_t *only_pos           # (W,) scratch: positives only one rule covers
+    uint64_t *only_neg           # (W,) scratch: negatives only one rule covers
+    int32_t *words               # (W,) scratch: indices of words holding any
+    long long *kept              # (n_lit, 2) scratch: counts per literal, zero between moves
+    int32_t *present             # (n_lit,) scratch: literals with a count
+    double *delta                # (n_lit,) scratch: each candidate's change of the score
+    Py_ssize_t *absent           # (n_attrs,) scratch: candidates of an attribute without a count
+    int32_t *attr_first          # (n_attrs,) first literal of each attribute (contiguous)
+    int32_t *attr_size           # (n_attrs,) its number of literals
     uint64_t state
 
 
@@ -237,16 +248,57 @@ cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     return t
 
 
+cdef inline Py_ssize_t _free_literals(Search *s, const int32_t *rule, Py_ssize_t x,
+                                      Py_ssize_t a) noexcept nogil:
+    """Literals of attribute ``a`` a specialisation for ``x`` may add: all
+    its values but ``x``'s, if the rule does not test ``a`` yet."""
+    if rule[a] >= 0:
+        return 0
+    return s.attr_size[a] - (1 if s.ex_lit[x * s.n_attrs + a] >= 0 else 0)
+
+
+cdef Py_ssize_t _nth_free_literal(Search *s, const int32_t *rule, Py_ssize_t x,
+                                  Py_ssize_t r) noexcept nogil:
+    """The ``r``-th (from 0) of those literals, in literal order."""
+    cdef Py_ssize_t a, l, c
+    cdef int32_t xl
+    for a in range(s.n_attrs):
+        c = _free_literals(s, rule, x, a)
+        if r >= c:
+            r -= c
+            continue
+        xl = s.ex_lit[x * s.n_attrs + a]
+        for l in range(s.attr_first[a], s.attr_first[a] + s.attr_size[a]):
+            if l == xl:
+                continue
+            if r == 0:
+                return l
+            r -= 1
+    return -1
+
+
 cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept nogil:
     """``x`` is a covered negative. A random rule covering ``x`` gets one
     literal that ``x`` violates, on an attribute the rule does not test yet:
     a random one with probability ``p_noise``, else the one whose addition
-    gives the lowest score (ties at random). Returns the rule changed."""
-    cdef Py_ssize_t r, l, a, j, t = -1, n_cov = 0, n_cand = 0, best_l = -1
+    gives the lowest score (ties uniformly at random). Returns the rule
+    changed.
+
+    Adding literal ``l`` to rule ``t`` uncovers the examples only ``t``
+    covers that are outside ``l``: the score changes by their positives
+    minus their negatives. Those counts come from two popcounts a word a
+    literal or, when such examples are few, from one pass over them; then
+    every literal none of them satisfies has the same change, so the ties
+    are counted per attribute instead of literal by literal."""
+    cdef Py_ssize_t r, l, a, i, j, t = -1, n_cov = 0, n_free = 0, best_l = -1
+    cdef Py_ssize_t n_words = 0, n_ties, n_absent
     cdef int32_t *rule
+    cdef int32_t xl
     cdef const uint64_t *bits
-    cdef double delta, best_delta = 1e300
-    cdef bint noisy
+    cdef uint64_t word
+    cdef double delta, best = INFINITY, tot_pos = 0, tot_neg = 0, d_absent
+    cdef long long kept_pos, kept_neg, n_only
+    cdef bint by_example = False
     for r in range(s.k):
         if _covers(s, s.rules + r * s.n_attrs, x):
             n_cov += 1
@@ -255,30 +307,170 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     if t < 0:
         return -1
     rule = s.rules + t * s.n_attrs
-    noisy = _uniform(&s.state) < p_noise
-    if not noisy:
+    for a in range(s.n_attrs):
+        n_free += _free_literals(s, rule, x, a)
+    if n_free == 0:
+        return t
+    if _uniform(&s.state) < p_noise:
+        best_l = _nth_free_literal(s, rule, x, _randint(&s.state, n_free))
+    else:
+        # the examples only rule t covers, split by class, and their words
         _others(s, t)
-    for l in range(s.n_lit):
-        a = s.lit_attr[l]
-        if rule[a] >= 0 or l == s.ex_lit[x * s.n_attrs + a]:
-            continue
-        if noisy:
-            n_cand += 1
-            if _randint(&s.state, n_cand) == 0:
-                best_l = l
-            continue
-        bits = s.lit_bits + l * s.W
-        for j in range(s.W):  # newly uncovered by the rule set
-            s.scratch[j] = s.cov[t * s.W + j] & ~bits[j] & ~s.others[j]
-        delta = _weight(s, s.scratch, True) - _weight(s, s.scratch, False)
-        if _take(delta, &best_delta, &n_cand, &s.state):
-            best_l = l
+        for j in range(s.W):
+            word = s.cov[t * s.W + j] & ~s.others[j]
+            s.only_pos[j] = word & s.pos[j]
+            s.only_neg[j] = word & ~s.pos[j]
+            if word:
+                s.words[n_words] = <int32_t>j
+                n_words += 1
+        tot_pos = _weight_of(s, s.only_pos)
+        tot_neg = _weight_of(s, s.only_neg)
+        if s.unit:
+            n_only = 0
+            for i in range(n_words):
+                j = s.words[i]
+                n_only += popcount64(s.only_pos[j] | s.only_neg[j])
+            by_example = n_only * s.n_attrs * 4 < 2 * s.n_lit * n_words  # measured
+        if by_example:
+            best_l = _best_by_example(s, rule, x, n_words, tot_pos, tot_neg)
+        else:
+            for l in range(s.n_lit):  # every candidate's change, the lowest
+                a = s.lit_attr[l]
+                if rule[a] >= 0 or l == s.ex_lit[x * s.n_attrs + a]:
+                    s.delta[l] = INFINITY
+                    continue
+                bits = s.lit_bits + l * s.W
+                if s.unit:
+                    kept_pos = kept_neg = 0
+                    for i in range(n_words):
+                        j = s.words[i]
+                        kept_pos += popcount64(s.only_pos[j] & bits[j])
+                        kept_neg += popcount64(s.only_neg[j] & bits[j])
+                    delta = (tot_pos - kept_pos * s.w[0]) - (tot_neg - kept_neg * s.w[0])
+                else:
+                    for j in range(s.W):  # newly uncovered by the rule set
+                        s.scratch[j] = (s.only_pos[j] | s.only_neg[j]) & ~bits[j]
+                    delta = _weight(s, s.scratch, True) - _weight(s, s.scratch, False)
+                s.delta[l] = delta
+                if delta < best:
+                    best = delta
+            n_ties = 0
+            for l in range(s.n_lit):
+                n_ties += s.delta[l] == best
+            r = _randint(&s.state, n_ties)
+            for l in range(s.n_lit):
+                if s.delta[l] == best:
+                    if r == 0:
+                        best_l = l
+                        break
+                    r -= 1
     if best_l >= 0:
         rule[s.lit_attr[best_l]] = <int32_t>best_l
         bits = s.lit_bits + best_l * s.W
         for j in range(s.W):
             s.cov[t * s.W + j] &= bits[j]
     return t
+
+
+cdef Py_ssize_t _best_by_example(Search *s, const int32_t *rule, Py_ssize_t x,
+                                 Py_ssize_t n_words, double tot_pos,
+                                 double tot_neg) noexcept nogil:
+    """The lowest-change literal (ties uniformly at random, in literal order)
+    from per-literal counts of the few examples only the rule covers: the
+    literals they satisfy are listed, every other candidate of an attribute
+    has the change of keeping none of them."""
+    cdef Py_ssize_t i, j, a, l, n_present = 0, n_ties = 0, r, c
+    cdef double best = INFINITY, delta, d_absent = tot_pos - tot_neg
+    cdef bint absent_best = False
+    cdef int32_t xl
+    for i in range(n_words):
+        j = s.words[i]
+        _count_literals(s, s.only_pos[j], j, 0, &n_present)
+        _count_literals(s, s.only_neg[j], j, 1, &n_present)
+    for a in range(s.n_attrs):
+        s.absent[a] = _free_literals(s, rule, x, a)
+    for i in range(n_present):  # the candidates among the listed literals
+        l = s.present[i]
+        a = s.lit_attr[l]
+        if rule[a] >= 0 or l == s.ex_lit[x * s.n_attrs + a]:
+            s.delta[l] = INFINITY
+            continue
+        s.absent[a] -= 1
+        delta = (tot_pos - s.kept[2 * l] * s.w[0]) - (tot_neg - s.kept[2 * l + 1] * s.w[0])
+        s.delta[l] = delta
+        if delta < best:
+            best = delta
+    for a in range(s.n_attrs):
+        if s.absent[a] > 0:
+            if d_absent < best:
+                best = d_absent
+            break
+    absent_best = d_absent == best
+    for a in range(s.n_attrs):  # ties per attribute
+        if not absent_best:
+            s.absent[a] = 0
+    for i in range(n_present):
+        l = s.present[i]
+        if s.delta[l] == best:
+            s.absent[s.lit_attr[l]] += 1
+    for a in range(s.n_attrs):
+        n_ties += s.absent[a]
+    r = _randint(&s.state, n_ties)
+    for a in range(s.n_attrs):  # the r-th tie in literal order
+        c = s.absent[a]
+        if r >= c:
+            r -= c
+            continue
+        xl = s.ex_lit[x * s.n_attrs + a]
+        for l in range(s.attr_first[a], s.attr_first[a] + s.attr_size[a]):
+            if l == xl:
+                continue
+            if s.kept[2 * l] + s.kept[2 * l + 1] > 0:
+                if s.delta[l] != best:
+                    continue
+            elif not absent_best:
+                continue
+            if r == 0:
+                _clear_present(s, n_present)
+                return l
+            r -= 1
+    _clear_present(s, n_present)
+    return -1
+
+
+cdef inline void _clear_present(Search *s, Py_ssize_t n_present) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n_present):
+        s.kept[2 * s.present[i]] = 0
+        s.kept[2 * s.present[i] + 1] = 0
+
+
+cdef inline void _count_literals(Search *s, uint64_t word, Py_ssize_t j, int c,
+                                 Py_ssize_t *n_present) noexcept nogil:
+    """Add the examples of ``word`` (class ``c``: 0 positive, 1 negative)
+    to ``s.kept`` under every literal they satisfy, listing each literal
+    the first time (``s.kept`` is all zero between moves)."""
+    cdef Py_ssize_t x, a
+    cdef int32_t l
+    while word:
+        x = j * 64 + ctz64(word)
+        word &= word - 1
+        for a in range(s.n_attrs):
+            l = s.ex_lit[x * s.n_attrs + a]
+            if l >= 0:
+                if s.kept[2 * l] + s.kept[2 * l + 1] == 0:
+                    s.present[n_present[0]] = l
+                    n_present[0] += 1
+                s.kept[2 * l + c] += 1
+
+
+cdef inline double _weight_of(Search *s, const uint64_t *bits) noexcept nogil:
+    """Weight of the examples in ``bits``."""
+    cdef Py_ssize_t j
+    cdef double total = 0
+    for j in range(s.W):
+        total += word_weight(bits[j], j, s.w, s.unit)
+    return total
 
 
 cdef inline void _copy_rules(Search *s, int32_t *out) noexcept nogil:
@@ -303,6 +495,8 @@ def _check(lit_bits, lit_attr, ex_lit, pos, valid, w, Py_ssize_t k):
     la = np.asarray(lit_attr)
     if la.min() < 0 or la.max() >= n_attrs:
         raise ValueError("lit_attr out of range")
+    if np.any(np.diff(la) < 0):
+        raise ValueError("the literals of an attribute must be contiguous")
     el = np.asarray(ex_lit)
     if el.min() < -1 or el.max() >= n_lit:
         raise ValueError("ex_lit out of range")
@@ -330,13 +524,39 @@ cdef void _setup(Search *s, const uint64_t[:, ::1] lit_bits,
     s.unit = bool(np.all(w_arr == w_arr[0]))
 
 
+cdef void _free_buffers(Search *s, uint64_t *buf) noexcept nogil:
+    free(buf)
+    free(s.kept)
+    free(s.present)
+    free(s.delta)
+    free(s.absent)
+    free(s.attr_first)
+    free(s.attr_size)
+
+
 cdef uint64_t *_alloc_bitsets(Search *s) except NULL:
-    """One buffer for the ``k`` rule coverages, ``others`` and ``scratch``;
-    the caller frees it."""
-    cdef uint64_t *buf = <uint64_t *>malloc((s.k + 2) * s.W * sizeof(uint64_t))
+    """The search's buffers: one for the ``k`` rule coverages and the word
+    scratch, and the per-literal scratch; :func:`_free_buffers` frees them."""
+    cdef Py_ssize_t l
+    cdef uint64_t *buf = <uint64_t *>malloc((s.k + 5) * s.W * sizeof(uint64_t))
     if buf == NULL:
         raise MemoryError()
     s.cov, s.others, s.scratch = buf, buf + s.k * s.W, buf + (s.k + 1) * s.W
+    s.only_pos, s.only_neg = buf + (s.k + 2) * s.W, buf + (s.k + 3) * s.W
+    s.words = <int32_t *>(buf + (s.k + 4) * s.W)  # W int32 fit in W words
+    s.kept = <long long *>calloc(2 * s.n_lit, sizeof(long long))
+    s.present = <int32_t *>malloc(s.n_lit * sizeof(int32_t))
+    s.delta = <double *>malloc(s.n_lit * sizeof(double))
+    s.absent = <Py_ssize_t *>malloc(s.n_attrs * sizeof(Py_ssize_t))
+    s.attr_first = <int32_t *>calloc(s.n_attrs, sizeof(int32_t))
+    s.attr_size = <int32_t *>calloc(s.n_attrs, sizeof(int32_t))
+    if (s.kept == NULL or s.present == NULL or s.delta == NULL or s.absent == NULL
+            or s.attr_first == NULL or s.attr_size == NULL):
+        _free_buffers(s, buf)
+        raise MemoryError()
+    for l in range(s.n_lit - 1, -1, -1):  # literals of an attribute are contiguous
+        s.attr_first[s.lit_attr[l]] = <int32_t>l
+        s.attr_size[s.lit_attr[l]] += 1
     return buf
 
 
@@ -376,7 +596,7 @@ def sls_move(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
         elif covered and not positive:
             changed = _specialise(&s, x, p_noise)
     finally:
-        free(buf)
+        _free_buffers(&s, buf)
     return rules_arr, changed
 
 
@@ -442,5 +662,5 @@ def sls_search(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
                     best_score = score
                     _copy_rules(&s, &best_rules[0, 0])
     finally:
-        free(buf)
+        _free_buffers(&s, buf)
     return best_arr, best_score, step

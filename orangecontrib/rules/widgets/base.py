@@ -25,6 +25,10 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         no_rules = Msg("No rules were found: the model predicts the training "
                        "class distribution for every instance. Settings that "
                        "admit more rules (e.g. lower thresholds) may help.")
+        classes_without_rules = Msg(
+            "No rule predicts {}: the model gives {} only its share of the "
+            "default rule. Settings that admit more candidates (lower support "
+            "or confidence) may help.")
 
     def __init__(self, *args, **kwargs):
         ConcurrentWidgetMixin.__init__(self)
@@ -34,6 +38,7 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         self.cancel()
         self.show_fitting_failed(None)
         self.Warning.no_rules.clear()
+        self.Warning.classes_without_rules.clear()
         self.model = None
         if self.check_data():
             self.start(run_fit, self.learner, self.data)
@@ -48,6 +53,12 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         model.instances = self.data
         self.model = model
         self.Warning.no_rules(shown=not model.rule_list)
+        missing = getattr(model, "classes_without_rules", lambda: [])()
+        if model.rule_list and missing:
+            names = ", ".join(f"'{model.domain.class_var.values[c]}'" for c in missing)
+            self.Warning.classes_without_rules(
+                f"class {names}" if len(missing) == 1 else f"classes {names}",
+                "it" if len(missing) == 1 else "them")
         self.Outputs.model.send(model)
 
     def on_exception(self, ex):

@@ -4,7 +4,9 @@ from AnyQt.QtCore import Qt
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
-from orangecontrib.rules.evc import EVCRuleLearner
+import os
+
+from orangecontrib.rules.evc import DEFAULT_MAX_THRESHOLDS, EVCRuleLearner
 from orangecontrib.rules.scoring import STRATEGIES
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
 from orangecontrib.rules.widgets.owrulescoring import STRATEGY_LABELS, STRATEGY_TOOLTIP
@@ -25,6 +27,9 @@ class EVCSearchSettings:
     alpha = Setting(0.05)
     n_permutations = Setting(100)
     random_state = Setting(0)
+    max_thresholds = Setting(DEFAULT_MAX_THRESHOLDS)
+    exact_thresholds = Setting(False)
+    all_cores = Setting(True)
 
     def add_search_box(self):
         box = gui.vBox(self.controlArea, "Rule quality")
@@ -72,12 +77,40 @@ class EVCSearchSettings:
                                          tooltip="A rule must cover at least "
                                                  "this many examples.",
                                          callback=self.settings_changed)
-        self.seed_spin = gui.spin(box, self, "random_state", 0, 2**31 - 1,
+        row = gui.hBox(box)
+        self.thresholds_spin = gui.spin(
+            row, self, "max_thresholds", 1, 4096,
+            label="Thresholds per numeric column:",
+            tooltip="Numeric columns are cut into about equally full bins; "
+                    "rules test these cuts only. More cuts follow the data "
+                    "more closely and are slower; on the benchmarks 16 cuts "
+                    "were as accurate as every threshold.",
+            callback=self.settings_changed)
+        self.exact_check = gui.checkBox(
+            row, self, "exact_thresholds", "all",
+            tooltip="Test a threshold between every two values whose examples "
+                    "are not all of one class (boundary points): exact, and "
+                    "slow on large data.",
+            callback=self._exact_changed)
+        row = gui.hBox(box)
+        self.seed_spin = gui.spin(row, self, "random_state", 0, 2**31 - 1,
                                   label="Random seed:",
                                   tooltip="Seeds the class permutations; the "
                                           "same seed gives the same rules.",
                                   callback=self.settings_changed)
+        self.cores_check = gui.checkBox(
+            row, self, "all_cores", "all cores",
+            tooltip="Use all processor cores: the permutation searches and the "
+                    "classes run in parallel threads; the rules are the same "
+                    "either way.",
+            callback=self.settings_changed)
         self._quality_changed(notify=False)
+        self._exact_changed(notify=False)
+
+    def _exact_changed(self, notify=True):
+        self.thresholds_spin.setEnabled(not self.exact_thresholds)
+        if notify:
+            self.settings_changed()
 
     def _quality_changed(self, notify=True):
         evc = QUALITIES[self.quality_index] == "evc"
@@ -91,6 +124,8 @@ class EVCSearchSettings:
                     beam_width=self.beam_width, max_rule_length=self.max_rule_length,
                     min_covered_examples=self.min_covered_examples,
                     alpha=self.alpha, n_permutations=self.n_permutations,
+                    max_thresholds=None if self.exact_thresholds else self.max_thresholds,
+                    n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
                     random_state=self.random_state)
 
     def search_parameters(self):
@@ -103,6 +138,8 @@ class EVCSearchSettings:
                 ("Beam width", self.beam_width),
                 ("Maximal rule length", self.max_rule_length),
                 ("Minimal rule coverage", self.min_covered_examples),
+                ("Thresholds per numeric column",
+                 "all" if self.exact_thresholds else self.max_thresholds),
                 ("Random seed", self.random_state))
 
 

@@ -20,9 +20,11 @@ class OWROCCER(OWRulesLearnerBase):
 
     auto_support = Setting(True)
     min_support = Setting(5.0)  # percent of the examples
+    auto_confidence = Setting(True)
     min_confidence = Setting(50.0)  # percent
+    min_lift = Setting(2.0)
     max_length = Setting(4)
-    n_fallback = Setting(4)
+    min_cuts = Setting(4)
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Candidate rules")
@@ -39,6 +41,20 @@ class OWROCCER(OWRulesLearnerBase):
                     "examples. Lower values give more candidates and slower, "
                     "finer selection.",
             callback=self.settings_changed)
+        self.auto_confidence_check = gui.checkBox(
+            box, self, "auto_confidence",
+            "Minimal confidence relative to each class's prior",
+            tooltip="A class's candidates must be more confident than "
+                    "min(50%, lift x the class's share): the paper's 50% for "
+                    "two classes of similar size, and a rare class still gets "
+                    "candidates.",
+            callback=self._confidence_changed)
+        self.lift_spin = gui.doubleSpin(
+            box, self, "min_lift", 1.0, 20.0, 0.5, decimals=1,
+            label="Lift over the prior:",
+            tooltip="How many times more often than in the data a candidate's "
+                    "class must occur among the examples it covers.",
+            callback=self.settings_changed)
         self.confidence_spin = gui.doubleSpin(
             box, self, "min_confidence", 0.0, 100.0, 5.0, decimals=1,
             label="Minimal confidence (%):",
@@ -48,17 +64,26 @@ class OWROCCER(OWRulesLearnerBase):
         self.max_length_spin = gui.spin(
             box, self, "max_length", 1, 10, label="Most conditions per rule:",
             tooltip="Longer rules are more specific; mining time grows quickly "
-                    "with this number.",
+                    "with this number. When a class has too many candidates, "
+                    "shorter rules are used (the report says so).",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Numeric attributes")
-        self.fallback_spin = gui.spin(
-            box, self, "n_fallback", 2, 20,
-            label="Intervals when MDL finds no cut:",
-            tooltip="Numeric attributes are discretised by entropy-MDL; an "
-                    "attribute MDL leaves whole is cut into this many "
-                    "equal-frequency intervals instead.",
+        self.cuts_spin = gui.spin(
+            box, self, "min_cuts", 0, 20,
+            label="Least cut points per attribute:",
+            tooltip="Rules test numeric attributes as 'A >= t' and 'A <= t' at "
+                    "the entropy-MDL cut points; when MDL finds fewer than "
+                    "this many, equal-frequency cuts are added so that rules "
+                    "can follow a curved class boundary.",
             callback=self.settings_changed)
         self._support_changed(notify=False)
+        self._confidence_changed(notify=False)
+
+    def _confidence_changed(self, notify=True):
+        self.lift_spin.setEnabled(self.auto_confidence)
+        self.confidence_spin.setEnabled(not self.auto_confidence)
+        if notify:
+            self.settings_changed()
 
     def _support_changed(self, notify=True):
         self.support_spin.setEnabled(not self.auto_support)
@@ -68,17 +93,20 @@ class OWROCCER(OWRulesLearnerBase):
     def create_learner(self):
         return self.LEARNER(
             min_support=None if self.auto_support else self.min_support / 100,
-            min_confidence=self.min_confidence / 100, max_length=self.max_length,
-            n_fallback=self.n_fallback, preprocessors=self.preprocessors)
+            min_confidence=None if self.auto_confidence else self.min_confidence / 100,
+            min_lift=self.min_lift, max_length=self.max_length,
+            min_cuts=self.min_cuts, preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):
         support = ("a third of the smallest class's share" if self.auto_support
                    else f"{self.min_support:g}%")
+        confidence = (f"min(50%, {self.min_lift:g} x the class's share)"
+                      if self.auto_confidence else f"{self.min_confidence:g}%")
         return (("Minimal support", support),
-                ("Minimal confidence", f"{self.min_confidence:g}%"),
+                ("Minimal confidence", confidence),
                 ("Most conditions per rule", self.max_length),
-                ("Numeric attributes", "entropy-MDL, else "
-                                       f"{self.n_fallback} equal-frequency intervals"))
+                ("Numeric attributes", "A >= t / A <= t at entropy-MDL cuts, at least "
+                                       f"{self.min_cuts} per attribute"))
 
 
 if __name__ == "__main__":  # pragma: no cover

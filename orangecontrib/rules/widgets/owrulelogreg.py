@@ -36,15 +36,16 @@ class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
             tooltip="Besides the rules, use the attributes themselves as "
                     "features of the logistic regression.",
             callback=self.settings_changed)
+        row = gui.hBox(box)
+        self.lambda_spin = gui.doubleSpin(
+            row, self, "lambda_", 0.0, 1e4, 0.1, label="L2 strength (lambda):",
+            tooltip="Larger values shrink all weights more (simpler model).",
+            callback=self.settings_changed)
         self.auto_lambda_check = gui.checkBox(
-            box, self, "auto_lambda", "Choose L2 strength by cross-validation",
+            row, self, "auto_lambda", "by cross-validation",
             tooltip="Pick the L2 regularisation strength by internal "
                     "cross-validation.",
             callback=self._lambda_changed)
-        self.lambda_spin = gui.doubleSpin(
-            box, self, "lambda_", 0.0, 1e4, 0.1, label="L2 strength (lambda):",
-            tooltip="Larger values shrink all weights more (simpler model).",
-            callback=self.settings_changed)
         self.add_search_box()
         self._lambda_changed(notify=False)
 
