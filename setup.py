@@ -1,4 +1,5 @@
 """Build the Cython core; everything else is declared in pyproject.toml."""
+import os
 import platform
 
 import numpy
@@ -11,9 +12,11 @@ KERNELS = ["_coverage", "_slipper", "_evc", "_sls", "_hull", "_itemsets"]
 # The bitset kernels count bits all the time. On x86-64 the POPCNT
 # instruction (every x86-64 CPU since 2008) is several times faster than the
 # portable fallback in core/_bits.pxd, so the build asks for it.
-EXTRA = ["-O3"]
+# MSVC (Windows) takes neither flag and optimises by default (/Ox).
+EXTRA = [] if platform.system() == "Windows" else ["-O3"]
 if platform.machine().lower() in ("x86_64", "amd64") and platform.system() != "Windows":
     EXTRA.append("-mpopcnt")
+JOBS = os.cpu_count() or 1
 
 
 def kernel(name):
@@ -26,4 +29,8 @@ def kernel(name):
     )
 
 
-setup(ext_modules=cythonize([kernel(k) for k in KERNELS], language_level=3))
+# The six kernels are translated and compiled in parallel (about a minute
+# on two cores instead of three), quietly.
+setup(ext_modules=cythonize([kernel(k) for k in KERNELS], language_level=3,
+                            nthreads=JOBS, quiet=True),
+      options={"build_ext": {"parallel": JOBS}})

@@ -1,4 +1,4 @@
-"""EVC on the paper's artificial data (Možina et al., Section 1 and 4.3.1,
+"""EVC on the paper's artificial data (Možina et al. 2019, Section 1 and 4.3.1,
 Table 2): how well does each quality measure estimate the true class
 probability of the single best rule it finds?
 

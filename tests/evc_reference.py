@@ -105,7 +105,7 @@ class Task:
 def beam_search(task: Task, quality, *, beam_width=10, max_rule_length=5,
                 min_covered_examples=1.0, parent_alpha=1.0, valid=None,
                 covering=True):
-    """The former ``evc.beam_search`` (doc/algorithms.md, EVC rule search),
+    """The former ``evc.beam_search`` (doc/evc.md, "The rule search"),
     unchanged but for the candidate source."""
     full = np.ones(task.n, dtype=bool)
     q0 = float(quality(np.array([task.S]), np.array([task.N]), 1)[0][0])

@@ -32,7 +32,19 @@ def test_cli_rejects_bad_input(capsys):
     assert main(["--learners", "c4.5"]) == 2
 
 
-def test_module_help():
+def test_module_help(tmp_path):
+    # from another folder, so that the installed package runs, not a source
+    # tree in the working directory (as when testing an unpacked sdist)
     out = subprocess.run([sys.executable, "-m", "orangecontrib.rules", "--help"],
-                         capture_output=True, text=True, timeout=120).stdout
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path).stdout
     assert "--data" in out and "--folds" in out
+
+
+def test_cli_prints_the_rules_of_the_learners_named_only(capsys):
+    assert main(["--data", "titanic", "--folds", "2", "--learners", "slipper,roccer",
+                 "--max-rules", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "## SLIPPER" in out and "## ROCCER" in out and "## CN2" not in out
+    assert "the first 3 shown" in out or "SLIPPER (q = confidence C): 3 rules" in out
+    assert "[a/b/...] after a rule: the weighted training rows it covers of each " \
+           "class (no, yes)" in out

@@ -1,7 +1,7 @@
 """Every Cython kernel against a slow, obviously-correct numpy reference."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from orangecontrib.rules import core
 from orangecontrib.rules.core import OP_EQ, OP_GE, OP_LE
@@ -87,8 +87,7 @@ def test_cover_matrix(d, n_rules, max_len):
 @given(encoded(max_n=200), st.integers(1, 6))
 def test_bitsets(d, k):
     n = len(d["y"])
-    if not d["Xd"].shape[1] and not d["Xc"].shape[1]:
-        return
+    assume(d["Xd"].shape[1] or d["Xc"].shape[1])
     kind, col, op, val = random_conditions(d, k)
     bits = core.condition_bitsets(d["Xd"], d["Xc"], kind, col, op, val)
     masks = [ref_condition(d, *c) for c in zip(kind, col, op, val)]
@@ -96,26 +95,6 @@ def test_bitsets(d, k):
     for b, m in zip(bits, masks):
         np.testing.assert_array_equal(core.unpack_bits(b, n), m)
         np.testing.assert_array_equal(core.pack_bits(m.astype(np.uint8)), b)
-        assert core.popcount(b) == m.sum()
-    rows = np.arange(0, k, 2, dtype=np.int32)
-    conj = core.and_rows(bits, rows, n)
-    expected = np.logical_and.reduce([masks[r] for r in rows]) if len(rows) \
-        else np.ones(n, bool)
-    np.testing.assert_array_equal(core.unpack_bits(conj, n), expected)
-    assert core.popcount(conj) == expected.sum()
-    both = core.and_bits(bits[0], bits[-1])
-    np.testing.assert_array_equal(core.unpack_bits(both, n), masks[0] & masks[-1])
-    assert core.and_popcount(bits[0], bits[-1]) == (masks[0] & masks[-1]).sum()
-    np.testing.assert_allclose(
-        core.class_weights_bits(conj, d["y"], d["w"], d["n_classes"]),
-        np.bincount(d["y"][expected], d["w"][expected], minlength=d["n_classes"]))
-
-
-def test_and_rows_without_rows_sets_exactly_n_bits():
-    for n in (0, 1, 63, 64, 65, 130):
-        bits = core.and_rows(np.zeros((0, core.n_words(n)), np.uint64),
-                             np.zeros(0, np.int32), n)
-        assert core.popcount(bits) == n
 
 
 @SETTINGS
@@ -198,3 +177,24 @@ def test_kernels_reject_bad_input():
         core.discrete_refinements(np.array([[4]], np.int32), np.array([2], np.int32),
                                   np.array([0], np.int32), np.ones(1),
                                   np.ones(1, np.uint8), 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 40), k=st.integers(1, 30), density=st.floats(0, 1),
+       seed=st.integers(0, 2 ** 31))
+def test_indicator_matrix_products_match_scipy(n, k, density, seed):
+    import scipy.sparse as sp
+
+    from orangecontrib.rules.core import IndicatorMatrix
+    rng = np.random.default_rng(seed)
+    dense = (rng.random((n, k)) < density).astype(float)
+    M = IndicatorMatrix(sp.csc_matrix(dense))
+    x, g = rng.normal(size=k), rng.normal(size=n)
+    np.testing.assert_allclose(M @ x, dense @ x, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(M.T @ g, dense.T @ g, rtol=1e-12, atol=1e-12)
+    assert M.shape == (n, k) and M.T.shape == (k, n)
+    with pytest.raises(ValueError):
+        M @ np.zeros(k + 1)
+    if dense.any():
+        with pytest.raises(ValueError, match="0/1"):
+            IndicatorMatrix(sp.csr_matrix(dense * 2))

@@ -85,3 +85,33 @@ def test_rule_covers_with_missing_values():
     assert Rule([], 0, [1, 0]).evaluate_data(X).all()
     with pytest.raises(ValueError, match="operator"):
         Rule([Condition(0, "!=", 1)], 0, [1, 0]).evaluate_data(X)
+
+
+def test_conditions_have_one_canonical_form():
+    from orangecontrib.rules.rules import Condition, Rule, canonical_conditions
+    C = Condition
+    assert canonical_conditions([C(0, ">=", 43), C(0, ">=", 51)]) == (C(0, ">=", 51),)
+    assert canonical_conditions([C(2, "<=", 3.3), C(2, "<", 3.3)]) == (C(2, "<", 3.3),)
+    assert canonical_conditions([C(2, "<", 4.0), C(2, "<=", 3.3)]) == (C(2, "<=", 3.3),)
+    a = Rule([C(1, "==", 0), C(0, "==", 1), C(0, "==", 1)], 1, [1, 2])
+    b = Rule([C(0, "==", 1), C(1, "==", 0)], 1, [1, 2])
+    assert a.conditions == b.conditions == (C(0, "==", 1), C(1, "==", 0))
+    assert a == b and hash(a) == hash(b)
+    # the covered rows do not change
+    X = np.array([[40.0, 1], [45, 0], [52, 0], [np.nan, 0]])
+    r1 = Rule([C(0, ">=", 43), C(0, ">=", 51)], 0, [1, 0])
+    np.testing.assert_array_equal(r1.evaluate_data(X), [False, False, True, False])
+
+
+def test_slipper_prints_no_duplicate_rules_and_no_redundant_bounds(titanic=None):
+    from Orange.data import Table
+
+    from orangecontrib.rules import SlipperLearner
+    for name in ("titanic", "heart_disease", "iris"):
+        model = SlipperLearner()(Table(name))
+        for _, rules in model.boosters:
+            keys = [frozenset(r.conditions) for r in rules]
+            assert len(keys) == len(set(keys)), name
+            for r in rules:
+                cols_ops = [(c.column, c.op) for c in r.conditions if c.op != "=="]
+                assert len(cols_ops) == len(set(cols_ops)), str(r)

@@ -2,6 +2,7 @@
 Analysis, headless. heart_disease (two classes) runs through the example
 workflow in test_workflows.py; here a multi-class set."""
 import numpy as np
+import pytest
 import Orange.widgets.tests.base as owtest  # module import: see add-on guide 5.2
 from Orange.data import Table
 from Orange.evaluation import AUC
@@ -18,6 +19,7 @@ WIDGETS = [OWSlipper, OWEVCRules, OWRuleLogisticRegression, OWSLSEnsembles, OWRO
 
 
 class TestLearnerWidgetsInTestAndScore(owtest.WidgetTest):
+    @pytest.mark.slow
     def test_multiclass_iris(self):
         data = Table("iris")
         ts = self.create_widget(OWTestAndScore)

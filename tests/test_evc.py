@@ -1,4 +1,4 @@
-"""EVC rule learning (Možina et al.): eq. 14, the correction, the Gumbel fit,
+"""EVC rule learning (Možina et al. 2019): eq. 14, the correction, the Gumbel fit,
 the search and the learner."""
 import pickle
 

@@ -23,7 +23,7 @@ def test_keywords_name_the_addon():
     assert "orange3 add-on" in meta["Keywords"]
 
 
-def test_canvas_discovers_category_and_widgets():
+def test_canvas_discovers_category_and_widgets(tmp_path):
     # In a fresh interpreter, as the canvas does it: the registry's Qt
     # objects, created here before any QApplication, were later collected
     # inside the widget tests and crashed the interpreter (1 run in 8).
@@ -39,7 +39,7 @@ def test_canvas_discovers_category_and_widgets():
         print("IN RULES", all(w.category == "Rules" for w in widgets))
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
-                         text=True, timeout=300).stdout
+                         text=True, timeout=300, cwd=tmp_path).stdout  # the installed package
     assert "CATEGORIES ['Rules']" in out, out
     assert "WIDGETS ['EVC Rules', 'Logistic Regression with Rules', 'ROCCER', 'Rule Scoring', 'Rule Viewer', 'SLIPPER', 'SLS Ensembles']" in out, out
     assert "IN RULES True" in out, out

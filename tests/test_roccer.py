@@ -294,3 +294,14 @@ def test_numeric_thresholds_follow_a_curved_boundary():
     ops = {c.op for r in thresholds.rule_list for c in r.conditions}
     assert ops <= {">=", "<"} and ops  # conditions on the original attributes
     assert all(isinstance(v, type(data.domain.attributes[0])) for v in thresholds.domain.attributes)
+
+
+def test_memory_budget_caps_the_candidates(heart):
+    from orangecontrib.rules import ROCCERLearner
+    words = (len(heart) + 63) // 64
+    cap = int(0.05 * 2 ** 20 // (2 * 8 * words))
+    model = ROCCERLearner(max_memory_mb=0.05)(heart)
+    assert all(0 < v <= cap for v in model.stats["candidates"].values())
+    assert max(model.stats["length"].values()) < 4 or cap >= 200_000
+    p = model(heart, model.Probs)
+    assert np.allclose(p.sum(axis=1), 1)

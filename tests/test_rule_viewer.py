@@ -217,8 +217,21 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertIsNone(self.get_output(w.Outputs.selected_data))
 
     def test_report(self):
-        self.show(fitted("roccer"), self.heart)
-        self.widget.send_report()
+        model = fitted("roccer")
+        self.show(model, self.heart)
+        self.widget.create_report_html()
+        html = self.widget.report_html
+        assert "ROCCERModel" in html and str(len(model.rule_list)) in html
+        first = model.rule_list[0].conditions[0]
+        assert self.heart.domain.attributes[first.column].name in html
+
+    def test_sls_summary_says_when_the_bound_is_vacuous(self):
+        from orangecontrib.rules.viewer import model_summary
+        lines = model_summary(fitted("sls"))
+        bound = [i for i, t in enumerate(lines) if t.startswith("Error bound")]
+        assert bound, lines
+        vb = float(lines[bound[0]].rsplit(":", 1)[1])
+        assert ("vacuous" in " ".join(lines)) == (vb >= 1)
 
 
 def kind_of(model):

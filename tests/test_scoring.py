@@ -126,4 +126,27 @@ def test_rule_set_model_end_to_end(strategy):
     np.testing.assert_array_equal(model.covering(data), COVER)
     np.testing.assert_allclose(model(data, model.Probs), np.array(EXPECTED[strategy]),
                                atol=1e-12)
-    assert str(rules[2]) == "IF b <= 2.5 AND b >= 0.5 THEN cls = k1  [3/9/2]"
+    assert str(rules[2]) == "IF b >= 0.5 AND b <= 2.5 THEN cls = k1  [3/9/2]"
+
+
+def test_cn2_base_reports_progress_and_can_be_cancelled():
+    from Orange.data import Table
+
+    from orangecontrib.rules import Interrupted, RuleScoringLearner
+    data = Table("iris")
+    seen = []
+    learner = RuleScoringLearner()
+    model = learner(data, progress_callback=lambda p, *_: seen.append(p))
+    inside = [p for p in seen if 0.1 < p < 0.9]
+    assert len(inside) >= 3 and inside == sorted(inside)
+    finder = learner._base.rule_finder
+    assert type(finder).__name__ != "_ProgressFinder"  # restored after the fit
+
+    def cancel(p, *_):
+        if p > 0.3:
+            raise Interrupted()
+    with pytest.raises(Interrupted):
+        learner(data, progress_callback=cancel)
+    assert learner._base.rule_finder is finder
+    again = learner(data)
+    assert [str(r) for r in again.rule_list] == [str(r) for r in model.rule_list]

@@ -291,3 +291,42 @@ class TestProgressBars(owtest.WidgetTest):
             self.assertGreater(len(seen), 2, cls.name)
             self.assertTrue(all(0 <= v <= 100 for v in seen), cls.name)
             self.assertGreater(max(seen), 50, cls.name)
+
+
+class TestBadDataMessages(owtest.WidgetTest):
+    """Every learner widget says what is wrong with the data, never a bare
+    "Fitting failed." or a misleading Orange message."""
+
+    def learner_widgets(self):
+        from orangecontrib.rules.widgets.owevcrules import OWEVCRules
+        from orangecontrib.rules.widgets.owroccer import OWROCCER
+        from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression
+        from orangecontrib.rules.widgets.owslipper import OWSlipper
+        from orangecontrib.rules.widgets.owslsensembles import OWSLSEnsembles
+        for cls in (OWRuleScoring, OWSlipper, OWEVCRules, OWRuleLogisticRegression,
+                    OWSLSEnsembles, OWROCCER):
+            yield self.create_widget(cls, stored_settings={"auto_apply": True})
+
+    def test_messages_name_the_problem(self):
+        import numpy as np
+        from Orange.data import ContinuousVariable, DiscreteVariable, Domain
+        dom = Domain([ContinuousVariable("x"), DiscreteVariable("d", ("u", "v"))],
+                     DiscreteVariable("y", ("a", "b")))
+        rng = np.random.default_rng(0)
+        X = np.column_stack([rng.normal(size=30), rng.integers(0, 2, 30)])
+        y = (rng.random(30) < 0.5).astype(float)
+        cases = {
+            "missing in every row": Table.from_numpy(dom, X.copy(), np.full(30, np.nan)),
+            "class 'y' has codes 2": Table.from_numpy(dom, X.copy(), y + 1),
+            "attribute 'd' has codes 7": Table.from_numpy(
+                dom, np.column_stack([X[:, 0], np.where(y > 0, 7, 0)]), y),
+            "attribute 'x' has values of magnitude": Table.from_numpy(
+                dom, np.column_stack([np.where(y > 0, 1.7e308, 0), X[:, 1]]), y),
+        }
+        for widget in self.learner_widgets():
+            for text, data in cases.items():
+                self.send_signal(widget.Inputs.data, data, widget=widget)
+                self.assertIn(text, str(widget.Error.data_error.formatted),
+                              type(widget).__name__)
+                self.assertIsNone(self.get_output(widget.Outputs.model, widget=widget))
+            self.send_signal(widget.Inputs.data, None, widget=widget)

@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEARNERS = ["SLIPPER", "EVC Rules", "Logistic Regression with Rules",
             "SLS Ensembles", "ROCCER"]
@@ -28,6 +30,7 @@ def test_workflows_are_listed_by_the_canvas():
     assert ours == ["rules-plots.ows", "rules-roc-comparison.ows", "rules-viewer.ows"]
 
 
+@pytest.mark.slow
 def test_roc_comparison_on_heart_disease():
     report = run("rules-roc-comparison.ows")
     assert report["load_errors"] == []
@@ -41,6 +44,7 @@ def test_roc_comparison_on_heart_disease():
     assert all(a > 0.6 for a in roc["auc"]), roc
 
 
+@pytest.mark.slow
 def test_rule_viewer_workflow():
     report = run("rules-viewer.ows", "--select", "2")
     assert report["load_errors"] == []
@@ -54,6 +58,7 @@ def test_rule_viewer_workflow():
     assert nodes["Rule Viewer (EVC)"]["plot"]
 
 
+@pytest.mark.slow
 def test_plots_workflow():
     report = run("rules-plots.ows", "--select", "1")
     assert report["load_errors"] == []

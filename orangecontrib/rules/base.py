@@ -25,6 +25,124 @@ from .encoding import EncodedData, dense_X, encode_table
 from .rules import Rule, covering, format_rules
 
 
+#: continuous values beyond this magnitude are refused (discretisers and
+#: solvers overflow on them); rescale such a column first
+MAX_MAGNITUDE = 1e250
+
+
+def _bad_codes(values, n_values: int) -> np.ndarray:
+    """The distinct codes in ``values`` that are not NaN and not one of
+    ``0..n_values-1``."""
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    bad = (v < 0) | (v >= n_values) | (v != np.round(v))
+    return np.unique(v[bad])
+
+
+def _column(data: Table, j: int) -> np.ndarray:
+    col = data.X[:, j]
+    return col.toarray().ravel() if sp.issparse(col) else np.asarray(col, dtype=float)
+
+
+def check_table(data: Table, fitting: bool = True):
+    """Clear errors for codes Orange's ``Table.from_numpy`` lets through:
+    a class or discrete attribute value that is not one of the variable's
+    values (e.g. labels 1/2 or -1/+1 for a two-valued class), and numeric
+    values too large to discretise or fit. Each message names the column
+    and the value. ``fitting=False`` (prediction) checks only the codes of
+    discrete attributes."""
+    domain = data.domain
+    cv = domain.class_var
+    if fitting and cv is not None and cv.is_discrete and len(data):
+        bad = _bad_codes(data.Y if data.Y.ndim == 1 else data.Y[:, 0], len(cv.values))
+        if len(bad):
+            raise ValueError(
+                f"class '{cv.name}' has codes {_listing(bad)} that are not indices of "
+                f"its {len(cv.values)} values ({_listing(cv.values)}); codes must be "
+                f"0..{len(cv.values) - 1} (build the table with the class's values, "
+                "e.g. Table.from_numpy with y mapped to value indices)")
+    for j, var in enumerate(domain.attributes):
+        if not len(data):
+            break
+        col = _column(data, j)
+        if var.is_discrete:
+            bad = _bad_codes(col, len(var.values))
+            if len(bad):
+                raise ValueError(
+                    f"attribute '{var.name}' has codes {_listing(bad)} that are not "
+                    f"indices of its {len(var.values)} values "
+                    f"({_listing(var.values)})")
+        elif fitting and var.is_continuous:
+            big = np.abs(col[np.isfinite(col)])
+            if big.size and big.max() > MAX_MAGNITUDE:
+                raise ValueError(
+                    f"attribute '{var.name}' has values of magnitude {big.max():.3g}; "
+                    f"values beyond {MAX_MAGNITUDE:.0e} cannot be discretised or "
+                    "fitted reliably: rescale the column")
+
+
+def _listing(values, most=5) -> str:
+    items = [f"{v:g}" if isinstance(v, (float, np.floating)) else str(v) for v in values]
+    return ", ".join(items[:most]) + (", ..." if len(items) > most else "")
+
+
+def map_values_by_name(data: Table, domain: Domain) -> Table:
+    """``data`` with every discrete variable that has the name of one of
+    ``domain``'s but lists its values in another order (or other values)
+    replaced by ``domain``'s, its codes mapped by value name; a value the
+    model's variable does not have becomes unknown. Orange treats two such
+    variables as equal and would read the codes in the wrong order."""
+    ref = {v.name: v for v in domain.variables if v.is_discrete}
+    changed = {}
+    for j, var in enumerate(data.domain.variables):
+        other = ref.get(var.name)
+        if var.is_discrete and other is not None and tuple(var.values) != tuple(other.values):
+            index = {name: k for k, name in enumerate(other.values)}
+            changed[var] = (other, np.array([index.get(v, np.nan) for v in var.values]
+                                            + [np.nan]))
+    if not changed:
+        return data
+
+    def remap(var, col):
+        _, lookup = changed[var]
+        codes = np.where(np.isnan(col), len(lookup) - 1, col).astype(int)
+        codes[(codes < 0) | (codes >= len(lookup))] = len(lookup) - 1
+        return lookup[codes]
+
+    X = dense_X(data.X).copy()
+    attrs = list(data.domain.attributes)
+    for j, var in enumerate(attrs):
+        if var in changed and var.name == changed[var][0].name and var is not changed[var][0]:
+            X[:, j] = remap(var, X[:, j])
+            attrs[j] = changed[var][0]
+    Y = np.array(data.Y, dtype=float, copy=True)
+    classes = list(data.domain.class_vars)
+    for j, var in enumerate(classes):
+        if var in changed:
+            if Y.ndim == 1:
+                Y = remap(var, Y)
+            else:
+                Y[:, j] = remap(var, Y[:, j])
+            classes[j] = changed[var][0]
+    new = Domain(attrs, classes, data.domain.metas)
+    return Table.from_numpy(new, X, Y, data.metas, data.W if data.has_weights() else None)
+
+
+
+def parallel_jobs(n_jobs):
+    """``n_jobs`` for ``joblib.Parallel``: the learner's own, else the
+    ``n_jobs`` of an active ``joblib.parallel_config`` (joblib itself drops
+    it when a loop prefers threads and the configuration names no backend,
+    so ``with parallel_config(n_jobs=2)`` would run one job), else ``None``
+    (one job)."""
+    if n_jobs is not None:
+        return n_jobs
+    try:
+        from joblib.parallel import get_active_backend
+        return get_active_backend()[1]
+    except (ImportError, AttributeError, TypeError, IndexError):  # another joblib
+        return None
+
 class Interrupted(Exception):
     """Raised from a progress callback to stop a fit (widget's Cancel)."""
 
@@ -77,6 +195,14 @@ class RuleModel(_ModelBase):
             return out
         return super().__call__(data, ret)
 
+    def data_to_model_domain(self, data: Table, progress_callback=dummy_callback) -> Table:
+        """Orange's transformation, after discrete values are mapped to the
+        training variables' by name (:func:`map_values_by_name`); codes that
+        are not values of their variable are an error (:func:`check_table`)."""
+        check_table(data, fitting=False)
+        return super().data_to_model_domain(
+            map_values_by_name(data, self.original_domain), progress_callback)
+
     def _model_X(self, data) -> np.ndarray:
         if isinstance(data, Table):
             data = self.data_to_model_domain(data)
@@ -128,8 +254,10 @@ class RuleLearner(Learner):
 
     Subclasses implement :meth:`fit_rules` on the encoded data and call
     :meth:`progress` to report progress (a callback the widget passes through
-    ``__call__``). Subclasses set ``self.params`` to their constructor
-    arguments (read by Orange's widgets and Parameter Fitter).
+    ``__call__``). Subclasses keep every constructor argument as an
+    attribute of the same name; :attr:`params` reads them back from the
+    ``__init__`` signature (as scikit-learn's ``get_params`` does), so
+    ``type(l)(**l.params)`` rebuilds the learner.
     """
 
     preprocessors = [HasClass()]
@@ -138,7 +266,19 @@ class RuleLearner(Learner):
 
     def __init__(self, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.params = {}
+
+    @property
+    def params(self) -> dict:
+        """The constructor arguments (without ``preprocessors``), read from
+        the attributes named as the ``__init__`` parameters."""
+        import inspect
+        out = {}
+        for name, p in inspect.signature(type(self).__init__).parameters.items():
+            if name in ("self", "preprocessors") or p.kind in (p.VAR_POSITIONAL,
+                                                                p.VAR_KEYWORD):
+                continue
+            out[name] = getattr(self, name)
+        return out
 
     # --- data checks -----------------------------------------------------
     def incompatibility_reason(self, domain):
@@ -156,6 +296,8 @@ class RuleLearner(Learner):
 
     # --- progress ----------------------------------------------------------
     def __call__(self, data, progress_callback=None):
+        if isinstance(data, Table):
+            check_table(data)
         self._progress_cb = wrap_callback(progress_callback or dummy_callback,
                                           start=0.1, end=0.99)
         try:

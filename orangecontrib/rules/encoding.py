@@ -43,6 +43,12 @@ class EncodedData:
     def n(self) -> int:
         return self.y.shape[0]
 
+    def __sizeof__(self):
+        """The bytes its arrays hold (so joblib's Dask backend sends it to
+        the workers once instead of with every task)."""
+        return object.__sizeof__(self) + sum(
+            v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
+
     def class_distribution(self) -> np.ndarray:
         """Weighted class counts, shape ``(n_classes,)``."""
         return np.bincount(self.y, weights=self.w, minlength=self.n_classes)
@@ -149,6 +155,8 @@ class Literals:
     value: np.ndarray   # int32 (n_lit,): value index of each literal
     bits: np.ndarray    # uint64 (n_lit, words)
     ex_lit: np.ndarray  # int32 (m, n_attrs): literal each example satisfies, -1 none
+
+    __sizeof__ = EncodedData.__sizeof__
 
     @classmethod
     def of(cls, Xd: np.ndarray, n_values: np.ndarray) -> "Literals":

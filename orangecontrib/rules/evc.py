@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .base import RuleLearner
+from .base import RuleLearner, parallel_jobs
 from .core import (OP_EQ, OP_GE, OP_LE, Quality, SearchCache, SearchData, beam_search,
                    class_weights, lrs, permutation_maxima, reach_table)
 from .core import chi2_isf as _chi2_isf
@@ -130,7 +130,7 @@ def fit_gumbel(best: np.ndarray):
     ``best[p, L-1]``: best LRS of permutation ``p`` among rules of length
     ``L``; the best among rules of length ``<= L`` is its running maximum.
     ``beta = sqrt(6) sd / pi``, ``mu = mean - 0.5772 beta``, ``mu``
-    made non-decreasing in ``L`` (algorithms.md §2.2).
+    made non-decreasing in ``L`` (doc/evc.md, "The Gumbel fit").
     """
     upto = np.maximum.accumulate(np.asarray(best, dtype=float), axis=1)
     sd = upto.std(axis=0, ddof=1) if len(upto) > 1 else np.zeros(upto.shape[1])
@@ -146,12 +146,13 @@ class Found:
     domain attribute index, its coverage, counts and quality."""
 
     conditions: tuple
-    mask: np.ndarray
+    mask: np.ndarray | None  # the covered rows, dropped once ``dist`` is set
     s: float
     n: float
     q: float
     p: float
     lrs: float
+    dist: np.ndarray | None = None  # weighted class counts of the covered rows
 
 
 def find_rule(sd: SearchData, attrs, code, quality, S, N, mu, beta, *, m=2.0,
@@ -159,7 +160,7 @@ def find_rule(sd: SearchData, attrs, code, quality, S, N, mu, beta, *, m=2.0,
               min_covered_examples=1.0, parent_alpha=1.0, covering=True,
               boundary_only=True, pure=None, cache=None, reach=None):
     """The best rule by the compiled beam search (``core.beam_search``,
-    doc/algorithms.md "EVC rule search") for the target class coded in
+    doc/evc.md, "The rule search") for the target class coded in
     ``code`` (0 other class, 1 covered target, 2 target not covered yet);
     a :class:`Found` or ``None``. ``mu``, ``beta``: Gumbel parameters per
     rule length (EVC quality); ``pure``: :func:`pure_cache` of this class,
@@ -205,7 +206,7 @@ def _permutation_maxima(sd, y, w, n_classes, seed, beam_width, max_rule_length,
 
 def fit_gumbel_parameters(sd: SearchData, y, n_classes, n_permutations=100,
                           beam_width=10, max_rule_length=5,
-                          min_covered_examples=1.0, random_state=0, n_jobs=1,
+                          min_covered_examples=1.0, random_state=0, n_jobs=None,
                           progress=None, boundary_only=True) -> GumbelParameters:
     """Gumbel ``mu``, ``beta`` per class and rule length from
     ``n_permutations`` searches on permuted classes. The permutations are
@@ -225,7 +226,7 @@ def fit_gumbel_parameters(sd: SearchData, y, n_classes, n_permutations=100,
                                          boundary_only)
             for s in permutation_seeds(random_state, n_permutations))
     results = []
-    for r in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(jobs):
+    for r in Parallel(n_jobs=parallel_jobs(n_jobs), prefer="threads", return_as="generator")(jobs):
         results.append(r)
         if progress is not None:
             progress(len(results) / n_permutations)
@@ -256,7 +257,7 @@ class EVCRuleModel(RuleSetModel):
 
 
 class EVCRuleLearner(RuleLearner):
-    """Unordered rules with extreme-value-corrected quality (Možina et al.).
+    """Unordered rules with extreme-value-corrected quality (Možina et al. 2019).
 
     ``quality``: ``"evc"`` (default) or ``"m"`` (m-estimate with ``m``).
     Per class, a beam search (``beam_width``, ``max_rule_length``,
@@ -268,8 +269,10 @@ class EVCRuleLearner(RuleLearner):
     ``n_permutations`` class permutations unless given as ``gumbel``; the
     model keeps them. ``max_thresholds``: equal-frequency threshold
     candidates per continuous column (``None``: every boundary point, exact).
-    ``n_jobs``: threads for the permutations and the classes (the result does
-    not depend on it). ``strategy``: the Fawcett resolution strategy of the
+    ``n_jobs``: parallel jobs for the permutations and the classes, through
+    joblib (threads: the searches release the GIL; default ``None``: one job,
+    unless a ``joblib.parallel_config`` says otherwise, e.g. a Dask cluster);
+    the result does not depend on it. ``strategy``: the Fawcett resolution strategy of the
     model.
     """
 
@@ -280,7 +283,7 @@ class EVCRuleLearner(RuleLearner):
                  min_covered_examples=1.0, alpha=0.05, parent_alpha=1.0,
                  n_permutations=100, gumbel=None, strategy="wvote",
                  max_rules_per_class=None, max_thresholds=DEFAULT_MAX_THRESHOLDS,
-                 n_jobs=1, random_state=0, preprocessors=None):
+                 n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         if quality not in ("evc", "m"):
             raise ValueError("quality must be 'evc' or 'm'")
@@ -302,14 +305,6 @@ class EVCRuleLearner(RuleLearner):
         self.max_rules_per_class = max_rules_per_class
         self.max_thresholds = None if max_thresholds is None else int(max_thresholds)
         self.n_jobs, self.random_state = n_jobs, random_state
-        self.params = dict(quality=quality, m=m, beam_width=beam_width,
-                           max_rule_length=max_rule_length,
-                           min_covered_examples=min_covered_examples,
-                           alpha=alpha, parent_alpha=parent_alpha,
-                           n_permutations=n_permutations, gumbel=gumbel,
-                           strategy=strategy, max_rules_per_class=max_rules_per_class,
-                           max_thresholds=max_thresholds, n_jobs=n_jobs,
-                           random_state=random_state)
 
     def search_data(self, enc) -> tuple[SearchData, np.ndarray]:
         """The data as the search reads it, and each feature's attribute."""
@@ -333,7 +328,7 @@ class EVCRuleLearner(RuleLearner):
         return Quality.QUALITY_EVC, mb[:, 0], mb[:, 1]
 
     def learn_class(self, sd, attrs, enc, cls, gumbel):
-        """Covering for class ``cls`` (doc/algorithms.md): ``Found`` rules."""
+        """Covering for class ``cls`` (doc/evc.md): ``Found`` rules."""
         pos = enc.y == cls
         uncovered = pos & (enc.w > 0)
         limit = (int(uncovered.sum()) if self.max_rules_per_class is None
@@ -360,6 +355,10 @@ class EVCRuleLearner(RuleLearner):
             found.append(rule)
             uncovered &= ~rule.mask
             code[pos & ~uncovered] = 1
+            # keep the class counts, not a mask of every row per rule
+            # (20,000 rules on 10^5 rows would hold 2 GB of masks)
+            rule.dist = class_weights(enc.y, enc.w, rule.mask.view(np.uint8), enc.n_classes)
+            rule.mask = None
         return found
 
     def fit_rules(self, data, enc):
@@ -379,7 +378,7 @@ class EVCRuleLearner(RuleLearner):
         self.progress(start, "learning rules")
         jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel) for c in present)
         found = []
-        for found_c in Parallel(n_jobs=self.n_jobs, prefer="threads",
+        for found_c in Parallel(n_jobs=parallel_jobs(self.n_jobs), prefer="threads",
                                 return_as="generator")(jobs):
             found.append(found_c)
             self.progress(start + (1 - start) * len(found) / len(present),
@@ -392,7 +391,8 @@ class EVCRuleLearner(RuleLearner):
     @staticmethod
     def to_rule(found: Found, cls, enc, domain) -> Rule:
         conditions = [Condition(a, OP_NAMES[op], v) for a, op, v in found.conditions]
-        dist = class_weights(enc.y, enc.w, found.mask.view(np.uint8), enc.n_classes)
+        dist = (found.dist if found.dist is not None else
+                class_weights(enc.y, enc.w, found.mask.view(np.uint8), enc.n_classes))
         return Rule(conditions, cls, dist, quality=found.q, domain=domain,
                     raw_frequency=found.s / found.n if found.n else float("nan"),
                     lrs=found.lrs, p_value=found.p)

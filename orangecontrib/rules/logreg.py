@@ -1,5 +1,5 @@
 """Logistic regression with rules as features and an EVC-derived penalty on
-their weights (Možina et al., Section 4.3.3, "LRRP-EVC"; algorithms.md §2.4).
+their weights (Možina et al. 2019, Section 4.3.3, "LRRP-EVC"; doc/evc.md).
 
 Features are the original attributes (continuous standardised, discrete
 one-hot, unknown values imputed by the training mean, i.e. 0 after
@@ -23,6 +23,7 @@ from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
 from .base import RuleLearner, RuleModel
+from .core import IndicatorMatrix
 from .encoding import dense_X
 from .evc import EVCRuleLearner
 from .rules import covering, format_number
@@ -86,10 +87,15 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
     bounds = [(None, None)] * (1 + p) + [(0.0, None)] * (2 * K)
     Rt = None
     if sp.issparse(R):  # row-major copies of R and of R.T: fast products
-        R, Rt = sp.csr_matrix(R), sp.csr_matrix(R.T)
+        R = sp.csr_matrix(R)
+        if not R.nnz or np.all(R.data == 1):  # rule indicators: no data array
+            R = IndicatorMatrix(R)
+            Rt = R.T
+        else:
+            Rt = sp.csr_matrix(R.T)
     res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma, Rt),
                    jac=True, method="L-BFGS-B", bounds=bounds,
-                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-11))
+                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-11, maxcor=50))
     theta = res.x
     return theta[0], theta[1:1 + p], theta[1 + p:1 + p + K] - theta[1 + p + K:]
 
@@ -289,9 +295,6 @@ class RuleLogisticRegressionLearner(RuleLearner):
         self.use_rules = bool(use_rules)
         self.lambda_, self.lambdas = lambda_, tuple(float(x) for x in lambdas)
         self.n_folds, self.random_state = int(n_folds), random_state
-        self.params = dict(rule_learner=self.rule_learner, rule_penalty=rule_penalty,
-                           attributes=attributes, use_rules=use_rules, lambda_=lambda_, n_folds=n_folds,
-                           random_state=random_state)
 
     def fit_rules(self, data, enc):
         rule_model, rules = None, []
@@ -301,7 +304,13 @@ class RuleLogisticRegressionLearner(RuleLearner):
                 data, lambda p, *_: self.progress(0.8 * p, "learning rules"))
             rules = list(rule_model.rule_list)
         X = dense_X(data.X)
-        v = enc.w
+        # the whole of eq. 21 is divided by the mean weight: the weights get
+        # mean 1, and lambda and the rule penalties (weighted counts) the
+        # same factor, so the minimiser is unchanged (a weight of 2 still
+        # counts as two rows) while weights like 1e300 no longer overflow
+        # the solver; without weights the factor is exactly 1
+        scale = len(enc.w) / enc.w.sum() if enc.w.sum() > 0 else 1.0
+        v = enc.w * scale
         features = AttributeFeatures(data.domain, X, v) if self.attributes else None
         F = features(X) if features is not None else np.zeros((len(X), 0))
         # rule indicators as a sparse matrix: rules cover a few percent of
@@ -316,14 +325,14 @@ class RuleLogisticRegressionLearner(RuleLearner):
         for c in targets:
             y = (enc.y == c).astype(float)
             lam = (float(self.lambda_) if self.lambda_ is not None else
-                   choose_lambda(Fplain, y, v, self.lambdas, self.n_folds,
-                                 self.random_state))
+                   choose_lambda(Fplain, y, v, [x * scale for x in self.lambdas],
+                                 self.n_folds, self.random_state) / scale)
             idx = np.arange(len(rules)) if binary else np.array(
                 [k for k, r in enumerate(rules) if r.head == c], dtype=int)
             sub_rules = [rules[k] for k in idx]
-            gamma = (rule_penalties(sub_rules, c) if self.rule_penalty
+            gamma = (rule_penalties(sub_rules, c) * scale if self.rule_penalty
                      else np.zeros(len(sub_rules)))
-            b0, w, b = fit_binary(F, cover[:, idx], y, v, lam, gamma)
+            b0, w, b = fit_binary(F, cover[:, idx], y, v, lam * scale, gamma)
             submodels.append((c, idx, b0, w, b))
             lams.append(lam)
         return RuleLogisticRegressionModel(

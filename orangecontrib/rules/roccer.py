@@ -1,5 +1,5 @@
 """ROCCER: rule selection by ROC convex hull from class association rules
-(Prati & Flach 2005; algorithms.md §5).
+(Prati & Flach 2005; doc/roccer.md).
 
 * :func:`make_items`: the items, ``A = v`` of a discrete attribute and
   ``A >= t`` / ``A <= t`` at cut points ``t`` of a numeric one (entropy-MDL,
@@ -354,7 +354,10 @@ class ROCCERLearner(RuleLearner):
     items are more (or mining them visits more than three times as many
     itemsets), the longest length whose itemsets fit is used (mining is
     always complete for the length used; ``model.stats["length"]`` says
-    which). ``max_cuts``: at most this many cut points of a numeric
+    which). ``max_memory_mb``: the candidates' coverage bitsets (one bit per
+    row each) may take at most this much memory, which caps the candidates
+    on large data (at 10^6 rows, 1024 MB hold about 4,000, with the ordered
+    copy the selection reads). ``max_cuts``: at most this many cut points of a numeric
     attribute (evenly spaced among the entropy-MDL ones; default: all).
     ``numeric="intervals"`` mines the paper's items instead (one interval
     of the entropy-MDL discretisation per item, see :func:`make_items`).
@@ -364,7 +367,7 @@ class ROCCERLearner(RuleLearner):
 
     def __init__(self, min_support=None, min_confidence=None, min_lift=2.0,
                  max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
-                 max_candidates=200_000, preprocessors=None):
+                 max_candidates=200_000, max_memory_mb=1024, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         if min_support is not None and not 0 < min_support <= 1:
             raise ValueError("min_support must be in (0, 1]")
@@ -382,10 +385,9 @@ class ROCCERLearner(RuleLearner):
             raise ValueError("numeric must be 'thresholds' or 'intervals'")
         self.numeric = numeric
         self.max_candidates = int(max_candidates)
-        self.params = dict(min_support=min_support, min_confidence=min_confidence,
-                           min_lift=min_lift, max_length=max_length, min_cuts=min_cuts,
-                           max_cuts=max_cuts, numeric=numeric,
-                           max_candidates=max_candidates)
+        if not max_memory_mb > 0:
+            raise ValueError("max_memory_mb must be positive")
+        self.max_memory_mb = max_memory_mb
 
     def support_fraction(self, dist):
         if self.min_support is not None:
@@ -405,6 +407,10 @@ class ROCCERLearner(RuleLearner):
         dist = enc.class_distribution()
         min_sup = self.support_fraction(dist) * w.sum()
         classes = [c for c in range(enc.n_classes) if dist[c] > 0]
+        bytes_per_candidate = 8 * ((len(y) + 63) // 64)
+        budget = int(max(1, min(self.max_candidates,
+                                # the mined bitsets and their ordered copy
+                                self.max_memory_mb * 2 ** 20 // (2 * bytes_per_candidate))))
         lists, stats = [], dict(candidates={}, length={}, mining_s=0.0,
                                 selection_s=0.0, complete=True)
         for i, c in enumerate(classes):
@@ -415,7 +421,7 @@ class ROCCERLearner(RuleLearner):
             for length in range(self.max_length, 0, -1):  # the longest that fits
                 found, ends, sup, cov, bits, complete = mine_class_rules(
                     items.bits, items.group, pos, w, min_sup * (1 - 1e-12),
-                    conf, length, self.max_candidates, True, 3 * self.max_candidates)
+                    conf, length, budget, True, 3 * budget)
                 if complete:
                     break
             t1 = time.perf_counter()

@@ -50,7 +50,7 @@ class Condition(NamedTuple):
         if self.op == "==":
             if var.is_discrete:
                 value = var.values[int(self.value)]
-                if value[:1] in "<>≤≥" and value[1:2] == " ":  # a discretised interval
+                if value.startswith(("< ", ">= ", "<= ", "> ", "≥ ", "≤ ")):  # a cut's side
                     return f"{var.attributes.get(THRESHOLD_OF, var.name)} {value}"
                 return f"{var.name} = {value}"
             return f"{var.name} = {format_number(self.value)}"
@@ -58,6 +58,35 @@ class Condition(NamedTuple):
 
     def __str__(self):
         return self.to_str()
+
+
+_OP_ORDER = {"==": 0, ">=": 1, "<=": 2, "<": 3}
+
+
+def canonical_conditions(conditions):
+    """One canonical form of a conjunction (the same rows, written one way):
+    bounds on the same numeric column merged to the tightest (``A >= 43 AND
+    A >= 51`` is ``A >= 51``; of ``A <= t`` and ``A < u`` the one that
+    admits less), repeated conditions dropped, and the conditions sorted by
+    column, then ``=``, ``>=``, ``<=``, ``<``, then value, so two rules
+    with the same conditions in another order are equal. Works on any
+    ``(column, op, value)`` triples (``column`` may be any sortable key).
+    A missing value satisfies no condition before and after, so the rows
+    covered do not change."""
+    lower, upper, other = {}, {}, set()
+    for c in conditions:
+        col, op, value = c[0], c[1], float(c[2])
+        if op == ">=":
+            if col not in lower or value > lower[col][2]:
+                lower[col] = c
+        elif op in ("<=", "<"):
+            old = upper.get(col)
+            if old is None or value < float(old[2]) or (value == float(old[2]) and op == "<"):
+                upper[col] = c
+        else:
+            other.add(c)
+    out = list(other) + list(lower.values()) + list(upper.values())
+    return tuple(sorted(out, key=lambda c: (c[0], _OP_ORDER.get(c[1], 9), float(c[2]))))
 
 
 def rules_to_csr(rules: Sequence["Rule"]):
@@ -104,8 +133,8 @@ class Rule:
     def __init__(self, conditions: Sequence[Condition], head: int,
                  class_distribution, quality: float = float("nan"),
                  domain: Domain | None = None, **extra):
-        self.conditions = tuple(Condition(int(c.column), c.op, float(c.value))
-                                for c in conditions)
+        self.conditions = canonical_conditions(
+            Condition(int(c.column), c.op, float(c.value)) for c in conditions)
         self.head = int(head)
         self.class_distribution = np.asarray(class_distribution, dtype=float)
         self.quality = float(quality)

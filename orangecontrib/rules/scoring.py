@@ -1,6 +1,6 @@
 """Scoring instances with rule sets for ROC (Fawcett 2001).
 
-Resolution strategies (Section 3.2 of the paper; ``docs/algorithms.md`` §4),
+Resolution strategies (Section 3.2 of the paper; ``doc/scoring.md``),
 given the rules that fire on an instance:
 
 * ``first`` -- the first firing rule (rules sorted by decreasing confidence
@@ -242,12 +242,10 @@ class RuleScoringLearner(RuleLearner):
                  min_covered_examples=1, max_rule_length=5,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.params = dict(base=base, strategy=check_strategy(strategy),
-                           min_confidence=float(min_confidence),
-                           ordered=ordered, random_state=random_state,
-                           beam_width=beam_width,
-                           min_covered_examples=min_covered_examples,
-                           max_rule_length=max_rule_length)
+        self.beam_width, self.max_rule_length = beam_width, max_rule_length
+        self.min_covered_examples = min_covered_examples
+        self.base = base  # None: CN2 unordered with the settings above
+        self._base = base
         if base is None:
             base = CN2UnorderedLearner(
                 restrict_equality=True,
@@ -256,15 +254,22 @@ class RuleScoringLearner(RuleLearner):
             finder.search_algorithm.beam_width = int(beam_width)
             finder.general_validator.min_covered_examples = int(min_covered_examples)
             finder.general_validator.max_rule_length = int(max_rule_length)
-        self.base = base
-        self.strategy = self.params["strategy"]
-        self.min_confidence = self.params["min_confidence"]
+        self._base = base
+        self.strategy = check_strategy(strategy)
+        self.min_confidence = float(min_confidence)
         self.ordered = ordered
         self.random_state = random_state
 
     def fit_rules(self, data, enc):
         self.progress(0.0, "learning rules")
-        base_model = self.base(data)
+        finder = getattr(self._base, "rule_finder", None)
+        if finder is not None:  # Orange's CN2 family reports no progress itself
+            self._base.rule_finder = _ProgressFinder(finder, self.progress, enc)
+        try:
+            base_model = self._base(data)
+        finally:
+            if finder is not None:
+                self._base.rule_finder = finder
         self.progress(0.9, "scoring rules")
         rules = [rule_from_orange(r, data.domain, base_model.domain)
                  for r in base_model.rule_list if r.selectors]
@@ -282,6 +287,39 @@ class RuleScoringLearner(RuleLearner):
         unique = [r for r in unique
                   if r.quality > max(self.min_confidence, prior[r.head])]
         ordered = (self.ordered if self.ordered is not None
-                   else isinstance(self.base, CN2Learner))
+                   else isinstance(self._base, CN2Learner))
         return RuleSetModel(data.domain, unique, enc.class_distribution(),
                             self.strategy, ordered, self.random_state)
+
+
+class _ProgressFinder:
+    """Wraps the ``rule_finder`` of an Orange CN2 learner, which reports no
+    progress: before each rule search it reports the share of the current
+    class's examples already covered (CN2 removes them as it goes), so the
+    widget's bar moves per rule and per class, and Cancel (the callback
+    raising :class:`~orangecontrib.rules.base.Interrupted`) stops the fit
+    between two rules."""
+
+    def __init__(self, finder, progress, enc):
+        self.finder, self.report = finder, progress
+        self.n_classes = enc.n_classes
+        self.totals = np.bincount(enc.y, enc.w, minlength=enc.n_classes)
+        self.total = float(enc.w.sum())
+
+    def __call__(self, X, Y, W, target_class, *args, **kwargs):
+        y = np.asarray(Y, dtype=float).reshape(len(Y), -1)[:, 0] if len(Y) else np.zeros(0)
+        w = np.ones(len(y)) if W is None else np.asarray(W, dtype=float).reshape(-1)
+        if target_class is None:  # a decision list: all classes at once
+            done = 1 - w.sum() / self.total if self.total > 0 else 1.0
+            self.report(0.9 * done, f"learning rules ({100 * done:.0f}% covered)")
+        else:
+            c = int(target_class)
+            left = w[y == c].sum()
+            done = 1 - left / self.totals[c] if self.totals[c] > 0 else 1.0
+            self.report(0.9 * (c + done) / self.n_classes,
+                        f"learning rules for class {c + 1} of {self.n_classes}")
+        return self.finder(X, Y, W, target_class, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.finder, name)
+

@@ -1,6 +1,6 @@
 """SLIPPER: boosting confidence-rated rules (Cohen & Singer 1999).
 
-Section numbers and equations are the paper's; ``docs/algorithms.md`` §1
+Section numbers and equations are the paper's; ``doc/slipper.md``
 states the algorithm completely, with the project's extensions
 (probabilities, multi-class, choice of ``T`` by internal cross-validation).
 
@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import RuleLearner, RuleModel
+from .base import RuleLearner, RuleModel, parallel_jobs
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, compact_sorted,
                    discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
-from .rules import Condition, Rule, covering
+from .rules import Condition, Rule, canonical_conditions, covering
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 
@@ -175,19 +175,18 @@ def _split(rng, D):
     return grow, ~grow
 
 
-def boost(enc: EncodedData, ypos, w0, T, rng, callback=None):
-    """Algorithm of Fig. 1 for ``T`` rounds; returns ``[(conds, C), ...]``.
-
-    ``ypos``: 1 for the positive class, 0 otherwise; ``w0``: the initial
-    distribution (example weights). The default rule has no conditions.
-    """
+def boost_rounds(enc: EncodedData, ypos, w0, T, rng):
+    """Algorithm of Fig. 1, one round at a time: yields ``(conds, C)`` for
+    each of up to ``T`` rounds (a generator, so several boosters can run in
+    lockstep). ``ypos``: 1 for the positive class, 0 otherwise; ``w0``: the
+    initial distribution (example weights). The default rule has no
+    conditions."""
     n = len(ypos)
     D = w0 / w0.sum()
     ypos = np.ascontiguousarray(ypos, dtype=np.int32)
     sign = np.where(ypos == 1, 1.0, -1.0)
-    hypothesis = []
     cache = _FitCache(enc)
-    for t in range(T):
+    for _ in range(T):
         grow, prune = _split(rng, D)
         conds, masks = grow_rule(enc, ypos, D, grow, cache)
         conds = conds[:prune_rule(conds, masks, ypos, D, grow, prune, n)]
@@ -201,9 +200,16 @@ def boost(enc: EncodedData, ypos, w0, T, rng, callback=None):
             c = smoothed_confidence(d_pos, d_neg, n)
         else:
             c = c_rule
-        hypothesis.append((tuple((k.kind, k.col, k.op, float(k.value)) for k in conds), c))
+        yield tuple((k.kind, k.col, k.op, float(k.value)) for k in conds), c
         D = np.where(covered, D * np.exp(-sign * c), D)  # weight update
         D /= D.sum()
+
+
+def boost(enc: EncodedData, ypos, w0, T, rng, callback=None):
+    """``T`` rounds of :func:`boost_rounds`: ``[(conds, C), ...]``."""
+    hypothesis = []
+    for t, rule in enumerate(boost_rounds(enc, ypos, w0, T, rng)):
+        hypothesis.append(rule)
         if callback:
             callback((t + 1) / T)
     return hypothesis
@@ -213,23 +219,48 @@ def merge_duplicates(hypothesis):
     """Identical rules are replaced by one whose confidence is their sum."""
     merged = {}
     for conds, c in hypothesis:
-        merged[conds] = merged.get(conds, 0.0) + c
+        key = _canonical(conds)
+        merged[key] = merged.get(key, 0.0) + c
     return list(merged.items())
 
 
-def holdout_errors(hypothesis, enc: EncodedData, ypos):
-    """Weighted hold-out error of the first ``T`` rules, for every ``T``
-    (predict the positive class when ``f(x) > 0``)."""
-    f = np.zeros(enc.n)
-    errors = np.empty(len(hypothesis))
-    total = enc.w.sum()
-    for t, (conds, c) in enumerate(hypothesis):
-        covered = np.ones(enc.n, bool)
+def _canonical(conds):
+    """A boosted rule's conditions ``(kind, col, op, value)`` in the one
+    canonical form of :func:`rules.canonical_conditions` (so the same rule
+    grown in another order is found a duplicate)."""
+    named = [((kind, col), OP_NAMES[op], value) for kind, col, op, value in conds]
+    inverse = {v: k for k, v in OP_NAMES.items()}
+    return tuple((key[0], key[1], inverse[op], value)
+                 for key, op, value in canonical_conditions(named))
+
+
+class HoldoutErrors:
+    """The weighted hold-out error of the boosted rules after each round
+    (predict the positive class when ``f(x) > 0``), kept up to date as
+    rounds are added (call it with each round's ``(conds, C)``)."""
+
+    def __init__(self, enc: EncodedData, ypos):
+        self.enc, self.ypos = enc, ypos == 1
+        self.XcT = np.ascontiguousarray(enc.Xc.T)
+        self.f = np.zeros(enc.n)
+        self.total = enc.w.sum()
+        self.errors = []
+
+    def __call__(self, conds, c):
+        covered = np.ones(self.enc.n, bool)
         for cond in conds:
-            covered &= _condition_mask(enc, _Cond(*cond))
-        f[covered] += c
-        errors[t] = enc.w[(f > 0) != (ypos == 1)].sum() / total
-    return errors
+            covered &= _condition_mask(self.enc, _Cond(*cond), self.XcT)
+        self.f[covered] += c
+        wrong = self.enc.w[(self.f > 0) != self.ypos].sum()
+        self.errors.append(wrong / self.total if self.total > 0 else 0.0)
+
+
+def holdout_errors(hypothesis, enc: EncodedData, ypos):
+    """Weighted hold-out error of the first ``T`` rules, for every ``T``."""
+    track = HoldoutErrors(enc, ypos)
+    for conds, c in hypothesis:
+        track(conds, c)
+    return np.array(track.errors)
 
 
 def _fold_errors(enc, ypos, train, test, T_max, seed):
@@ -240,26 +271,58 @@ def _fold_errors(enc, ypos, train, test, T_max, seed):
     return holdout_errors(hyp, te, ypos[test])
 
 
-def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=1):
+def _lockstep_errors(enc, ypos, folds, seeds, T_max, patience):
+    """The folds' boosters one round at a time together, until the mean
+    hold-out error has not been lower for ``patience`` rounds; the mean
+    error after each round done."""
+    boosters, tracks = [], []
+    for (train, test), s in zip(folds, seeds):
+        tr, te = enc.subset(train), enc.subset(test)
+        boosters.append(boost_rounds(tr, ypos[train], tr.w, T_max,
+                                     np.random.default_rng(s)))
+        tracks.append(HoldoutErrors(te, ypos[test]))
+    mean = []
+    for _ in range(T_max):
+        for booster, track in zip(boosters, tracks):
+            track(*next(booster))
+        mean.append(np.mean([track.errors[-1] for track in tracks]))
+        if len(mean) - 1 - int(np.argmin(mean)) >= patience:
+            break
+    return np.array(mean)
+
+
+def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None):
     """``T`` with the lowest mean hold-out error over ``n_folds`` internal
     folds (ties to the smaller ``T``) and the mean errors. The folds are
     independent, so they run through ``joblib`` with ``n_jobs``; each fold
-    has its own seed, so the result does not depend on ``n_jobs``."""
+    has its own seed, so the result does not depend on ``n_jobs``. With
+    ``patience``, the folds are boosted in lockstep and stop once the mean
+    hold-out error has not been lower for that many rounds."""
     from joblib import Parallel, delayed
     from sklearn.model_selection import StratifiedKFold
 
-    n_folds = int(min(n_folds, max(2, np.bincount(ypos, minlength=2).min())))
-    if np.bincount(ypos, minlength=2).min() < 2:
+    # folds are drawn among the examples with positive weight (so no fold
+    # is left without hold-out weight); those with weight 0 change nothing
+    # and join every training part
+    weighted, zero = np.flatnonzero(enc.w > 0), np.flatnonzero(enc.w <= 0)
+    counts = np.bincount(ypos[weighted], minlength=2)
+    if counts.min() < 2:
         return T_max, None  # too few positives or negatives to validate
+    n_folds = int(min(n_folds, max(2, counts.min())))
     if not isinstance(seed, np.random.SeedSequence):
         seed = np.random.SeedSequence(seed)
     seeds = seed.spawn(n_folds + 1)
     skf = StratifiedKFold(n_splits=n_folds, shuffle=True,
                           random_state=int(seeds[0].generate_state(1)[0]))
-    errors = Parallel(n_jobs=n_jobs)(
-        delayed(_fold_errors)(enc, ypos, train, test, T_max, s)
-        for (train, test), s in zip(skf.split(np.zeros(enc.n), ypos), seeds[1:]))
-    mean = np.mean(errors, axis=0)
+    folds = [(np.sort(np.concatenate([weighted[tr], zero])), weighted[te])
+             for tr, te in skf.split(np.zeros(len(weighted)), ypos[weighted])]
+    if patience is not None:
+        mean = _lockstep_errors(enc, ypos, folds, seeds[1:], T_max, patience)
+    else:
+        errors = Parallel(n_jobs=parallel_jobs(n_jobs), prefer="threads")(
+            delayed(_fold_errors)(enc, ypos, train, test, T_max, s)
+            for (train, test), s in zip(folds, seeds[1:]))
+        mean = np.mean(errors, axis=0)
     return int(np.argmin(mean)) + 1, mean  # argmin: first, i.e. smallest T
 
 
@@ -316,27 +379,33 @@ class SlipperLearner(RuleLearner):
     internal ``n_folds``-fold cross-validation up to ``T_max`` (ties to the
     smaller ``T``) and refits on all data. ``positive_class``: for two
     classes, the booster's positive class (default: the less frequent one).
-    ``n_jobs``: parallel internal folds (joblib). Example weights are the
+    ``n_jobs``: parallel jobs through joblib: the boosters of the classes
+    (threads), or the internal folds (threads) of the one booster of two-class data
+    (default ``None``: one job, unless a ``joblib.parallel_config`` says
+    otherwise, e.g. a Dask cluster); the model does not depend on it.
+    ``patience``: stop the internal folds once their mean hold-out error
+    has not been lower for that many rounds (default: all ``T_max``
+    rounds). Example weights are the
     initial distribution.
     """
 
     name = "slipper"
     __returns__ = SlipperModel
 
-    def __init__(self, T=None, T_max=100, n_folds=5, positive_class=None,
-                 n_jobs=1, random_state=0, preprocessors=None):
+    def __init__(self, T=None, T_max=100, n_folds=5, patience=None, positive_class=None,
+                 n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         if T is not None and int(T) < 1:
             raise ValueError("T must be at least 1")
         if int(T_max) < 1:
             raise ValueError("T_max must be at least 1")
         self.T, self.T_max, self.n_folds = T, int(T_max), int(n_folds)
+        if patience is not None and int(patience) < 1:
+            raise ValueError("patience must be at least 1 (or None)")
+        self.patience = None if patience is None else int(patience)
         self.positive_class = positive_class
         self.n_jobs = n_jobs
         self.random_state = random_state
-        self.params = dict(T=T, T_max=T_max, n_folds=n_folds,
-                           positive_class=positive_class, n_jobs=n_jobs,
-                           random_state=random_state)
 
     def _positive_classes(self, enc):
         dist = enc.class_distribution()
@@ -346,29 +415,44 @@ class SlipperLearner(RuleLearner):
             return [int(np.argmin(dist))]  # less frequent; ties to class 0
         return [c for c in range(enc.n_classes) if dist[c] > 0]
 
+    def fit_booster(self, enc, cls, seeds, n_jobs=None, callback=None):
+        """One booster, ``cls`` against the rest: ``(T, merged hypothesis)``;
+        ``T`` by internal cross-validation unless given (folds through
+        joblib with ``n_jobs``). ``seeds``: the cross-validation's and the
+        boosting's."""
+        ypos = (enc.y == cls).astype(np.int32)
+        T = self.T
+        if T is None:
+            T, _ = choose_rounds(enc, ypos, self.T_max, self.n_folds, seeds[0],
+                                 n_jobs, self.patience)
+        rng = np.random.default_rng(seeds[1])
+        return T, merge_duplicates(boost(enc, ypos, enc.w, T, rng, callback))
+
     def fit_rules(self, data, enc):
+        from joblib import Parallel, delayed
+
         classes = self._positive_classes(enc)
         if self.positive_class is not None and not 0 <= classes[0] < enc.n_classes:
             raise ValueError(f"positive_class must be 0..{enc.n_classes - 1}")
         seeds = np.random.SeedSequence(self.random_state).spawn(2 * len(classes))
-        boosters, rounds = [], []
-        for b, cls in enumerate(classes):
-            ypos = (enc.y == cls).astype(np.int32)
-            T = self.T
-            if T is None:
-                self.progress(b / len(classes), "choosing T by cross-validation")
-                T, _ = choose_rounds(enc, ypos, self.T_max, self.n_folds,
-                                     seeds[2 * b], self.n_jobs)
-
-            def cb(p, b=b):
-                self.progress((b + p) / len(classes), "boosting")
-            rng = np.random.default_rng(seeds[2 * b + 1])
-            hyp = merge_duplicates(boost(enc, ypos, enc.w, T, rng, cb))
-            rounds.append(T)
-            boosters.append((cls, [self._to_rule(conds, c, cls, enc, data.domain)
-                                   for conds, c in hyp]))
+        seeds = [seeds[2 * b:2 * b + 2] for b in range(len(classes))]
+        if len(classes) == 1:  # one booster: its internal folds in parallel
+            self.progress(0.0, "choosing T by cross-validation")
+            results = [self.fit_booster(
+                enc, classes[0], seeds[0], self.n_jobs,
+                lambda p: self.progress(p, "boosting"))]
+        else:  # one booster per class, in parallel (threads; kernels release the GIL)
+            self.progress(0.0, "boosting one booster per class")
+            results = []
+            jobs = (delayed(self.fit_booster)(enc, cls, s, 1) for cls, s in zip(classes, seeds))
+            for r in Parallel(n_jobs=parallel_jobs(self.n_jobs), prefer="threads",
+                              return_as="generator")(jobs):
+                results.append(r)
+                self.progress(len(results) / len(classes), "boosting one booster per class")
+        boosters = [(cls, [self._to_rule(conds, c, cls, enc, data.domain) for conds, c in hyp])
+                    for cls, (_, hyp) in zip(classes, results)]
         model = SlipperModel(data.domain, boosters, enc.class_distribution())
-        model.rounds = dict(zip(classes, rounds))  # T per booster
+        model.rounds = {cls: T for cls, (T, _) in zip(classes, results)}  # T per booster
         return model
 
     @staticmethod

@@ -1,5 +1,5 @@
 """Ensembles of k-term DNF rule sets found by stochastic local search, with
-abstention and PAC-Bayes bounds (Rückert & Kramer 2006; algorithms.md §3).
+abstention and PAC-Bayes bounds (Rückert & Kramer 2006; doc/sls.md).
 
 * :class:`Nominalise` makes the data nominal: continuous attributes into
   equal-frequency intervals, a missing value into a value of its own.
@@ -25,7 +25,7 @@ from Orange.preprocess import Discretize, Preprocess
 from Orange.preprocess.discretize import EqualFreq
 from Orange.preprocess.transformation import Transformation
 
-from .base import RuleLearner, RuleModel
+from .base import RuleLearner, RuleModel, parallel_jobs
 from .core import pack_bits, sls_search
 from .encoding import Literals
 from .rules import THRESHOLD_OF, Condition, Rule, format_number
@@ -82,7 +82,7 @@ class Nominalise(Preprocess):
 
     A continuous attribute is cut at the ``n_intervals - 1`` equal-frequency
     cut points. With ``numeric="thresholds"`` (default) each cut ``t``
-    becomes a two-valued attribute, ``A < t`` / ``A ≥ t``, so a rule can test
+    becomes a two-valued attribute, ``A < t`` / ``A >= t``, so a rule can test
     one side of a cut, or an interval through two cuts; with
     ``numeric="intervals"`` (the paper's encoding) the attribute becomes one
     nominal attribute whose values are the intervals, so a rule can test only
@@ -108,10 +108,10 @@ class Nominalise(Preprocess):
                            "points", [])
             for t in cuts:
                 text = format_number(t)
-                name, k = f"{var.name} ≥ {text}", 1
+                name, k = f"{var.name} >= {text}", 1
                 while any(a.name == name for a in data.domain.variables + data.domain.metas):
-                    name, k = f"{var.name} ≥ {text} ({k})", k + 1
-                new = DiscreteVariable(name, values=(f"< {text}", f"≥ {text}"),
+                    name, k = f"{var.name} >= {text} ({k})", k + 1
+                new = DiscreteVariable(name, values=(f"< {text}", f">= {text}"),
                                        compute_value=AtLeast(var, t))
                 new.attributes[THRESHOLD_OF] = var.name
                 attrs.append(new)
@@ -321,7 +321,8 @@ class SLSEnsembleModel(RuleModel):
         where it does not, each with the Laplace estimate of the class on the
         training data. Unlike ``(c + 1) / 2`` it is never 0 or 1, and it
         reflects how pure each rule set's regions were. Two classes: the
-        other class gets the complement; more: normalised (one-vs-all)."""
+        other class gets the complement; more: normalised (one-vs-all), and
+        a row on which no rule fires gets the training prior."""
         cover = self.covering(X)
         out = np.zeros((cover.shape[0], self.n_classes))
         for ens, cols in zip(self.ensembles, self._columns):
@@ -340,7 +341,12 @@ class SLSEnsembleModel(RuleModel):
             out[:, 1 - cls] = 1 - out[:, cls]
             return out
         total = out.sum(axis=1, keepdims=True)
-        return np.where(total > 0, out / np.where(total > 0, total, 1), self.prior)
+        # more classes: where no rule set of any class fires, the ensembles
+        # say nothing about the row (e.g. all its values unknown); the
+        # normalised "does not fire" estimates would be near uniform, so
+        # the row gets the training prior
+        silent = ~cover.any(axis=1, keepdims=True) | (total <= 0)
+        return np.where(silent, self.prior, out / np.where(total > 0, total, 1))
 
     def predict(self, X):
         p = self.class_probabilities(X)
@@ -447,14 +453,15 @@ class SLSEnsembleLearner(RuleLearner):
     weights ``Q(r) ∝ rho^e(r)``; ``max_steps``, ``p_noise``, ``p_restart``:
     the SLS (Algorithm 1); ``n_intervals``: equal-frequency intervals for
     continuous attributes, and ``numeric``: whether a rule tests their cuts
-    (``"thresholds"``, default: ``A < t`` / ``A ≥ t``) or one interval
+    (``"thresholds"``, default: ``A < t`` / ``A >= t``) or one interval
     (``"intervals"``, the paper's encoding), see :class:`Nominalise`;
     ``theta``: abstention threshold on the margin
     (0: never abstain; an abstained instance gets the training prior);
     ``delta``: confidence of the PAC-Bayes bounds; ``n_jobs``: parallel SLS
-    runs through joblib (threads: the search releases the GIL); every run
-    has its own seed derived from ``random_state``, so the model does not
-    depend on ``n_jobs``.
+    runs through joblib (threads: the search releases the GIL; default
+    ``None``: one job, unless a ``joblib.parallel_config`` says otherwise,
+    e.g. a Dask cluster); every run has its own seed derived from
+    ``random_state``, so the model does not depend on ``n_jobs``.
     """
 
     name = "SLS rule-set ensemble"
@@ -462,7 +469,7 @@ class SLSEnsembleLearner(RuleLearner):
     def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
                  p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
                  theta=0.0,
-                 delta=0.05, n_jobs=1, random_state=0, preprocessors=None):
+                 delta=0.05, n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         if int(k_max) < 1 or int(n_rule_sets) < 1:
             raise ValueError("k_max and n_rule_sets must be at least 1")
@@ -483,10 +490,6 @@ class SLSEnsembleLearner(RuleLearner):
         self.n_intervals, self.theta, self.delta = int(n_intervals), float(theta), delta
         self.numeric = numeric
         self.n_jobs, self.random_state = n_jobs, random_state
-        self.params = dict(k_max=k_max, n_rule_sets=n_rule_sets, rho=rho,
-                           max_steps=max_steps, p_noise=p_noise, p_restart=p_restart,
-                           n_intervals=n_intervals, numeric=numeric, theta=theta, delta=delta,
-                           n_jobs=n_jobs, random_state=random_state)
 
     @property
     def active_preprocessors(self):
@@ -521,7 +524,7 @@ class SLSEnsembleLearner(RuleLearner):
                 for i, (c, k) in enumerate(tasks))
         found = {c: [] for c in classes}
         self.progress(0.0, "Searching rule sets")
-        results = Parallel(n_jobs=self.n_jobs, prefer="threads",
+        results = Parallel(n_jobs=parallel_jobs(self.n_jobs), prefer="threads",
                            return_as="generator")(jobs)
         for i, batch in enumerate(results):
             c, k = tasks[i]

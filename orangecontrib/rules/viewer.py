@@ -153,6 +153,10 @@ def model_summary(model) -> list[str]:
         if vb is not None:
             lines.append(f"Error bound (Thm. 2, δ = "
                          f"{next(iter(model.bounds.values())).delta:g}): {vb:.3f}")
+            if vb >= 1:
+                lines.append("  (vacuous: the data are too few for this many rule "
+                             "sets; more examples, a smaller k_max or a larger "
+                             "δ tighten it)")
     elif isinstance(model, ROCCERModel):
         cv = model.domain.class_var
         for cl in model.class_lists:

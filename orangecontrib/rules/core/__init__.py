@@ -27,18 +27,14 @@ from ._slipper import (best_sqrt_thresholds, compact_sorted,  # noqa: E402
 from ._coverage import (  # noqa: E402
     Kind,
     Op,
-    and_bits,
-    and_popcount,
-    and_rows,
     class_weights,
-    class_weights_bits,
     condition_bitsets,
     continuous_refinements,
     cover_matrix,
+    IndicatorMatrix,
     discrete_refinements,
     n_words,
     pack_bits,
-    popcount,
     unpack_bits,
 )
 
@@ -49,11 +45,11 @@ KIND_DISCRETE, KIND_CONTINUOUS = int(Kind.KIND_DISCRETE), int(Kind.KIND_CONTINUO
 
 __all__ = [
     "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE", "OP_LT",
-    "and_bits", "and_popcount", "and_rows", "best_sqrt_thresholds", "class_weights",
+    "best_sqrt_thresholds", "class_weights",
     "compact_sorted", "gather_sorted", "select_sorted", "corrected_positives", "lrs",
     "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
     "evc_quality", "permutation_maxima", "reach_table",
-    "class_weights_bits", "condition_bitsets", "continuous_refinements",
-    "cover_matrix", "discrete_refinements", "n_words", "pack_bits",
-    "popcount", "coverage_counts", "first_insertion", "mine_class_rules", "sls_move", "sls_search", "unpack_bits",
+    "condition_bitsets", "continuous_refinements",
+    "cover_matrix", "IndicatorMatrix", "discrete_refinements", "n_words", "pack_bits",
+    "coverage_counts", "first_insertion", "mine_class_rules", "sls_move", "sls_search", "unpack_bits",
 ]

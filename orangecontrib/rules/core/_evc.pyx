@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Kernels of EVC rule learning (Možina et al. 2012; doc/algorithms.md, EVC).
+"""Kernels of EVC rule learning (Možina et al. 2019; doc/evc.md).
 
 * ``lrs``: Dunning's likelihood ratio statistic of the 2x2 table of a rule
   (eq. 14), for many candidate rules at once;
@@ -384,6 +384,7 @@ cdef class SearchData:
     """
 
     cdef readonly object codes_arr, n_bins_arr, ordinal_arr, lo_arr, hi_arr, w_arr
+    cdef object __weakref__          # so joblib's Dask backend can scatter it once
     cdef const int32_t[:, ::1] codes
     cdef int32_t[:, ::1] slots       # codes + offset[f]: the slot of each cell
     cdef int32_t[:, ::1] codes_t     # the codes, one contiguous column per feature
@@ -425,7 +426,7 @@ cdef class SearchData:
             raise ValueError("weights must be finite and non-negative")
         self.positive_weights = bool(np.all(self.w_arr > 0))
         self.codes_t = np.ascontiguousarray(self.codes_arr.T).reshape(self.n_feat, self.n)
-        self.slots = np.where(self.codes_arr >= 0, self.codes_arr + offset[:-1],
+        self.slots = np.where(self.codes_arr >= 0, self.codes_arr + offset[:self.n_feat],
                               -1).astype(np.int32).reshape(self.n, self.n_feat)
         # x log x for integer counts: only when every weight is an integer
         total = float(self.w_arr.sum())
@@ -445,6 +446,13 @@ cdef class SearchData:
     def __reduce__(self):
         return SearchData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr,
                             self.lo_arr, self.hi_arr, self.w_arr)
+
+    def __sizeof__(self):
+        """The bytes it holds (what a task would copy if it were pickled)."""
+        return int(sum(a.nbytes for a in (self.codes_arr, self.n_bins_arr,
+                                           self.ordinal_arr, self.lo_arr,
+                                           self.hi_arr, self.w_arr))
+                   + 3 * self.codes_arr.nbytes + 64)
 
 
 cdef void _fill_log(double *table, long top) noexcept nogil:
@@ -1144,7 +1152,7 @@ cdef bint _may_improve(Search *S, const Rule *r, int L) noexcept nogil:
 
 
 cdef void _search(Search *S) noexcept nogil:
-    """Algorithm of the EVC rule search (doc/algorithms.md): CN2-style beam
+    """Algorithm of the EVC rule search (doc/evc.md): CN2-style beam
     search from the empty rule, one condition per level."""
     cdef int L, b, i
     cdef Py_ssize_t r
@@ -1323,7 +1331,7 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
                 SearchCache cache=None, const double[:, ::1] reach=None):
     """The best rule for the target class coded in ``cls`` (0 negative, 1
     positive already covered, 2 positive not covered yet) by a beam search
-    of ``beam_width`` and depth ``max_rule_length`` (doc/algorithms.md, EVC
+    of ``beam_width`` and depth ``max_rule_length`` (doc/evc.md
     rule search).
 
     ``quality``: :class:`Quality`; ``S``, ``N``: the weight of the target

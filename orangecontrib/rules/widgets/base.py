@@ -4,7 +4,9 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg
 
-from orangecontrib.rules.base import Interrupted
+import numpy as np
+
+from orangecontrib.rules.base import Interrupted, check_table
 
 
 def run_fit(learner, data, state: TaskState):
@@ -33,6 +35,41 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
     def __init__(self, *args, **kwargs):
         ConcurrentWidgetMixin.__init__(self)
         OWBaseLearner.__init__(self, *args, **kwargs)
+
+    def add_bottom_buttons(self):
+        """Orange's Apply button. ``OWBaseLearner.apply`` is an old-style
+        (undecorated) commit whose conditional/unconditional split the base
+        class relies on (``apply_as``), so it cannot take ``@gui.deferred``
+        without changing Orange's behaviour; the resulting "decorate ...
+        with @gui.deferred" warning (which Orange's own learner widgets emit
+        too) says nothing a user can act on and is silenced here only."""
+        import warnings
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=r"decorate \w+\.apply with @gui\.deferred")
+            super().add_bottom_buttons()
+
+    def check_data(self):
+        """Orange's checks, with a message that says what is wrong when the
+        class is missing everywhere (Orange would say "a single target
+        value"), and the add-on's own checks of codes and magnitudes
+        (:func:`orangecontrib.rules.base.check_table`)."""
+        valid = super().check_data()
+        data = self.data
+        if data is None or self.learner is None:
+            return valid
+        cv = data.domain.class_var
+        if not valid and len(data) and cv is not None and cv.is_discrete \
+                and np.all(np.isnan(np.asarray(data.Y, dtype=float))):
+            self.Error.data_error(
+                f"The class '{cv.name}' is missing in every row: rules need rows "
+                "with a known class. Select another target or fill it in.")
+        if valid:
+            try:
+                check_table(data)
+            except ValueError as exc:
+                self.Error.data_error(f"{exc}.")
+                self.valid_data = valid = False
+        return valid
 
     def update_model(self):
         self.cancel()

@@ -1,4 +1,4 @@
-"""EVC Rules widget: rules with extreme-value-corrected quality (Možina et al.)."""
+"""EVC Rules widget: rules with extreme-value-corrected quality (Možina et al. 2019)."""
 from AnyQt.QtCore import Qt
 
 from Orange.widgets import gui
@@ -147,7 +147,7 @@ class OWEVCRules(EVCSearchSettings, OWRulesLearnerBase):
     name = "EVC Rules"
     description = "Unordered rules whose quality is corrected for the " \
                   "optimism of the search by extreme value theory " \
-                  "(Možina et al.)."
+                  "(Možina et al. 2019)."
     icon = "icons/EVCRules.svg"
     priority = 30
     keywords = "evc, extreme value correction, cn2, rules, abcn2"

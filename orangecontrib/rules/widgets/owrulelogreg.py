@@ -1,4 +1,4 @@
-"""Logistic Regression with Rules widget (Možina et al., LRRP-EVC)."""
+"""Logistic Regression with Rules widget (Možina et al. 2019, LRRP-EVC)."""
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
@@ -11,7 +11,7 @@ from orangecontrib.rules.widgets.owevcrules import EVCSearchSettings
 class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
     name = "Logistic Regression with Rules"
     description = "Logistic regression over the attributes and EVC rules, " \
-                  "with an extra penalty on rule weights (Možina et al.)."
+                  "with an extra penalty on rule weights (Možina et al. 2019)."
     icon = "icons/RuleLogReg.svg"
     priority = 40
     keywords = "logistic regression, rules, evc, lrrp"

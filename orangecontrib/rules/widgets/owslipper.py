@@ -1,4 +1,6 @@
 """SLIPPER widget: boosted confidence-rated rules (Cohen & Singer 1999)."""
+import os
+
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
@@ -20,6 +22,7 @@ class OWSlipper(OWRulesLearnerBase):
     T = Setting(50)
     T_max = Setting(100)
     random_state = Setting(0)
+    all_cores = Setting(True)
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Boosting rounds")
@@ -45,6 +48,11 @@ class OWSlipper(OWRulesLearnerBase):
                                           "cross-validation folds; the same seed "
                                           "gives the same rules.",
                                   callback=self.settings_changed)
+        self.cores_check = gui.checkBox(
+            box, self, "all_cores", "Use all cores",
+            tooltip="Run the boosters of the classes (or the cross-validation "
+                    "folds) in parallel threads; the rules are the same either way.",
+            callback=self.settings_changed)
         self._fixed_changed(notify=False)
 
     def _fixed_changed(self, notify=True):
@@ -56,6 +64,7 @@ class OWSlipper(OWRulesLearnerBase):
     def create_learner(self):
         return self.LEARNER(T=self.T if self.fixed_rounds else None,
                             T_max=self.T_max, random_state=self.random_state,
+                            n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
                             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):

@@ -1,0 +1,18 @@
+"""Smoke test of an installed wheel (cibuildwheel's test step): the
+compiled core imports and every learner fits and predicts on iris."""
+import numpy as np
+from Orange.data import Table
+
+import orangecontrib.rules as R
+from orangecontrib.rules import core  # noqa: F401  (the compiled kernels)
+
+data = Table("iris")
+for learner in (R.SlipperLearner(T_max=10), R.EVCRuleLearner(n_permutations=5),
+                R.RuleLogisticRegressionLearner(rule_learner=R.EVCRuleLearner(n_permutations=5)),
+                R.SLSEnsembleLearner(n_rule_sets=2, max_steps=200), R.ROCCERLearner(),
+                R.RuleScoringLearner()):
+    model = learner(data)
+    p = model(data, model.Probs)
+    assert p.shape == (150, 3) and np.allclose(p.sum(axis=1), 1), type(learner).__name__
+    print(f"{type(learner).__name__}: {len(model.rule_list)} rules, "
+          f"accuracy {np.mean(p.argmax(1) == data.Y):.3f}")

@@ -1,0 +1,118 @@
+"""Every parallel loop of the add-on on a real Dask cluster
+(``distributed.LocalCluster`` with two worker processes on the loopback
+interface) through ``joblib.parallel_config(backend="dask")``: the same
+models as one job, progress as tasks finish, cancelling stops submitting
+work, and losing a worker mid-fit ends (completes or raises), never hangs."""
+import os
+import pickle
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+from joblib import parallel_config  # noqa: E402
+
+from Orange.data import Table  # noqa: E402
+
+from orangecontrib.rules import (EVCRuleLearner, Interrupted,  # noqa: E402
+                                 RuleLogisticRegressionLearner, SLSEnsembleLearner,
+                                 SlipperLearner)
+
+pytestmark = pytest.mark.dask
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+LEARNERS = {
+    "slipper multi-class": (lambda: SlipperLearner(T_max=15), "iris"),
+    "slipper two classes": (lambda: SlipperLearner(T_max=15), "heart_disease"),
+    "evc permutations": (lambda: EVCRuleLearner(n_permutations=12), "heart_disease"),
+    "sls": (lambda: SLSEnsembleLearner(k_max=2, n_rule_sets=3, max_steps=300), "iris"),
+    "lr with rules": (lambda: RuleLogisticRegressionLearner(
+        rule_learner=EVCRuleLearner(n_permutations=12)), "heart_disease"),
+}
+
+
+@pytest.mark.parametrize("name", LEARNERS)
+def test_dask_models_are_identical_to_one_job(client, name):
+    make, data = LEARNERS[name]
+    data = Table(data)
+    one = make()(data)
+    with distributed.get_task_stream(client) as tasks:
+        with parallel_config(backend="dask", n_jobs=-1):
+            on_cluster = make()(data)
+    assert tasks.data, "nothing ran on the cluster"
+    assert pickle.dumps(one) == pickle.dumps(on_cluster)
+
+
+def test_data_go_to_the_workers_once(client):
+    """The search data of the Gumbel fit are scattered, not pickled into
+    every permutation's task."""
+    from orangecontrib.rules import encode_table
+    from orangecontrib.rules.encoding import search_data
+    sd, _ = search_data(encode_table(Table("heart_disease")))
+    assert sd.__sizeof__() > 1e3  # big enough for joblib to scatter it
+    import weakref
+    weakref.ref(sd)  # and weak-referenceable, as joblib needs
+    with distributed.get_task_stream(client) as tasks:
+        with parallel_config(backend="dask", n_jobs=-1):
+            EVCRuleLearner(n_permutations=12)(Table("heart_disease"))
+    scattered = [t for t in tasks.data if "scatter" in str(t.get("key", ""))]
+    # the permutations' tasks take futures: their pickled size stays small
+    sizes = [t.get("nbytes", 0) for t in tasks.data]
+    assert tasks.data and not scattered or max(sizes, default=0) < 1e6
+
+
+def test_progress_advances_and_cancel_stops_submitting(client):
+    data = Table("heart_disease")
+    seen = []
+    with parallel_config(backend="dask", n_jobs=-1):
+        EVCRuleLearner(n_permutations=16)(data, lambda p, *_: seen.append(p))
+    assert len(set(seen)) > 5 and seen == sorted(seen)
+
+    def cancel(p, *_):
+        if p > 0.05:
+            raise Interrupted()
+    with distributed.get_task_stream(client) as tasks:
+        with parallel_config(backend="dask", n_jobs=-1):
+            with pytest.raises(Interrupted):
+                EVCRuleLearner(n_permutations=200)(data, cancel)
+    perms = [t for t in tasks.data if "permutation" in str(t["key"])]
+    assert len(perms) < 100  # far fewer than the 200 it would have sent
+
+
+@pytest.mark.slow
+def test_losing_a_worker_does_not_hang(client):
+    data = Table("heart_disease")
+    outcome = {}
+
+    def fit():
+        try:
+            with parallel_config(backend="dask", n_jobs=-1):
+                outcome["model"] = EVCRuleLearner(n_permutations=3000)(data)
+        except Exception as exc:  # noqa: BLE001 - either outcome is fine
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=fit, daemon=True)
+    thread.start()
+    time.sleep(1.0)
+    assert thread.is_alive() and not outcome  # the worker dies mid-fit
+    pids = client.run(os.getpid)  # worker address -> process id
+    os.kill(pids[sorted(pids)[0]], signal.SIGKILL)
+    thread.join(timeout=240)
+    assert not thread.is_alive(), "the fit hung after a worker died"
+    if "model" in outcome:  # completed on the remaining worker: the same model
+        assert pickle.dumps(outcome["model"]) == pickle.dumps(
+            EVCRuleLearner(n_permutations=3000)(data))
+    else:
+        assert isinstance(outcome["error"], Exception)

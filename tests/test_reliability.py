@@ -1,0 +1,187 @@
+"""Regression tests for bad input and silent wrong output: each test fails
+without its fix (value order by name, code validation, extreme values and
+weights, SLIPPER's folds without weight, SLS's multi-class fallback, absent
+classes, ROCCER on more data)."""
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+import orangecontrib.rules as R
+
+LEARNERS = {
+    "slipper": lambda: R.SlipperLearner(T=10),
+    "evc": lambda: R.EVCRuleLearner(n_permutations=5),
+    "lrr": lambda: R.RuleLogisticRegressionLearner(
+        rule_learner=R.EVCRuleLearner(n_permutations=5)),
+    "sls": lambda: R.SLSEnsembleLearner(n_rule_sets=3, max_steps=300),
+    "roccer": lambda: R.ROCCERLearner(),
+    "scoring": lambda: R.RuleScoringLearner(),
+}
+
+
+def reorder_values(data, name):
+    """``data`` with the discrete attribute ``name`` listing its values in
+    reverse order, its codes recoded to match (the same information)."""
+    var = data.domain[name]
+    new = DiscreteVariable(name, tuple(reversed(var.values)))
+    attrs = [new if a.name == name else a for a in data.domain.attributes]
+    X = data.X.copy()
+    j = [a.name for a in data.domain.attributes].index(name)
+    X[:, j] = len(var.values) - 1 - X[:, j]
+    return Table.from_numpy(Domain(attrs, data.domain.class_var), X, data.Y)
+
+
+@pytest.fixture(scope="module")
+def titanic():
+    return Table("titanic")
+
+
+@pytest.mark.parametrize("kind", sorted(LEARNERS))
+def test_discrete_values_are_mapped_by_name(titanic, kind):
+    model = LEARNERS[kind]()(titanic)
+    other = reorder_values(titanic, "sex")
+    assert other.domain["sex"] == titanic.domain["sex"]  # Orange calls them equal
+    expected = model(titanic, model.Probs)
+    np.testing.assert_allclose(model(other, model.Probs), expected)
+    np.testing.assert_array_equal(model.covering(other), model.covering(titanic))
+    again = pickle.loads(pickle.dumps(model))
+    np.testing.assert_allclose(again(other, again.Probs), expected)
+
+
+def test_a_value_the_model_never_saw_is_unknown(titanic):
+    model = R.SlipperLearner(T=10)(titanic)
+    var = titanic.domain["sex"]
+    new = DiscreteVariable("sex", tuple(var.values) + ("other",))
+    attrs = [new if a.name == "sex" else a for a in titanic.domain.attributes]
+    X = titanic.X.copy()
+    j = [a.name for a in titanic.domain.attributes].index("sex")
+    X[:5, j] = 2  # "other"
+    other = Table.from_numpy(Domain(attrs, titanic.domain.class_var), X, titanic.Y)
+    unknown = titanic.copy()
+    with unknown.unlocked():
+        unknown.X[:5, j] = np.nan
+    np.testing.assert_allclose(model(other, model.Probs), model(unknown, model.Probs))
+
+
+def two_class_domain():
+    return Domain([ContinuousVariable("x"), DiscreteVariable("d", ("u", "v"))],
+                  DiscreteVariable("y", ("a", "b")))
+
+
+@pytest.mark.parametrize("labels", [(1, 2), (-1, 1)])
+@pytest.mark.parametrize("kind", sorted(LEARNERS))
+def test_class_codes_outside_the_values_are_a_clear_error(kind, labels):
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=40), rng.integers(0, 2, 40)])
+    y = np.where(rng.random(40) < 0.5, *labels).astype(float)
+    data = Table.from_numpy(two_class_domain(), X, y)
+    with pytest.raises(ValueError, match="class 'y' has codes"):
+        LEARNERS[kind]()(data)
+
+
+@pytest.mark.parametrize("kind", sorted(LEARNERS))
+def test_attribute_codes_outside_the_values_are_a_clear_error(kind):
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=40), rng.integers(0, 2, 40)])
+    y = (rng.random(40) < 0.5).astype(float)
+    good = Table.from_numpy(two_class_domain(), X.copy(), y)
+    X[3, 1] = 5
+    bad = Table.from_numpy(two_class_domain(), X, y)
+    with pytest.raises(ValueError, match="attribute 'd' has codes 5"):
+        LEARNERS[kind]()(bad)
+    model = LEARNERS[kind]()(good)
+    with pytest.raises(ValueError, match="attribute 'd' has codes 5"):
+        model(bad)
+    str(model)  # the model's own rules print
+
+
+@pytest.mark.parametrize("kind", sorted(LEARNERS))
+def test_extreme_values_are_a_clear_error(kind):
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=40), rng.integers(0, 2, 40)])
+    X[0, 0] = 1.7e308
+    data = Table.from_numpy(two_class_domain(), X, (rng.random(40) < 0.5).astype(float))
+    with pytest.raises(ValueError, match="attribute 'x' has values of magnitude"):
+        LEARNERS[kind]()(data)
+
+
+def test_lr_with_rules_fits_extreme_weights(heart):
+    """Weights of 1e160 or 1e300 (which overflowed the solver) fit: the
+    loss is divided by the mean weight and lambda with it, so a weight still
+    counts as that many rows (``test_logreg`` checks weight 2 = a duplicated
+    row) and the probabilities are finite."""
+    for scale in (1e-3, 1e160, 1e300):
+        data = heart.copy()
+        with data.unlocked():
+            data.W = np.full(len(data), scale)
+        for learner in (R.RuleLogisticRegressionLearner(use_rules=False),
+                        R.RuleLogisticRegressionLearner(
+                            rule_learner=R.EVCRuleLearner(n_permutations=5))):
+            model = learner(data)
+            p = model(heart, model.Probs)
+            assert np.all(np.isfinite(p)) and np.allclose(p.sum(axis=1), 1)
+            assert np.isfinite(model.lam) and model.lam >= 0
+
+
+def test_slipper_with_most_weights_zero_validates_on_weighted_rows(heart):
+    from orangecontrib.rules.encoding import encode_table
+    from orangecontrib.rules.slipper import choose_rounds
+    data = heart.copy()
+    w = np.zeros(len(data))
+    w[np.random.default_rng(0).choice(len(data), 12, replace=False)] = 1
+    with data.unlocked():
+        data.W = w
+    enc = encode_table(data)
+    ypos = (enc.y == 1).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        T, errors = choose_rounds(enc, ypos, 20, 5, 0)
+        R.SlipperLearner(T_max=20)(data)
+    assert errors is not None and np.all(np.isfinite(errors))
+    # every fold holds weight out: no fold's error curve is identically 0
+    assert errors.max() > 0
+
+
+def test_sls_multiclass_rows_without_firing_rules_get_the_prior():
+    for name, kw in (("zoo", {}), ("iris", {"n_intervals": 2}), ("iris", {"rho": 0.01})):
+        data = Table(name)
+        model = R.SLSEnsembleLearner(n_rule_sets=3, max_steps=300, **kw)(data)
+        unknown = np.full((2, len(data.domain.attributes)), np.nan)
+        p = model(unknown, model.Probs)
+        np.testing.assert_allclose(p, np.tile(model.prior, (2, 1)))
+        p = model(data, model.Probs)
+        assert np.all((p >= 0) & (p <= 1)) and np.allclose(p.sum(axis=1), 1)
+
+
+def test_classes_absent_from_the_data_cost_nothing():
+    """The Gumbel fit and the rule search skip a class without examples:
+    its Gumbel parameters stay 0 and no rule predicts it; its probability is 0."""
+    iris = Table("iris")
+    cv = DiscreteVariable("iris", tuple(iris.domain.class_var.values) + ("unused",))
+    data = Table.from_numpy(Domain(iris.domain.attributes, cv), iris.X, iris.Y)
+    model = R.EVCRuleLearner(n_permutations=5)(data)
+    assert np.all(np.asarray(model.gumbel.mu)[3] == 0)
+    assert all(r.head != 3 for r in model.rule_list)
+    for kind in sorted(LEARNERS):
+        m = LEARNERS[kind]()(data)
+        p = m(data, m.Probs)
+        assert p.shape == (150, 4) and np.all(p[:, 3] == 0), kind
+
+
+@pytest.mark.slow
+def test_roccer_does_not_get_worse_with_more_data():
+    from sklearn.datasets import make_classification
+    from sklearn.metrics import roc_auc_score
+    aucs = []
+    for n in (2000, 20000):
+        X, y = make_classification(n, 10, n_informative=5, random_state=0)
+        dom = Domain([ContinuousVariable(f"x{i}") for i in range(10)],
+                     DiscreteVariable("y", ("0", "1")))
+        data = Table.from_numpy(dom, X, y.astype(float))
+        model = R.ROCCERLearner()(data)
+        assert all(v > 1000 for v in model.stats["candidates"].values())
+        aucs.append(roc_auc_score(y, model(data, model.Probs)[:, 1]))
+    assert aucs[1] >= aucs[0] - 0.01
