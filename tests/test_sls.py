@@ -6,181 +6,292 @@ from math import comb, log, sqrt
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import SLSEnsembleLearner, SLSEnsembleModel, core
 from orangecontrib.rules.base import PriorRuleModel
-from orangecontrib.rules.encoding import Literals
-from orangecontrib.rules.sls import (Nominalise, log_n_rule_sets,
+from orangecontrib.rules.sls import (equal_frequency_cuts, log_n_rule_sets,
                                      pac_bayes_epsilon, rule_set_fires,
                                      white_noise_weights)
 
 
 # ----------------------------------------------------------- numpy reference
 
-def random_problem(seed, m=60, n_attrs=4, n_values=3, weighted=False):
+def random_problem(seed, m=60, n_attrs=4, n_values=3, weighted=False, ordinal=None,
+                   missing=0.0):
+    """Coded data: ``n_attrs`` attributes of ``n_values`` values or bins,
+    the ordinal ones chosen at random unless given, some values missing."""
     rng = np.random.default_rng(seed)
-    Xd = rng.integers(0, n_values, (m, n_attrs)).astype(np.int32)
-    lits = Literals.of(Xd, np.full(n_attrs, n_values, np.int32))
+    codes = rng.integers(0, n_values, (m, n_attrs)).astype(np.int32)
+    if missing:
+        codes[rng.random((m, n_attrs)) < missing] = -1
+    if ordinal is None:
+        ordinal = rng.random(n_attrs) < 0.5
+    ordinal = np.asarray(ordinal, dtype=np.int8) * np.ones(n_attrs, np.int8)
+    nb = np.full(n_attrs, n_values, np.int32)
     y = rng.random(m) < 0.4
     w = rng.random(m) + 0.1 if weighted else np.ones(m)
-    return rng, Xd, lits, y, w
+    return rng, core.SLSData(codes, nb, ordinal, w), codes, y, w
 
 
 def bits(mask):
     return core.pack_bits(np.asarray(mask, np.uint8))
 
 
-def score_of(rules, lits, Xd, y, w):
-    covered = np.zeros(len(Xd), bool)
-    for row in rules:
-        c = np.ones(len(Xd), bool)
-        for lit in row[row >= 0]:
-            c &= Xd[:, lits.attr[lit]] == lits.value[lit]
-        covered |= c
+def score_of(rules, data, y, w):
+    """The score of a rule set, and which examples it covers (numpy)."""
+    covered = core.rule_set_cover(data, rules)
     return float(w[covered != y].sum()), covered
 
 
-def random_rules(rng, lits, k, n_attrs, p=0.5):
-    rules = np.full((k, n_attrs), -1, np.int32)
+def random_rules(rng, data, k, p=0.5):
+    """``k`` random valid rules (nominal: a value; ordinal: an interval)."""
+    rules = core.empty_rules(data, k)
     for t in range(k):
-        for a in range(n_attrs):
-            if rng.random() < p:
-                ids = np.flatnonzero(lits.attr == a)
-                rules[t, a] = rng.choice(ids)
+        for a in range(data.n_attrs):
+            if rng.random() >= p:
+                continue
+            n = data.n_bins_arr[a]
+            if data.ordinal_arr[a]:
+                lo, hi = sorted(rng.integers(0, n, 2))
+                rules[t, a] = lo, hi
+            else:
+                v = rng.integers(0, n)
+                rules[t, a] = v, v
     return rules
 
 
-def move(lits, y, w, rules, x, p_noise=0.0, seed=0):
-    return core.sls_move(lits.bits, lits.attr, lits.ex_lit, bits(y), bits(w > 0),
-                         w, rules, x, p_noise, seed)
-
-
-# ----------------------------------------------------------- kernel moves
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans())
-def test_specialisation_is_the_best_literal_and_uncovers_x(seed, k, weighted):
-    rng, Xd, lits, y, w = random_problem(seed, weighted=weighted)
-    rules = random_rules(rng, lits, k, Xd.shape[1], p=0.2)
-    _, covered = score_of(rules, lits, Xd, y, w)
-    candidates = np.flatnonzero(covered & ~y)
-    if not len(candidates):
-        return
-    x = int(rng.choice(candidates))
-    new, t = move(lits, y, w, rules, x)
-    assert t >= 0
-    changed = np.flatnonzero((new != rules).any(axis=1))
-    assert list(changed) == [t]  # one rule, one literal added
-    diff = np.flatnonzero(new[t] != rules[t])
-    assert len(diff) == 1 and rules[t, diff[0]] == -1
-    lit = new[t, diff[0]]
-    assert lits.value[lit] != Xd[x, diff[0]]  # x violates the new literal
-    # the changed rule no longer covers x; if no other rule did, x is uncovered
-    _, cov_rule = score_of(new[t:t + 1], lits, Xd, y, w)
-    assert not cov_rule[x]
-    others = np.delete(rules, t, axis=0)
-    if not score_of(others, lits, Xd, y, w)[1][x]:
-        assert not score_of(new, lits, Xd, y, w)[1][x]
-    # greedy: no admissible literal gives a lower score (numpy reference)
-    best = score_of(new, lits, Xd, y, w)[0]
-    for l in range(len(lits.attr)):
-        a = lits.attr[l]
-        if rules[t, a] >= 0 or lits.value[l] == Xd[x, a]:
+def specialisations(rules, t, x, data, codes):
+    """Every rule set the paper's specialisation of rule ``t`` for example
+    ``x`` may produce: one literal ``x`` violates added to ``t``."""
+    out = []
+    nb, rule = data.n_bins_arr, rules[t]
+    for a in range(data.n_attrs):
+        v = codes[x, a]
+        if not data.ordinal_arr[a]:
+            if rule[a, 0] >= 0:
+                continue
+            for u in range(nb[a]):
+                if u != v:
+                    new = rules.copy()
+                    new[t, a] = u, u
+                    out.append(new)
             continue
-        alt = rules.copy()
-        alt[t, a] = l
-        assert score_of(alt, lits, Xd, y, w)[0] >= best - 1e-9
+        lo, hi = rule[a]
+        lows = range(1, nb[a]) if v < 0 else range(v + 1, hi + 1)
+        highs = range(0, nb[a] - 1) if v < 0 else range(lo, v)
+        for b in lows:
+            new = rules.copy()
+            new[t, a, 0] = b
+            out.append(new)
+        for b in highs:
+            new = rules.copy()
+            new[t, a, 1] = b
+            out.append(new)
+    return out
+
+
+def violated(rules, t, x, data, codes):
+    """The literals of rule ``t`` that ``x`` violates, each as the rule set
+    without it."""
+    out = []
+    nb, rule = data.n_bins_arr, rules[t]
+    for a in range(data.n_attrs):
+        v = codes[x, a]
+        lo, hi = rule[a]
+        if not data.ordinal_arr[a]:
+            if lo >= 0 and v != lo:
+                new = rules.copy()
+                new[t, a] = -1, -1
+                out.append(new)
+            continue
+        if lo > 0 and (v < 0 or v < lo):
+            new = rules.copy()
+            new[t, a, 0] = 0
+            out.append(new)
+        if hi < nb[a] - 1 and (v < 0 or v > hi):
+            new = rules.copy()
+            new[t, a, 1] = nb[a] - 1
+            out.append(new)
+    return out
+
+
+def move(data, y, rules, x, p_noise=0.0, seed=0):
+    return core.sls_move(data, bits(y), rules, x, p_noise, seed)
+
+
+# ----------------------------------------------------------- kernel
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 5), st.booleans())
+def test_literal_bitsets(seed, n_values, missing):
+    _, data, codes, _, _ = random_problem(seed, m=100, n_values=n_values,
+                                          missing=0.2 if missing else 0.0)
+    for a in range(data.n_attrs):
+        got = np.array([core.unpack_bits(b, data.m).astype(bool)
+                        for b in data.literal_bits(a)]).reshape(-1, data.m)
+        c = codes[:, a]
+        if data.ordinal_arr[a]:
+            want = [c >= j for j in range(1, n_values)] + [
+                (c >= 0) & (c <= j) for j in range(n_values - 1)]
+        else:
+            want = [c == v for v in range(n_values)]
+        np.testing.assert_array_equal(got, np.array(want).reshape(-1, data.m))
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans())
-def test_generalisation_drops_the_best_violated_literal(seed, k, weighted):
-    rng, Xd, lits, y, w = random_problem(seed, weighted=weighted)
-    rules = random_rules(rng, lits, k, Xd.shape[1], p=0.6)
-    _, covered = score_of(rules, lits, Xd, y, w)
-    candidates = np.flatnonzero(~covered & y)
-    if not len(candidates):
-        return
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans(), st.booleans())
+def test_specialisation_is_the_best_literal_and_uncovers_x(seed, k, weighted, missing):
+    rng, data, codes, y, w = random_problem(seed, weighted=weighted, n_values=4,
+                                            missing=0.15 if missing else 0.0)
+    rules = random_rules(rng, data, k, p=0.2)
+    _, covered = score_of(rules, data, y, w)
+    candidates = np.flatnonzero(covered & ~y)
+    assume(len(candidates))
     x = int(rng.choice(candidates))
-    viol = [(rules[r] >= 0) & (lits.value[np.maximum(rules[r], 0)] != Xd[x])
-            for r in range(k)]
-    new, t = move(lits, y, w, rules, x)
-    assert viol[t].sum() == min(v.sum() for v in viol)  # the closest rule
-    dropped = np.flatnonzero(new[t] != rules[t])
-    assert len(dropped) == 1 and viol[t][dropped[0]] and new[t, dropped[0]] == -1
-    best = score_of(new, lits, Xd, y, w)[0]
-    for a in np.flatnonzero(viol[t]):
-        alt = rules.copy()
-        alt[t, a] = -1
-        assert score_of(alt, lits, Xd, y, w)[0] >= best - 1e-9
-    if viol[t].sum() == 1:  # one literal away: the step covers x
-        assert score_of(new, lits, Xd, y, w)[1][x]
+    new, t = move(data, y, rules, x)
+    assert t >= 0
+    options = specialisations(rules, t, x, data, codes)
+    changed = np.flatnonzero((new != rules).any(axis=(1, 2)))
+    if not options:  # nothing x violates can be added: no change
+        assert not len(changed)
+        return
+    assert list(changed) == [t]  # one rule, one literal added
+    assert any(np.array_equal(new, o) for o in options)
+    # the changed rule no longer covers x
+    assert not core.rule_set_cover(data, new[t:t + 1])[x]
+    # greedy: no admissible literal gives a lower score (numpy reference)
+    best = score_of(new, data, y, w)[0]
+    assert all(score_of(o, data, y, w)[0] >= best - 1e-9 for o in options)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans(), st.booleans())
+def test_generalisation_drops_the_best_violated_literal(seed, k, weighted, missing):
+    rng, data, codes, y, w = random_problem(seed, weighted=weighted, n_values=4,
+                                            missing=0.15 if missing else 0.0)
+    rules = random_rules(rng, data, k, p=0.6)
+    _, covered = score_of(rules, data, y, w)
+    candidates = np.flatnonzero(~covered & y)
+    assume(len(candidates))
+    x = int(rng.choice(candidates))
+    n_viol = [len(violated(rules, r, x, data, codes)) for r in range(k)]
+    new, t = move(data, y, rules, x)
+    assert n_viol[t] == min(n_viol)  # the closest rule
+    options = violated(rules, t, x, data, codes)
+    assert any(np.array_equal(new, o) for o in options)
+    best = score_of(new, data, y, w)[0]
+    assert all(score_of(o, data, y, w)[0] >= best - 1e-9 for o in options)
+    if n_viol[t] == 1:  # one literal away: the step covers x
+        assert score_of(new, data, y, w)[1][x]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 4), st.booleans(), st.booleans())
+def test_search_state_and_score_match_the_reference(seed, k, weighted, missing):
+    _, data, codes, y, w = random_problem(seed, m=150, n_attrs=5, n_values=5,
+                                          weighted=weighted,
+                                          missing=0.1 if missing else 0.0)
+    # check=True re-derives every rule's coverage after every step
+    rules, score, steps, regions, best_step = core.sls_search(
+        data, bits(y), k, 300, 0.2, 0.05, seed, check=True)
+    ref, fires = score_of(rules, data, y, w)
+    assert score == pytest.approx(ref)
+    assert 0 <= best_step <= steps <= 300
+    np.testing.assert_allclose(regions, [w[fires & y].sum(), w[fires & ~y].sum(),
+                                         w[~fires & y].sum(), w[~fires & ~y].sum()])
 
 
 def test_moves_on_a_hand_made_case():
-    # attributes A, B with values 0/1; positives: A=0; rule set {A=1 AND B=0}
-    Xd = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], np.int32)
-    lits = Literals.of(Xd, np.array([2, 2], np.int32))  # literals A=0,A=1,B=0,B=1
-    y = Xd[:, 0] == 0
-    w = np.ones(4)
-    rules = np.array([[1, 2]], np.int32)
-    new, t = move(lits, y, w, rules, 0)  # positive (0,0) violates only A=1
-    assert t == 0 and new.tolist() == [[-1, 2]]  # now covers x = 0
-    # covered negative (1,0) under {B=0}: add A=0 (the only literal it
-    # violates on an untested attribute) -> exactly the target
-    new2, _ = move(lits, y, w, new, 2)
-    assert new2.tolist() == [[0, 2]]
-    assert not score_of(new2, lits, Xd, y, w)[1][2]
+    # nominal A, B with values 0/1; positives: A=0; rule set {A=1 AND B=0}
+    codes = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], np.int32)
+    data = core.SLSData(codes, [2, 2], [0, 0], np.ones(4))
+    y = codes[:, 0] == 0
+    rules = np.array([[[1, 1], [0, 0]]], np.int32)
+    new, t = move(data, y, rules, 0)  # positive (0,0) violates only A=1
+    assert t == 0 and new.tolist() == [[[-1, -1], [0, 0]]]
+    # covered negative (1,0) under {B=0}: add A=0 -> exactly the target
+    new2, _ = move(data, y, new, 2)
+    assert new2.tolist() == [[[0, 0], [0, 0]]]
+    assert not score_of(new2, data, y, np.ones(4))[1][2]
     # correctly classified example: no move
-    same, t = move(lits, y, w, new2, 0)
+    same, t = move(data, y, new2, 0)
     assert t == -1 and same.tolist() == new2.tolist()
 
 
-def test_sls_search_score_matches_reference_and_is_deterministic():
-    rng, Xd, lits, y, w = random_problem(3, m=200, n_attrs=6, weighted=True)
-    out = core.sls_search(lits.bits, lits.attr, lits.ex_lit, bits(y), bits(w > 0),
-                          w, 3, 500, 0.2, 0.01, 11)
-    rules, score, steps = out
-    assert score == pytest.approx(score_of(rules, lits, Xd, y, w)[0])
-    again = core.sls_search(lits.bits, lits.attr, lits.ex_lit, bits(y), bits(w > 0),
-                            w, 3, 500, 0.2, 0.01, 11)
-    assert np.array_equal(again[0], rules) and again[1] == score
-    # the best of the search is never worse than its start (one random literal)
-    assert 0 < steps <= 500
+def test_moves_on_an_ordinal_attribute():
+    # one numeric attribute of five bins; positives in bins 1..3
+    codes = np.array([[0], [1], [2], [3], [4], [2]], np.int32)
+    data = core.SLSData(codes, [5], [1], np.ones(6))
+    y = np.array([0, 1, 1, 1, 0, 1], bool)
+    rules = core.empty_rules(data, 1)  # covers everything
+    # covered negative in bin 0: the best literal is the lower bound 1
+    new, _ = move(data, y, rules, 0)
+    assert new.tolist() == [[[1, 4]]]
+    # covered negative in bin 4: upper bound 3, the interval 1..3
+    new, _ = move(data, y, new, 4)
+    assert new.tolist() == [[[1, 3]]]
+    assert score_of(new, data, y, np.ones(6))[0] == 0
+    # an uncovered positive in bin 4 drops the upper bound only
+    y2 = y.copy()
+    y2[4] = True
+    back, _ = move(data, y2, new, 4)
+    assert back.tolist() == [[[1, 4]]]
+
+
+def test_sls_search_is_deterministic():
+    _, data, codes, y, w = random_problem(3, m=200, n_attrs=6, weighted=True)
+    out = core.sls_search(data, bits(y), 3, 500, 0.2, 0.01, 11)
+    again = core.sls_search(data, bits(y), 3, 500, 0.2, 0.01, 11)
+    assert np.array_equal(again[0], out[0]) and again[1] == out[1]
+    other = core.sls_search(data, bits(y), 3, 500, 0.2, 0.01, 12)
+    assert not np.array_equal(other[0], out[0]) or other[2] != out[2]
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_sls_finds_a_consistent_dnf(seed):
     rng = np.random.default_rng(seed)
-    Xd = rng.integers(0, 3, (400, 8)).astype(np.int32)
-    y = ((Xd[:, 0] == 0) & (Xd[:, 1] == 1)) | ((Xd[:, 2] == 2) & (Xd[:, 5] == 0))
-    lits = Literals.of(Xd, np.full(8, 3, np.int32))
-    w = np.ones(400)
-    rules, score, _ = core.sls_search(lits.bits, lits.attr, lits.ex_lit, bits(y),
-                                      bits(w > 0), w, 2, 5000, 0.2, 0.01, seed)
-    assert score == 0
-    assert score_of(rules, lits, Xd, y, w)[0] == 0
+    codes = rng.integers(0, 3, (400, 8)).astype(np.int32)
+    y = ((codes[:, 0] == 0) & (codes[:, 1] == 1)) | ((codes[:, 2] == 2) & (codes[:, 5] == 0))
+    data = core.SLSData(codes, np.full(8, 3), np.zeros(8), np.ones(400))
+    rules, score, _, _, _ = core.sls_search(data, bits(y), 2, 5000, 0.2, 0.01, seed)
+    assert score == 0 and score_of(rules, data, y, np.ones(400))[0] == 0
+    # the same target on ordinal codes: an interval per rule
+    bins = rng.integers(0, 10, (400, 3)).astype(np.int32)
+    y = ((bins[:, 0] >= 3) & (bins[:, 0] <= 6) & (bins[:, 1] < 5)) | (bins[:, 2] == 9)
+    data = core.SLSData(bins, np.full(3, 10), np.ones(3), np.ones(400))
+    rules, score, _, _, _ = core.sls_search(data, bits(y), 2, 5000, 0.2, 0.01, seed)
+    assert score == 0 and score_of(rules, data, y, np.ones(400))[0] == 0
 
 
 def test_kernel_rejects_bad_input():
-    _, Xd, lits, y, w = random_problem(0)
-    args = (lits.bits, lits.attr, lits.ex_lit, bits(y), bits(w > 0), w)
+    _, data, codes, y, w = random_problem(0)
     with pytest.raises(ValueError):
-        core.sls_search(*args, 0)
+        core.sls_search(data, bits(y), 0)
     with pytest.raises(ValueError):
-        core.sls_search(lits.bits, lits.attr, lits.ex_lit, bits(y), bits(w > 0),
-                        w[:-1], 2)
-    bad = lits.ex_lit.copy()
-    bad[0, 0] = lits.bits.shape[0] + 5
+        core.sls_search(data, bits(y[:-1]) if len(y) % 64 == 1 else bits(y)[:0], 2)
     with pytest.raises(ValueError):
-        core.sls_search(lits.bits, lits.attr, bad, bits(y), bits(w > 0), w, 2)
+        core.SLSData(codes, data.n_bins_arr, data.ordinal_arr, w[:-1])
+    bad = codes.copy()
+    bad[0, 0] = 7
     with pytest.raises(ValueError):
-        core.sls_search(*args[:5], -w, 2)
+        core.SLSData(bad, data.n_bins_arr, data.ordinal_arr, w)
+    with pytest.raises(ValueError):
+        core.SLSData(codes, data.n_bins_arr, data.ordinal_arr, -w)
+    with pytest.raises(ValueError):
+        core.sls_move(data, bits(y), np.zeros((1, 2, 2), np.int32), 0)  # wrong width
     with pytest.raises(IndexError):
-        core.sls_move(*args, np.full((1, Xd.shape[1]), -1), len(w))
+        core.sls_move(data, bits(y), core.empty_rules(data, 1), len(w))
+    rules = core.empty_rules(data, 1)
+    a = int(np.flatnonzero(data.ordinal_arr)[0]) if data.ordinal_arr.any() else 0
+    rules[0, a] = (2, 1) if data.ordinal_arr[a] else (5, 5)  # empty interval / no value
+    with pytest.raises(ValueError):
+        core.sls_move(data, bits(y), rules, 0)
+    # pickles (for process and Dask workers) to an equal copy
+    again = pickle.loads(pickle.dumps(data))
+    np.testing.assert_array_equal(again.literal_bits(0), data.literal_bits(0))
 
 
 # ----------------------------------------------------------- formulas
@@ -197,16 +308,18 @@ def test_pac_bayes_bound_by_hand():
     assert pac_bayes_epsilon(2.0, 100, 0.05) == pytest.approx(
         sqrt((2 + log(20) + log(100) + 2) / 199))
     # two binary attributes: 3 * 3 = 9 rules; rule sets of 1..2 rules
-    assert log_n_rule_sets([2, 2], 2) == pytest.approx(log(comb(9, 1) + comb(9, 2)))
-    assert log_n_rule_sets([1], 5) == pytest.approx(log(comb(2, 1) + comb(2, 2)))
+    assert log_n_rule_sets([3, 3], 2) == pytest.approx(log(comb(9, 1) + comb(9, 2)))
+    assert log_n_rule_sets([2], 5) == pytest.approx(log(comb(2, 1) + comb(2, 2)))
+    # a numeric attribute of 4 bins: 10 intervals (the whole range: not tested)
+    data = core.SLSData(np.zeros((3, 1), np.int32), [4], [1], np.ones(3))
+    assert data.rule_choices().tolist() == [10]
     # huge N: ln C(N, k) -> k ln N - ln k!, summed over k
-    n_values = [9] * 30  # N = 10^30
-    big = log_n_rule_sets(n_values, 3)
+    big = log_n_rule_sets([10] * 30, 3)  # N = 10^30
     terms = [k * 30 * log(10) - sum(log(i) for i in range(1, k + 1)) for k in (1, 2, 3)]
     assert big == pytest.approx(max(terms) + log(sum(np.exp(np.array(terms) - max(terms)))))
     # N beyond float range (exp(ln N) overflows): finite, no warning
     with np.errstate(over="raise", invalid="raise", divide="raise"):
-        assert log_n_rule_sets([10] * 500, 8) == pytest.approx(
+        assert log_n_rule_sets([11] * 500, 8) == pytest.approx(
             8 * 500 * log(11) - sum(log(i) for i in range(1, 9)))
 
 
@@ -228,18 +341,26 @@ def test_weights_and_bound_of_the_model(heart, heart_model):
     assert isinstance(model, SLSEnsembleModel)
     assert len(model.ensembles) == 1  # two classes: one ensemble
     ens = model.ensembles[0]
-    data = Nominalise(10)(heart)
-    Xd = model.data_to_model_domain(heart).X
-    positive = data.Y == ens.cls
+    train = model.data_to_model_domain(heart)
+    Xd = train.X
+    positive = heart.Y == ens.cls
     for rs, e in zip(ens.rule_sets, ens.errors):
         assert e == pytest.approx(np.sum(rule_set_fires(rs, Xd) != positive))
     np.testing.assert_allclose(ens.weights, white_noise_weights(ens.errors, 0.9))
     bound = model.bounds[ens.cls]
     m = len(heart)
     assert bound.gibbs_error == pytest.approx(np.dot(ens.weights, ens.errors) / m)
-    n_values = [len(v.values) for v in model.domain.attributes]
+    # a rule tests a discrete attribute of n values in n + 1 ways (one not
+    # at all), a numeric one cut into n bins by one of n (n + 1) / 2 intervals
+    choices = []
+    for var in model.domain.attributes:
+        if var.is_discrete:
+            choices.append(len(var.values) + 1)
+        else:
+            n = len(equal_frequency_cuts(train, var, 10)) + 1
+            choices.append(n * (n + 1) / 2)
     entropy = -np.sum(ens.weights * np.log(ens.weights))
-    kl = log_n_rule_sets(n_values, 3) - entropy
+    kl = log_n_rule_sets(choices, 3) - entropy
     assert bound.kl == pytest.approx(kl)
     assert bound.bound == pytest.approx(bound.gibbs_error + sqrt(
         (kl + log(1 / 0.05) + log(m) + 2) / (2 * m - 1)))
@@ -336,7 +457,7 @@ def test_rules_for_viewers(heart_model):
     assert rules and all(r.head == heart_model.ensembles[0].cls for r in rules)
     # a rule's weight is the weight of the rule sets it is in
     ens = heart_model.ensembles[0]
-    first = tuple((c.column, int(c.value)) for c in rules[0].conditions)
+    first = tuple((c.column, c.op, c.value) for c in rules[0].conditions)
     assert rules[0].quality == pytest.approx(
         sum(q for q, rs in zip(ens.weights, ens.rule_sets) if first in rs))
 
@@ -359,25 +480,34 @@ def test_missing_values_become_a_value_and_unknowns_at_prediction():
     data = small_table()
     with data.unlocked(data.X):
         data.X[::7, 1] = np.nan
+        data.X[::5, 0] = np.nan
+    # the paper's encoding: x as ten intervals, an unknown value for both
     model = SLSEnsembleLearner(**FAST, numeric="intervals")(data)
-    d_var = model.domain.attributes[1]
+    d_var = model.domain["d"]
     assert d_var.values[-1] == "unknown"
-    x_var = model.domain.attributes[0]
-    assert "unknown" not in x_var.values and len(x_var.values) == 10
-    # thresholds: nine two-valued attributes for x, the discrete one as it was
+    x_var = model.domain["x"]
+    assert x_var.is_discrete and x_var.values[-1] == "unknown" and len(x_var.values) == 11
+    # thresholds (default): x stays numeric with an indicator of its unknowns
     thresholds = SLSEnsembleLearner(**FAST)(data)
     names = [v.name for v in thresholds.domain.attributes]
-    d_var = thresholds.domain[data.domain.attributes[1].name]
-    assert d_var.values[-1] == "unknown"
-    x_vars = [v for v in thresholds.domain.attributes if v is not d_var]
-    assert len(x_vars) == 9 and all(len(v.values) == 2 for v in x_vars)
-    assert len(set(names)) == len(names)
+    assert names == ["x", "x is unknown", "d"]
+    assert thresholds.domain["x"].is_continuous
+    assert thresholds.domain["d"].values[-1] == "unknown"
+    assert thresholds.domain["x is unknown"].values == ("no", "yes")
+    from orangecontrib.rules.rules import Condition
+    assert Condition(1, "==", 1).to_str(thresholds.domain) == "x is unknown"
+    assert Condition(1, "==", 0).to_str(thresholds.domain) == "x is known"
+    # a rule on x reads as a bound of x
+    assert any(c.column == 0 and c.op in (">=", "<")
+               for r in thresholds.rule_list for c in r.conditions)
     test = small_table(seed=1)
     with test.unlocked(test.X):
         test.X[:5] = np.nan  # unknown in both, also where training had none
     for m in (model, thresholds):
         p = m(test, m.Probs)
         assert np.all(np.isfinite(p)) and np.allclose(p.sum(1), 1)
+        again = pickle.loads(pickle.dumps(m))
+        np.testing.assert_array_equal(again(test, again.Probs), p)
 
 
 def test_bad_input():

@@ -19,8 +19,11 @@ from .encoding import dense_X
 
 OPERATORS = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE, "<": OP_LT}
 #: ``var.attributes`` key naming the numeric attribute a two-valued
-#: threshold attribute was made from (SLS's ``Nominalise``)
+#: threshold attribute was made from (SLS models of earlier versions)
 THRESHOLD_OF = "rules:threshold-of"
+#: ``var.attributes`` key naming the attribute whose missing values a
+#: two-valued indicator (``no``/``yes``) marks (SLS's preprocessor)
+MISSING_OF = "rules:missing-of"
 
 
 def format_number(x: float) -> str:
@@ -50,6 +53,9 @@ class Condition(NamedTuple):
         if self.op == "==":
             if var.is_discrete:
                 value = var.values[int(self.value)]
+                if MISSING_OF in var.attributes and len(var.values) == 2:
+                    known = "unknown" if int(self.value) == 1 else "known"
+                    return f"{var.attributes[MISSING_OF]} is {known}"
                 if value.startswith(("< ", ">= ", "<= ", "> ", "≥ ", "≤ ")):  # a cut's side
                     return f"{var.attributes.get(THRESHOLD_OF, var.name)} {value}"
                 return f"{var.name} = {value}"

@@ -1,10 +1,13 @@
 """Ensembles of k-term DNF rule sets found by stochastic local search, with
 abstention and PAC-Bayes bounds (Rückert & Kramer 2006; doc/sls.md).
 
-* :class:`Nominalise` makes the data nominal: continuous attributes into
-  equal-frequency intervals, a missing value into a value of its own.
-* :func:`core.sls_search` (``core/_sls.pyx``) is Algorithm 1 over literal
-  bitsets.
+* :class:`SLSPreprocessor` prepares the data: a discrete attribute with
+  missing values gets a value ``unknown`` (the paper, Section 6); a numeric
+  attribute stays numeric and is cut at equal-frequency points when the
+  learner codes it (``numeric="thresholds"``, default: a rule tests a bound
+  ``A >= t`` or ``A < t``, or both, at those cuts) or becomes one nominal
+  attribute of intervals (``numeric="intervals"``, the paper's encoding).
+* :func:`core.sls_search` (``core/_sls.pyx``) is Algorithm 1.
 * :class:`SLSEnsembleLearner` is Algorithm 2: per class (one-vs-all; one
   ensemble for two-class data), ``o`` rule sets for each ``k = 1..k_max``,
   weighted by ``Q(r) ∝ rho^e(r)`` (Section 4).
@@ -26,16 +29,16 @@ from Orange.preprocess.discretize import EqualFreq
 from Orange.preprocess.transformation import Transformation
 
 from .base import RuleLearner, RuleModel, parallel_jobs
-from .core import pack_bits, sls_search
-from .encoding import Literals
-from .rules import THRESHOLD_OF, Condition, Rule, format_number
+from .core import SLSData, pack_bits, sls_search
+from .encoding import dense_X
+from .rules import MISSING_OF, Condition, Rule, covering, format_number
 
 UNKNOWN = "unknown"
 
 
 class UnknownAsValue(Transformation):
     """The values of a discrete variable, with unknowns mapped to the extra
-    value index ``n_values`` (the value ``unknown`` of :class:`Nominalise`)."""
+    value index ``n_values`` (the value ``unknown`` of :class:`SLSPreprocessor`)."""
 
     def __init__(self, variable, n_values):
         super().__init__(variable)
@@ -53,43 +56,33 @@ class UnknownAsValue(Transformation):
         return hash((super().__hash__(), self.n_values))
 
 
-class AtLeast(Transformation):
-    """1 where a numeric value is at least ``threshold``, 0 below, missing
-    where it is missing: the values of a threshold attribute."""
+class IsUnknown(Transformation):
+    """1 where a value is missing, 0 where it is known: the values of the
+    indicator :class:`SLSPreprocessor` adds for a numeric attribute with
+    missing values."""
 
-    def __init__(self, variable, threshold):
-        super().__init__(variable)
-        self.threshold = float(threshold)
+    InheritEq = True  # equal when made from the same variable
 
     def transform(self, c):
-        c = np.asarray(c, dtype=float)
-        with np.errstate(invalid="ignore"):
-            out = (c >= self.threshold).astype(float)
-        out[np.isnan(c)] = np.nan
-        return out
-
-    def __eq__(self, other):
-        return super().__eq__(other) and self.threshold == other.threshold
-
-    def __hash__(self):
-        return hash((super().__hash__(), self.threshold))
+        return np.isnan(np.asarray(c, dtype=float)).astype(float)
 
 
 # --------------------------------------------------------------- the data
 
-class Nominalise(Preprocess):
-    """Makes the data nominal, as SLS needs.
+class SLSPreprocessor(Preprocess):
+    """Prepares the data for SLS.
 
-    A continuous attribute is cut at the ``n_intervals - 1`` equal-frequency
-    cut points. With ``numeric="thresholds"`` (default) each cut ``t``
-    becomes a two-valued attribute, ``A < t`` / ``A >= t``, so a rule can test
-    one side of a cut, or an interval through two cuts; with
-    ``numeric="intervals"`` (the paper's encoding) the attribute becomes one
-    nominal attribute whose values are the intervals, so a rule can test only
-    one interval. A discrete attribute with missing values gets a value
-    ``unknown`` that they map to (Section 6: "unknown values are treated just
-    like any other value"). Attributes without missing values in the data
-    keep theirs; at prediction a missing value there satisfies no literal."""
+    A discrete attribute with missing values gets a value ``unknown`` that
+    they map to (Section 6: "unknown values are treated just like any other
+    value"); attributes without missing values in the data keep theirs, and
+    at prediction a missing value there satisfies no literal. A numeric
+    attribute: with ``numeric="thresholds"`` (default) it stays numeric (the
+    learner cuts it at ``n_intervals - 1`` equal-frequency points, and a
+    rule tests a lower bound, an upper bound or both at those cuts), and if
+    it has missing values an indicator ``A is unknown`` is added so a rule
+    can still test them; with ``numeric="intervals"`` (the paper's
+    encoding) it becomes one nominal attribute whose values are the
+    ``n_intervals`` equal-frequency intervals, a rule testing one of them."""
 
     def __init__(self, n_intervals=10, numeric="thresholds"):
         if numeric not in ("thresholds", "intervals"):
@@ -97,71 +90,112 @@ class Nominalise(Preprocess):
         self.n_intervals = n_intervals
         self.numeric = numeric
 
-    def _thresholds(self, data: Table) -> Table:
-        """Every continuous attribute as one two-valued attribute per cut."""
-        attrs = []
-        for var in data.domain.attributes:
-            if not var.is_continuous:
-                attrs.append(var)
-                continue
-            cuts = getattr(EqualFreq(n=self.n_intervals)(data, var).compute_value,
-                           "points", [])
-            for t in cuts:
-                text = format_number(t)
-                name, k = f"{var.name} >= {text}", 1
-                while any(a.name == name for a in data.domain.variables + data.domain.metas):
-                    name, k = f"{var.name} >= {text} ({k})", k + 1
-                new = DiscreteVariable(name, values=(f"< {text}", f">= {text}"),
-                                       compute_value=AtLeast(var, t))
-                new.attributes[THRESHOLD_OF] = var.name
-                attrs.append(new)
-        return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
-
     def __call__(self, data: Table) -> Table:
-        if self.numeric == "thresholds":
-            data = self._thresholds(data)
-        else:
+        if self.numeric == "intervals":
             data = Discretize(EqualFreq(n=self.n_intervals), remove_const=False)(data)
+        taken = {v.name for v in data.domain.variables + data.domain.metas}
         attrs = []
         for var in data.domain.attributes:
             col = data.get_column(var)
+            attrs.append(var)
             if not np.isnan(col).any():
-                attrs.append(var)
                 continue
-            name = UNKNOWN
-            while name in var.values:
-                name = f"{name}?"
-            new = DiscreteVariable(var.name, values=tuple(var.values) + (name,),
-                                   compute_value=UnknownAsValue(var, len(var.values)))
-            new.attributes.update(var.attributes)
-            attrs.append(new)
+            if var.is_discrete:
+                name = UNKNOWN
+                while name in var.values:
+                    name = f"{name}?"
+                new = DiscreteVariable(var.name, values=tuple(var.values) + (name,),
+                                       compute_value=UnknownAsValue(var, len(var.values)))
+                new.attributes.update(var.attributes)
+                attrs[-1] = new
+            else:
+                name, k = f"{var.name} is unknown", 1
+                while name in taken:
+                    name, k = f"{var.name} is unknown ({k})", k + 1
+                taken.add(name)
+                new = DiscreteVariable(name, values=("no", "yes"),
+                                       compute_value=IsUnknown(var))
+                new.attributes[MISSING_OF] = var.name
+                attrs.append(new)
         return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
+
+
+#: the name of :class:`SLSPreprocessor` before numeric attributes stayed numeric
+Nominalise = SLSPreprocessor
+
+
+def equal_frequency_cuts(data: Table, var, n_intervals: int) -> np.ndarray:
+    """The cut points of Orange's equal-frequency discretisation of ``var``
+    into ``n_intervals`` (sorted, distinct; none for a constant column)."""
+    points = getattr(EqualFreq(n=n_intervals)(data, var).compute_value, "points", [])
+    return np.unique(np.asarray(points, dtype=float))
+
+
+def sls_coding(data: Table, n_intervals: int):
+    """The table as :class:`core.SLSData` codes it: ``(codes, n_bins,
+    ordinal, cuts)``. A discrete attribute's codes are its value indices; a
+    numeric one's are the index of its equal-frequency bin (``code >= j``
+    is ``A >= cuts[a][j - 1]``, ``code <= j`` is ``A < cuts[a][j]``);
+    ``-1`` is missing."""
+    X = dense_X(data.X)
+    m, A = X.shape
+    codes = np.full((m, A), -1, dtype=np.int32)
+    n_bins = np.empty(A, dtype=np.int32)
+    ordinal = np.zeros(A, dtype=np.int8)
+    cuts = [None] * A
+    for a, var in enumerate(data.domain.attributes):
+        col = X[:, a]
+        known = ~np.isnan(col)
+        if var.is_discrete:
+            n_bins[a] = max(len(var.values), 1)
+            codes[known, a] = col[known].astype(np.int32)
+            continue
+        cuts[a] = equal_frequency_cuts(data, var, n_intervals)
+        ordinal[a], n_bins[a] = 1, len(cuts[a]) + 1
+        codes[known, a] = np.searchsorted(cuts[a], col[known], side="right")
+    return codes, n_bins, ordinal, cuts
 
 
 # --------------------------------------------------------------- rule sets
 
-# A rule is a sorted tuple of (attribute, value) literals; a rule set a
-# sorted tuple of distinct rules (so equal rule sets compare equal).
+# A rule is a sorted tuple of conditions ``(attribute, op, value)`` on the
+# model's domain; a rule set a sorted tuple of distinct rules (so equal rule
+# sets compare equal).
 
-def canonical_rule_set(rules: np.ndarray, lits: Literals) -> tuple:
-    """The rule set of :func:`core.sls_search`'s ``(k, n_attrs)`` array."""
-    out = set()
-    for row in rules:
-        ids = row[row >= 0]
-        out.add(tuple(sorted((int(lits.attr[i]), int(lits.value[i])) for i in ids)))
-    return tuple(sorted(out))
+def canonical_rule_set(rules: np.ndarray, ordinal, n_bins, cuts) -> tuple:
+    """The rule set of :func:`core.sls_search`'s ``(k, n_attrs, 2)`` array,
+    its literals as conditions on the domain's attributes (a nominal value
+    ``(a, "==", v)``, a lower bound ``(a, ">=", t)``, an upper bound ``(a,
+    "<", t)`` at the cut points ``cuts[a]``)."""
+    ordinal = np.asarray(ordinal, dtype=bool)
+    lo, hi = rules[:, :, 0], rules[:, :, 1]
+    literal = []  # (rule, attribute, rank of the literal in the rule, condition)
+    for t, a in zip(*np.nonzero(~ordinal & (lo >= 0))):
+        literal.append((t, a, 0, (int(a), "==", float(lo[t, a]))))
+    for t, a in zip(*np.nonzero(ordinal & (lo > 0))):
+        literal.append((t, a, 1, (int(a), ">=", float(cuts[a][lo[t, a] - 1]))))
+    for t, a in zip(*np.nonzero(ordinal & (hi < np.asarray(n_bins) - 1))):
+        literal.append((t, a, 2, (int(a), "<", float(cuts[a][hi[t, a]]))))
+    per_rule = [[] for _ in range(len(rules))]
+    for t, a, rank, cond in sorted(literal, key=lambda c: c[:3]):
+        per_rule[t].append(cond)
+    return tuple(sorted(set(tuple(r) for r in per_rule)))
 
 
-def rule_set_fires(rule_set: tuple, Xd: np.ndarray) -> np.ndarray:
-    """Boolean: where any rule of ``rule_set`` covers a row of ``Xd``
-    (value indices, NaN or -1 for unknown)."""
-    fires = np.zeros(len(Xd), bool)
-    for rule in rule_set:
-        covered = np.ones(len(Xd), bool)
-        for a, v in rule:
-            covered &= Xd[:, a] == v
-        fires |= covered
-    return fires
+def _condition(lit) -> Condition:
+    """A literal of a rule set (``(attribute, op, value)``; a pickled model
+    of an earlier version holds ``(attribute, value)``) as a Condition."""
+    return Condition(*lit) if len(lit) == 3 else Condition(lit[0], "==", lit[1])
+
+
+def rule_set_fires(rule_set: tuple, X) -> np.ndarray:
+    """Boolean: where any rule of ``rule_set`` covers a row of Orange's
+    ``X`` in the model's domain."""
+    X = dense_X(X)
+    if not rule_set:
+        return np.zeros(len(X), bool)
+    rules = [Rule([_condition(c) for c in rule], 0, [0]) for rule in rule_set]
+    return covering(rules, X).any(axis=1)
 
 
 def white_noise_weights(errors: np.ndarray, rho: float) -> np.ndarray:
@@ -173,27 +207,29 @@ def white_noise_weights(errors: np.ndarray, rho: float) -> np.ndarray:
     return q / q.sum()
 
 
-def leaf_estimates(fires, positive, w) -> np.ndarray:
+def leaf_estimates(regions) -> np.ndarray:
     """``(R, 2)``: for each rule set, the Laplace estimate ``(s + 1) /
     (n + 2)`` of the class where it does not fire (column 0) and where it
-    fires (column 1), from the weighted training examples (weights scaled
-    to sum to the number of examples, so the pseudo-counts mean the same
-    whatever the scale of the weights)."""
-    out = np.empty((len(fires), 2))
-    for i, f in enumerate(fires):
-        for j, region in enumerate((~f, f)):
-            n = w[region].sum()
-            out[i, j] = (w[region & positive].sum() + 1) / (n + 2)
-    return out
+    fires (column 1), from the weighted training examples of each region
+    (``regions[r] = [fire_pos, fire_neg, rest_pos, rest_neg]``, with the
+    weights scaled to sum to the number of examples, so the pseudo-counts
+    mean the same whatever the scale of the weights)."""
+    r = np.asarray(regions, dtype=float).reshape(-1, 4)
+    fire = (r[:, 0] + 1) / (r[:, 0] + r[:, 1] + 2)
+    rest = (r[:, 2] + 1) / (r[:, 2] + r[:, 3] + 2)
+    return np.column_stack([rest, fire])
 
 
 # --------------------------------------------------------------- bounds
 
-def log_n_rule_sets(n_values, k_max: int) -> float:
+def log_n_rule_sets(choices, k_max: int) -> float:
     """``ln |R|``: rule sets of 1..``k_max`` distinct rules, a rule choosing
-    for every attribute no literal or one of its values, so there are
-    ``N = prod(n_values + 1)`` rules and ``|R| = sum_k C(N, k)``."""
-    log_n = float(np.sum(np.log(np.asarray(n_values, dtype=float) + 1)))
+    for every attribute one of its ``choices`` ways of testing it (not at
+    all included: ``n + 1`` for a nominal attribute of ``n`` values, ``n (n +
+    1) / 2`` intervals for a numeric one of ``n`` bins,
+    :meth:`core.SLSData.rule_choices`), so there are ``N = prod(choices)``
+    rules and ``|R| = sum_k C(N, k)``."""
+    log_n = float(np.sum(np.log(np.asarray(choices, dtype=float))))
     terms = []
     for k in range(1, k_max + 1):
         if log_n < 50:  # N exactly representable enough: exact binomial
@@ -278,7 +314,7 @@ class SLSEnsembleModel(RuleModel):
             index = {}
             for rule, q in sorted(weight.items(), key=lambda t: -t[1]):
                 index[rule] = len(out)
-                conds = [Condition(a, "==", v) for a, v in rule]
+                conds = [_condition(lit) for lit in rule]
                 out.append(Rule(conds, ens.cls, np.zeros(len(domain.class_var.values)),
                                 quality=q, domain=domain))
             columns.append([np.array([index[r] for r in rs], dtype=np.intp)
@@ -397,13 +433,13 @@ class SLSEnsembleModel(RuleModel):
         return min(1.0, 2 * total / (2 + float(theta)))
 
     # --- display -----------------------------------------------------------
-    def _lit_str(self, a, v):
-        return Condition(a, "==", v).to_str(self.domain)
+    def _lit_str(self, lit):
+        return _condition(lit).to_str(self.domain)
 
     def _rule_set_str(self, rs):
         if not rs:
             return "(empty: never fires)"
-        return " OR ".join("(" + (" AND ".join(self._lit_str(a, v) for a, v in rule)
+        return " OR ".join("(" + (" AND ".join(self._lit_str(lit) for lit in rule)
                                   or "TRUE") + ")" for rule in rs)
 
     def describe(self, top=5, top_literals=10) -> str:
@@ -426,7 +462,7 @@ class SLSEnsembleModel(RuleModel):
             lits = ens.literal_weights().most_common(top_literals)
             if lits:
                 lines.append("  literals by ensemble weight: " + ", ".join(
-                    f"{self._lit_str(a, v)} ({q:.2f})" for (a, v), q in lits))
+                    f"{self._lit_str(lit)} ({q:.2f})" for lit, q in lits))
         if self.voting_bound is not None:
             lines.append(f"\nvoting bound (Theorem 2): {self.voting_bound:.3f}")
         return "\n".join(lines)
@@ -437,11 +473,15 @@ class SLSEnsembleModel(RuleModel):
 
 # --------------------------------------------------------------- the learner
 
-def _search_batch(lits, pos_bits, valid_bits, w, k, seeds, max_steps, p_noise, p_restart):
-    """``len(seeds)`` independent SLS runs for one class and one ``k``."""
-    return [sls_search(lits.bits, lits.attr, lits.ex_lit, pos_bits, valid_bits, w,
-                       k, max_steps, p_noise, p_restart, int(seed))[0]
-            for seed in seeds]
+def _search_batch(sd: SLSData, pos_bits, k, seeds, max_steps, p_noise, p_restart):
+    """``len(seeds)`` independent SLS runs for one class and one ``k``:
+    ``(rules, regions)`` of each (see :func:`core.sls_search`)."""
+    out = []
+    for seed in seeds:
+        rules, _, _, regions, _ = sls_search(sd, pos_bits, k, max_steps, p_noise,
+                                             p_restart, int(seed))
+        out.append((rules, regions))
+    return out
 
 
 class SLSEnsembleLearner(RuleLearner):
@@ -454,7 +494,7 @@ class SLSEnsembleLearner(RuleLearner):
     the SLS (Algorithm 1); ``n_intervals``: equal-frequency intervals for
     continuous attributes, and ``numeric``: whether a rule tests their cuts
     (``"thresholds"``, default: ``A < t`` / ``A >= t``) or one interval
-    (``"intervals"``, the paper's encoding), see :class:`Nominalise`;
+    (``"intervals"``, the paper's encoding), see :class:`SLSPreprocessor`;
     ``theta``: abstention threshold on the margin
     (0: never abstain; an abstained instance gets the training prior);
     ``delta``: confidence of the PAC-Bayes bounds; ``n_jobs``: parallel SLS
@@ -494,7 +534,7 @@ class SLSEnsembleLearner(RuleLearner):
     @property
     def active_preprocessors(self):
         yield from super().active_preprocessors
-        yield Nominalise(self.n_intervals, self.numeric)  # SLS works on nominal data only
+        yield SLSPreprocessor(self.n_intervals, self.numeric)
 
     def _ensemble_classes(self, dist):
         """One class for two-class data (the less frequent; ties: the
@@ -504,11 +544,10 @@ class SLSEnsembleLearner(RuleLearner):
         return list(range(len(dist)))
 
     def fit_rules(self, data, enc):
-        Xd, y, w = enc.Xd, enc.y, enc.w
-        lits = Literals.of(Xd, enc.n_values)
-        valid = w > 0
-        m = int(valid.sum())
-        valid_bits = pack_bits(valid.view(np.uint8))
+        y, w = enc.y, enc.w
+        codes, n_bins, ordinal, cuts = sls_coding(data, self.n_intervals)
+        sd = SLSData(codes, n_bins, ordinal, w)  # one build for every search
+        m = int(np.count_nonzero(w > 0))
         scale = m / w.sum()  # errors in examples: the weights rescaled to sum to m
         dist = enc.class_distribution()
         classes = [c for c in self._ensemble_classes(dist) if dist[c] > 0]
@@ -519,31 +558,29 @@ class SLSEnsembleLearner(RuleLearner):
         seeds = [[int(children[i * self.n_rule_sets + j].generate_state(1, np.uint64)[0])
                   for j in range(self.n_rule_sets)] for i in range(len(tasks))]
         pos_bits = {c: pack_bits((y == c).astype(np.uint8)) for c in classes}
-        jobs = (delayed(_search_batch)(lits, pos_bits[c], valid_bits, w, k, seeds[i],
-                                       self.max_steps, self.p_noise, self.p_restart)
+        jobs = (delayed(_search_batch)(sd, pos_bits[c], k, seeds[i], self.max_steps,
+                                       self.p_noise, self.p_restart)
                 for i, (c, k) in enumerate(tasks))
-        found = {c: [] for c in classes}
+        found = {c: {} for c in classes}  # distinct rule sets: (first k, regions)
         self.progress(0.0, "Searching rule sets")
         results = Parallel(n_jobs=parallel_jobs(self.n_jobs), prefer="threads",
                            return_as="generator")(jobs)
         for i, batch in enumerate(results):
             c, k = tasks[i]
-            found[c].extend((k, canonical_rule_set(r, lits)) for r in batch)
+            for rules, regions in batch:
+                rs = canonical_rule_set(rules, ordinal, n_bins, cuts)
+                found[c].setdefault(rs, (k, regions * scale))
             self.progress((i + 1) / len(tasks), "Searching rule sets")
         ensembles, bounds = [], {}
-        log_r = log_n_rule_sets(enc.n_values, self.k_max)
+        log_r = log_n_rule_sets(sd.rule_choices(), self.k_max)
         for c in classes:
-            first_k = {}
-            for k, rs in found[c]:  # distinct rule sets, each with its first k
-                first_k.setdefault(rs, k)
-            rule_sets = list(first_k)
-            positive = y == c
-            fires = [rule_set_fires(rs, Xd) for rs in rule_sets]
-            errors = np.array([np.dot(w, f != positive) * scale for f in fires])
+            rule_sets = list(found[c])
+            regions = np.array([found[c][rs][1] for rs in rule_sets])
+            errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
             q = white_noise_weights(errors, self.rho)
             ensembles.append(Ensemble(c, rule_sets, q, errors,
-                                      np.array([first_k[rs] for rs in rule_sets]),
-                                      leaf_estimates(fires, positive, w * scale)))
+                                      np.array([found[c][rs][0] for rs in rule_sets]),
+                                      leaf_estimates(regions)))
             nz = q[q > 0]
             kl = max(0.0, log_r + float(np.sum(nz * np.log(nz))))
             bounds[c] = EnsembleBound(float(np.dot(q, errors)) / m, kl,

@@ -19,7 +19,7 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
 
 from ._evc import (Quality, SearchCache, SearchData, beam_search, chi2_isf, chi2_sf,  # noqa: E402
                    corrected_positives, evc_quality, lrs, permutation_maxima, reach_table)
-from ._sls import sls_move, sls_search  # noqa: E402
+from ._sls import SLSData, empty_rules, rule_set_cover, sls_move, sls_search  # noqa: E402
 from ._hull import coverage_counts, first_insertion  # noqa: E402
 from ._itemsets import mine_class_rules  # noqa: E402
 from ._slipper import (best_sqrt_thresholds, compact_sorted,  # noqa: E402
@@ -51,5 +51,6 @@ __all__ = [
     "evc_quality", "permutation_maxima", "reach_table",
     "condition_bitsets", "continuous_refinements",
     "cover_matrix", "IndicatorMatrix", "discrete_refinements", "n_words", "pack_bits",
-    "coverage_counts", "first_insertion", "mine_class_rules", "sls_move", "sls_search", "unpack_bits",
+    "coverage_counts", "first_insertion", "mine_class_rules", "SLSData", "empty_rules",
+    "rule_set_cover", "sls_move", "sls_search", "unpack_bits",
 ]

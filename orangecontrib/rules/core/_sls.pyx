@@ -1,25 +1,38 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Stochastic local search for k-term DNF over literal bitsets (Rückert &
-Kramer 2006, Algorithm 1; Rückert & Kramer 2003).
+"""Stochastic local search for k-term DNF (Rückert & Kramer 2006,
+Algorithm 1; Rückert & Kramer 2003), on coded attributes.
 
-A literal ``A = v`` is a bitset over the examples (``lit_bits``). A rule holds
-at most one literal per attribute; its coverage is the AND of its literals'
-bitsets (all examples for the empty rule). A rule set covers what any of its
-rules covers and predicts the positive class there. The score to minimise is
-the weight of the misclassified examples: uncovered positives plus covered
-negatives. Each candidate move is scored from the examples whose coverage it
-changes only (``O(words)`` per candidate), with popcounts when all weights are
-equal.
+An attribute is *nominal* (codes are values; a literal is ``A = v``) or
+*ordinal* (codes are the bins of a numeric column; a literal is a bound,
+``A >= cut_j``, i.e. ``code >= j``, or ``A < cut_{j+1}``, i.e. ``code <= j``).
+A rule holds at most one literal on a nominal attribute and at most a lower
+and an upper bound on an ordinal one (an interval, never empty). A missing
+value (code -1) satisfies no literal. A rule set covers what any of its
+rules covers and predicts the positive class there; the score to minimise is
+the weight of the misclassified examples.
+
+Coverage is kept as one bitset per rule, and every literal and every value
+or bin has its bitset (:class:`SLSData`, built once per fit and shared by all
+searches). A generalisation tests each literal of the rule that the example
+violates on those bitsets. A specialisation scores every literal it may add
+from the class weights, per value or bin, of the examples only the rule
+covers, counted in one pass (by example when they are few, else by
+popcounts of the bins' bitsets) and read with prefix sums over the bins of
+ordinal attributes: ``O(examples x attributes)`` or ``O(bins x words)``,
+whichever is less, plus ``O(literals)``, instead of one bitset pass per
+literal.
 
 The random numbers come from a splitmix64 generator seeded by the caller, so
-a search depends on its seed only.
+a search depends on its seed only. On nominal data the random stream and
+every choice are those of the literal-bitset kernel this one replaced (the
+same rule sets from the same seeds).
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int32_t, uint64_t
-from libc.math cimport INFINITY
+from libc.stdint cimport int8_t, int32_t, uint64_t
+from libc.math cimport INFINITY, fabs
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cnp.import_array()
 
@@ -61,35 +74,286 @@ cdef inline bint _take(double value, double *best, Py_ssize_t *n_tied,
     return False
 
 
+# ------------------------------------------------------------ the data
+
+cdef class SLSData:
+    """The training data of the search, built once per fit and read by
+    every search (all classes, all ``k``, all rule sets; threads share it).
+
+    ``codes`` ``(m, n_attrs)`` int32: the value (nominal) or bin (ordinal)
+    of each example, ``-1`` missing; ``n_bins``: values or bins per
+    attribute; ``ordinal``: 1 for ordinal attributes; ``w``: example weights
+    (examples of weight 0 take no part).
+
+    The bitsets are built here, per attribute: one per value or bin
+    (``code = b``), then for an ordinal attribute its literals, the lower
+    bounds ``code >= j`` for ``j = 1..n_bins-1`` and the upper bounds
+    ``code <= j`` for ``j = 0..n_bins-2``. A literal is numbered within its
+    attribute by ``offset``: the value of a nominal literal; ``j - 1`` for a
+    lower bound ``j``, ``n_bins - 1 + j`` for an upper bound ``j``.
+    """
+
+    cdef readonly object codes_arr, n_bins_arr, ordinal_arr, w_arr, bits_arr, slots_arr
+    cdef object __weakref__          # so joblib's Dask backend can scatter it once
+    cdef const int32_t[:, ::1] codes
+    cdef int32_t[:, ::1] slots       # histogram slot of each cell: off[a] + code, or the missing slot
+    cdef const int32_t[::1] nb
+    cdef const int8_t[::1] ordinal
+    cdef const double[::1] w
+    cdef int32_t[::1] off            # first histogram slot of each attribute (bins, then missing)
+    cdef int32_t[::1] lit            # first literal number of each attribute
+    cdef int32_t[::1] lit_attr       # attribute of each literal
+    cdef int32_t[::1] row            # first bitset row of each attribute
+    cdef uint64_t[:, ::1] bits       # (rows, words)
+    cdef uint64_t[::1] valid         # examples of positive weight
+    cdef readonly Py_ssize_t m, n_attrs, n_words, n_slots, n_literals
+    cdef readonly bint unit
+
+    def __init__(self, codes, n_bins, ordinal, w):
+        self.codes_arr = np.ascontiguousarray(codes, dtype=np.int32)
+        self.n_bins_arr = np.ascontiguousarray(n_bins, dtype=np.int32)
+        self.ordinal_arr = np.ascontiguousarray(ordinal, dtype=np.int8)
+        self.w_arr = np.ascontiguousarray(w, dtype=np.float64)
+        if self.codes_arr.ndim != 2:
+            raise ValueError("codes must be two-dimensional")
+        m, A = self.codes_arr.shape
+        if m < 1:
+            raise ValueError("SLS needs at least one example")
+        if A < 1:
+            raise ValueError("SLS needs at least one attribute")
+        if self.n_bins_arr.shape != (A,) or self.ordinal_arr.shape != (A,):
+            raise ValueError("n_bins and ordinal need one entry per attribute")
+        if self.w_arr.shape != (m,):
+            raise ValueError("w needs one weight per example")
+        if np.any(self.n_bins_arr < 1):
+            raise ValueError("every attribute needs at least one value")
+        if not np.all(np.isfinite(self.w_arr)) or np.any(self.w_arr < 0):
+            raise ValueError("weights must be finite and non-negative")
+        if np.any(self.codes_arr < -1) or np.any(self.codes_arr >= self.n_bins_arr):
+            raise ValueError("codes must be -1 (missing) or 0..n_bins-1")
+        self.codes, self.nb, self.ordinal, self.w = (self.codes_arr, self.n_bins_arr,
+                                                     self.ordinal_arr, self.w_arr)
+        self.m, self.n_attrs, self.n_words = m, A, (m + 63) // 64
+        ordinal_ = self.ordinal_arr != 0
+        n_lit = np.where(ordinal_, 2 * (self.n_bins_arr - 1), self.n_bins_arr)
+        n_rows = np.where(ordinal_, self.n_bins_arr + n_lit, self.n_bins_arr)
+        # exclusive prefix sums
+        self.lit = (np.cumsum(n_lit) - n_lit).astype(np.int32)
+        self.row = (np.cumsum(n_rows) - n_rows).astype(np.int32)
+        self.off = (np.cumsum(self.n_bins_arr + 1) - (self.n_bins_arr + 1)).astype(np.int32)
+        self.lit_attr = np.repeat(np.arange(A, dtype=np.int32), n_lit)
+        self.n_literals = int(n_lit.sum())
+        self.n_slots = int(np.sum(self.n_bins_arr + 1))
+        self.unit = bool(np.all(self.w_arr == self.w_arr[0]))
+        self.slots_arr = np.ascontiguousarray(
+            np.where(self.codes_arr >= 0, self.codes_arr, self.n_bins_arr)
+            + np.asarray(self.off), dtype=np.int32)
+        self.slots = self.slots_arr
+        self.valid = np.zeros(self.n_words, dtype=np.uint64)
+        self.bits_arr = np.zeros((int(n_rows.sum()), self.n_words), dtype=np.uint64)
+        self.bits = self.bits_arr
+        with nogil:
+            self._build()
+
+    cdef void _build(self) noexcept nogil:
+        cdef Py_ssize_t x, a, j, v, base, nbm
+        cdef uint64_t bit
+        for x in range(self.m):
+            bit = (<uint64_t>1) << (x & 63)
+            if self.w[x] > 0:
+                self.valid[x >> 6] |= bit
+            for a in range(self.n_attrs):
+                v = self.codes[x, a]
+                if v >= 0:
+                    self.bits[self.row[a] + v, x >> 6] |= bit
+        for a in range(self.n_attrs):
+            if not self.ordinal[a]:
+                continue
+            base = self.row[a] + self.nb[a]
+            nbm = self.nb[a] - 1
+            for j in range(nbm):   # code >= j + 1: bins j+1..nbm, from the top
+                v = nbm - 1 - j
+                for x in range(self.n_words):
+                    self.bits[base + v, x] = self.bits[self.row[a] + v + 1, x] | (
+                        self.bits[base + v + 1, x] if v + 1 < nbm else 0)
+            for j in range(nbm):   # code <= j: bins 0..j, from the bottom
+                for x in range(self.n_words):
+                    self.bits[base + nbm + j, x] = self.bits[self.row[a] + j, x] | (
+                        self.bits[base + nbm + j - 1, x] if j > 0 else 0)
+
+    def __reduce__(self):
+        return SLSData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr, self.w_arr)
+
+    def __sizeof__(self):
+        """The bytes it holds (what a task would copy if it were pickled)."""
+        return int(2 * self.codes_arr.nbytes + self.w_arr.nbytes + self.bits_arr.nbytes + 64)
+
+    def literal_bits(self, Py_ssize_t a):
+        """The bitsets of attribute ``a``'s literals, in literal order (tests)."""
+        if not 0 <= a < self.n_attrs:
+            raise IndexError("attribute out of range")
+        start = self.row[a] + (self.nb[a] if self.ordinal[a] else 0)
+        n = 2 * (self.nb[a] - 1) if self.ordinal[a] else self.nb[a]
+        return np.asarray(self.bits_arr)[start:start + n]
+
+    def rule_choices(self):
+        """For each attribute, the ways a rule can test it, not testing it
+        included: ``n + 1`` for a nominal attribute of ``n`` values,
+        ``n (n + 1) / 2`` intervals of ``n`` bins for an ordinal one (the
+        whole range being "not tested"). For the size of the hypothesis space
+        of the PAC-Bayes bound."""
+        nb = self.n_bins_arr.astype(float)
+        return np.where(self.ordinal_arr != 0, nb * (nb + 1) / 2, nb + 1)
+
+
 # ------------------------------------------------------------ the search
 
 cdef struct Search:
-    Py_ssize_t n_lit, W, m, n_attrs, k
-    const uint64_t *lit_bits     # (n_lit, W)
-    const int32_t *lit_attr      # (n_lit,)
-    const int32_t *ex_lit        # (m, n_attrs): literal of each example's value, -1 if none
-    const uint64_t *pos          # (W,) positive examples
-    const uint64_t *valid        # (W,) examples with positive weight
-    const double *w              # (m,)
-    bint unit                    # all weights equal (to w[0])
-    int32_t *rules               # (k, n_attrs) literal id per attribute, -1 = none
-    uint64_t *cov                # (k, W) coverage of each rule
-    uint64_t *others             # (W,) scratch: coverage of the other rules
-    uint64_t *scratch            # (W,)
-    uint64_t *only_pos           # (W,) scratch: positives only one rule covers
-    uint64_t *only_neg           # (W,) scratch: negatives only one rule covers
-    int32_t *words               # (W,) scratch: indices of words holding any
-    long long *kept              # (n_lit, 2) scratch: counts per literal, zero between moves
-    int32_t *present             # (n_lit,) scratch: literals with a count
-    double *delta                # (n_lit,) scratch: each candidate's change of the score
-    Py_ssize_t *absent           # (n_attrs,) scratch: candidates of an attribute without a count
-    int32_t *attr_first          # (n_attrs,) first literal of each attribute (contiguous)
-    int32_t *attr_size           # (n_attrs,) its number of literals
+    Py_ssize_t m, A, W, S, k
+    const int32_t *codes      # (m, A)
+    const int32_t *slots      # (m, A) histogram slot of each cell
+    const int32_t *nb         # (A,)
+    const int8_t *ordinal     # (A,)
+    const int32_t *off        # (A,) first histogram slot of each attribute
+    const int32_t *lit        # (A,) first literal number of each attribute
+    const int32_t *lit_attr   # (n_literals,) attribute of each literal
+    const int32_t *row        # (A,) first bitset row of each attribute
+    const uint64_t *bits      # bitsets (SLSData)
+    const uint64_t *pos       # (W,) positive examples
+    const uint64_t *valid     # (W,) examples of positive weight
+    const double *w           # (m,)
+    bint unit                 # all weights equal (to w0): counts by popcount
+    double w0
+    # the rule set: per rule and attribute the literal(s) it holds
+    int32_t *lo               # (k, A) nominal: value or -1; ordinal: lower bin (0: none)
+    int32_t *hi               # (k, A) nominal: = lo;      ordinal: upper bin (nb-1: none)
+    int32_t *tested           # (k, A) the attributes each rule tests, ascending
+    int32_t *n_tested         # (k,)
+    uint64_t *cov             # (k, W) coverage of each rule
+    # scratch
+    uint64_t *others          # (W,) coverage of the other rules
+    uint64_t *scratch         # (W,)
+    uint64_t *only_pos        # (W,) positives only one rule covers
+    uint64_t *only_neg        # (W,) negatives only one rule covers
+    int32_t *words            # (W,) words holding any of them
+    int32_t *cand_attr        # (A,) attributes with candidate literals
+    double *Hp               # (S,) weight (count if unit) of positives per slot (value/bin, missing)
+    double *Hn               # (S,) of negatives
+    int32_t *ties             # (n_literals,) the best specialisation candidates, in literal order
     uint64_t state
 
 
+cdef inline bint _none(Search *s, Py_ssize_t t, Py_ssize_t a) noexcept nogil:
+    """Rule ``t`` does not test attribute ``a``."""
+    if s.ordinal[a]:
+        return s.lo[t * s.A + a] == 0 and s.hi[t * s.A + a] == s.nb[a] - 1
+    return s.lo[t * s.A + a] < 0
+
+
+cdef inline void _set_none(Search *s, Py_ssize_t t, Py_ssize_t a) noexcept nogil:
+    if s.ordinal[a]:
+        s.lo[t * s.A + a] = 0
+        s.hi[t * s.A + a] = s.nb[a] - 1
+    else:
+        s.lo[t * s.A + a] = -1
+        s.hi[t * s.A + a] = -1
+
+
+cdef inline const uint64_t *_literal(Search *s, Py_ssize_t a, Py_ssize_t offset) noexcept nogil:
+    """The bitset of literal ``offset`` of attribute ``a``."""
+    return s.bits + (s.row[a] + (s.nb[a] if s.ordinal[a] else 0) + offset) * s.W
+
+
+cdef inline void _add_tested(Search *s, Py_ssize_t t, int32_t a) noexcept nogil:
+    """Insert ``a`` into rule ``t``'s ascending list of tested attributes."""
+    cdef int32_t *lst = s.tested + t * s.A
+    cdef Py_ssize_t i = s.n_tested[t]
+    while i > 0 and lst[i - 1] > a:
+        lst[i] = lst[i - 1]
+        i -= 1
+    lst[i] = a
+    s.n_tested[t] += 1
+
+
+cdef inline void _remove_tested(Search *s, Py_ssize_t t, int32_t a) noexcept nogil:
+    cdef int32_t *lst = s.tested + t * s.A
+    cdef Py_ssize_t i = 0, n = s.n_tested[t]
+    while lst[i] != a:
+        i += 1
+    while i < n - 1:
+        lst[i] = lst[i + 1]
+        i += 1
+    s.n_tested[t] -= 1
+
+
+cdef inline bint _covers(Search *s, Py_ssize_t t, Py_ssize_t x) noexcept nogil:
+    cdef Py_ssize_t i, a
+    cdef int32_t v
+    cdef const int32_t *lst = s.tested + t * s.A
+    for i in range(s.n_tested[t]):
+        a = lst[i]
+        v = s.codes[x * s.A + a]
+        if v < 0 or not s.lo[t * s.A + a] <= v <= s.hi[t * s.A + a]:
+            return False
+    return True
+
+
+cdef inline bint _violates(Search *s, Py_ssize_t t, Py_ssize_t a, int side,
+                           int32_t v) noexcept nogil:
+    """A value ``v`` violates literal ``side`` of rule ``t`` on the tested
+    ``a`` (side 0: the nominal literal or the lower bound, 1: the upper
+    bound), and the rule holds that literal."""
+    cdef int32_t lo = s.lo[t * s.A + a], hi = s.hi[t * s.A + a]
+    if not s.ordinal[a]:
+        return side == 0 and v != lo
+    if side == 0:
+        return lo > 0 and (v < 0 or v < lo)
+    return hi < s.nb[a] - 1 and (v < 0 or v > hi)
+
+
+cdef inline Py_ssize_t _violations(Search *s, Py_ssize_t t, Py_ssize_t x) noexcept nogil:
+    """Literals of rule ``t`` that ``x`` violates (a bound of an ordinal
+    attribute is one literal)."""
+    cdef Py_ssize_t i, a, n = 0
+    cdef int32_t v
+    cdef const int32_t *lst = s.tested + t * s.A
+    for i in range(s.n_tested[t]):
+        a = lst[i]
+        v = s.codes[x * s.A + a]
+        n += _violates(s, t, a, 0, v) + _violates(s, t, a, 1, v)
+    return n
+
+
+cdef void _and_literals(Search *s, Py_ssize_t t, Py_ssize_t skip_a, int skip_side,
+                        uint64_t *out) noexcept nogil:
+    """``out`` = coverage of rule ``t`` without its literal ``(skip_a,
+    skip_side)`` (``skip_a = -1``: with all its literals)."""
+    cdef Py_ssize_t i, j, a, A = s.A, W = s.W, nbm
+    cdef const uint64_t *b
+    cdef const int32_t *lst = s.tested + t * A
+    for j in range(W):
+        out[j] = s.valid[j]
+    for i in range(s.n_tested[t]):
+        a = lst[i]
+        if not s.ordinal[a]:
+            if a != skip_a:
+                b = _literal(s, a, s.lo[t * A + a])
+                for j in range(W):
+                    out[j] &= b[j]
+            continue
+        nbm = s.nb[a] - 1
+        if s.lo[t * A + a] > 0 and not (a == skip_a and skip_side == 0):
+            b = _literal(s, a, s.lo[t * A + a] - 1)
+            for j in range(W):
+                out[j] &= b[j]
+        if s.hi[t * A + a] < nbm and not (a == skip_a and skip_side == 1):
+            b = _literal(s, a, nbm + s.hi[t * A + a])
+            for j in range(W):
+                out[j] &= b[j]
+
+
 cdef inline double _weight(Search *s, const uint64_t *bits, bint positive) noexcept nogil:
-    """Weight of the examples in ``bits`` that are positive (or negative)."""
+    """Weight of the valid examples in ``bits`` that are positive (or negative)."""
     cdef Py_ssize_t j
     cdef double total = 0
     for j in range(s.W):
@@ -98,17 +362,13 @@ cdef inline double _weight(Search *s, const uint64_t *bits, bint positive) noexc
     return total
 
 
-cdef void _rule_cover(Search *s, const int32_t *rule, uint64_t *out) noexcept nogil:
-    """Coverage of ``rule`` (the AND of its literals) into ``out``."""
-    cdef Py_ssize_t a, j
-    cdef const uint64_t *bits
+cdef inline double _weight_of(Search *s, const uint64_t *bits) noexcept nogil:
+    """Weight of the examples in ``bits``."""
+    cdef Py_ssize_t j
+    cdef double total = 0
     for j in range(s.W):
-        out[j] = s.valid[j]
-    for a in range(s.n_attrs):
-        if rule[a] >= 0:
-            bits = s.lit_bits + rule[a] * s.W
-            for j in range(s.W):
-                out[j] &= bits[j]
+        total += word_weight(bits[j], j, s.w, s.unit)
+    return total
 
 
 cdef void _others(Search *s, Py_ssize_t t) noexcept nogil:
@@ -131,21 +391,16 @@ cdef double _score(Search *s) noexcept nogil:
     return _weight(s, s.others, False) + _weight(s, s.scratch, True)
 
 
-cdef inline bint _covers(Search *s, const int32_t *rule, Py_ssize_t x) noexcept nogil:
-    cdef Py_ssize_t a
-    for a in range(s.n_attrs):
-        if rule[a] >= 0 and rule[a] != s.ex_lit[x * s.n_attrs + a]:
-            return False
-    return True
-
-
 cdef void _init_rule(Search *s, Py_ssize_t t, Py_ssize_t n_pos) noexcept nogil:
-    """A rule of one random literal of a random positive example."""
-    cdef Py_ssize_t a, j, x = -1, r = _randint(&s.state, n_pos), seen = 0
+    """Rule ``t`` becomes one random literal of a random positive example:
+    an attribute at random, its value (nominal) or a random cut, on the
+    example's side (ordinal); no literal if the value is missing."""
+    cdef Py_ssize_t a, j, x = -1, r = _randint(&s.state, n_pos), seen = 0, i
     cdef uint64_t word
-    cdef int32_t *rule = s.rules + t * s.n_attrs
-    for a in range(s.n_attrs):
-        rule[a] = -1
+    cdef int32_t v, cut
+    for i in range(s.n_tested[t]):
+        _set_none(s, t, s.tested[t * s.A + i])
+    s.n_tested[t] = 0
     for j in range(s.W):  # the r-th valid positive
         word = s.pos[j] & s.valid[j]
         if seen + popcount64(word) > r:
@@ -158,9 +413,21 @@ cdef void _init_rule(Search *s, Py_ssize_t t, Py_ssize_t n_pos) noexcept nogil:
             break
         seen += popcount64(word)
     if x >= 0:
-        a = _randint(&s.state, s.n_attrs)
-        rule[a] = s.ex_lit[x * s.n_attrs + a]
-    _rule_cover(s, rule, s.cov + t * s.W)
+        a = _randint(&s.state, s.A)
+        v = s.codes[x * s.A + a]
+        if v >= 0:
+            if not s.ordinal[a]:
+                s.lo[t * s.A + a] = v
+                s.hi[t * s.A + a] = v
+                _add_tested(s, t, <int32_t>a)
+            elif s.nb[a] > 1:
+                cut = 1 + <int32_t>_randint(&s.state, s.nb[a] - 1)  # code >= cut or < cut
+                if v >= cut:
+                    s.lo[t * s.A + a] = cut
+                else:
+                    s.hi[t * s.A + a] = cut - 1
+                _add_tested(s, t, <int32_t>a)
+    _and_literals(s, t, -1, 0, s.cov + t * s.W)
 
 
 cdef Py_ssize_t _pick_misclassified(Search *s, double score) noexcept nogil:
@@ -200,119 +467,211 @@ cdef Py_ssize_t _pick_misclassified(Search *s, double score) noexcept nogil:
 
 
 cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept nogil:
-    """``x`` is an uncovered positive. The rule violating the fewest of ``x``'s
-    literals (ties at random) drops one literal that ``x`` violates: a random
-    one with probability ``p_noise``, else the one whose removal gives the
-    lowest score (ties at random). Returns the rule changed."""
-    cdef Py_ssize_t r, a, j, t = -1, n_best = 0, viol, best_viol = s.n_attrs + 1
-    cdef Py_ssize_t cand, n_cand = 0, best_a = -1
-    cdef int32_t *rule
-    cdef int32_t saved
+    """``x`` is an uncovered positive. The rule violating the fewest of
+    ``x``'s literals (ties at random) drops one literal that ``x``
+    violates: a random one with probability ``p_noise``, else the one whose
+    removal gives the lowest score (ties at random). Returns the rule
+    changed."""
+    cdef Py_ssize_t r, i, j, a, t = -1, n_best = 0, viol, best_viol = 2 * s.A + 1
+    cdef Py_ssize_t n_cand = 0, best_a = -1, A = s.A
+    cdef int side, best_side = 0
+    cdef int32_t v
     cdef double delta, best_delta = 1e300
     for r in range(s.k):
-        rule = s.rules + r * s.n_attrs
-        viol = 0
-        for a in range(s.n_attrs):
-            if rule[a] >= 0 and rule[a] != s.ex_lit[x * s.n_attrs + a]:
-                viol += 1
+        viol = _violations(s, r, x)
         if viol < best_viol:
             best_viol, t, n_best = viol, r, 1
         elif viol == best_viol:
             n_best += 1
             if _randint(&s.state, n_best) == 0:
                 t = r
-    rule = s.rules + t * s.n_attrs
     if _uniform(&s.state) < p_noise:
-        for a in range(s.n_attrs):
-            if rule[a] >= 0 and rule[a] != s.ex_lit[x * s.n_attrs + a]:
-                n_cand += 1
-                if _randint(&s.state, n_cand) == 0:
-                    best_a = a
+        for i in range(s.n_tested[t]):
+            a = s.tested[t * A + i]
+            v = s.codes[x * A + a]
+            for side in range(2):
+                if _violates(s, t, a, side, v):
+                    n_cand += 1
+                    if _randint(&s.state, n_cand) == 0:
+                        best_a, best_side = a, side
     else:
         _others(s, t)
-        for a in range(s.n_attrs):
-            if rule[a] < 0 or rule[a] == s.ex_lit[x * s.n_attrs + a]:
-                continue
-            saved = rule[a]
-            rule[a] = -1
-            _rule_cover(s, rule, s.scratch)
-            rule[a] = saved
-            for j in range(s.W):  # newly covered by the rule set
-                s.scratch[j] &= ~s.cov[t * s.W + j] & ~s.others[j]
-            delta = _weight(s, s.scratch, False) - _weight(s, s.scratch, True)
-            if _take(delta, &best_delta, &n_cand, &s.state):
-                best_a = a
+        for i in range(s.n_tested[t]):
+            a = s.tested[t * A + i]
+            v = s.codes[x * A + a]
+            for side in range(2):
+                if not _violates(s, t, a, side, v):
+                    continue
+                _and_literals(s, t, a, side, s.scratch)
+                for j in range(s.W):  # newly covered by the rule set
+                    s.scratch[j] &= ~s.cov[t * s.W + j] & ~s.others[j]
+                delta = _weight(s, s.scratch, False) - _weight(s, s.scratch, True)
+                if _take(delta, &best_delta, &n_cand, &s.state):
+                    best_a, best_side = a, side
     if best_a >= 0:
-        rule[best_a] = -1
-        _rule_cover(s, rule, s.cov + t * s.W)
+        if not s.ordinal[best_a]:
+            _set_none(s, t, best_a)
+        elif best_side == 0:
+            s.lo[t * A + best_a] = 0
+        else:
+            s.hi[t * A + best_a] = s.nb[best_a] - 1
+        if _none(s, t, best_a):
+            _remove_tested(s, t, <int32_t>best_a)
+        _and_literals(s, t, -1, 0, s.cov + t * s.W)
     return t
 
 
-cdef inline Py_ssize_t _free_literals(Search *s, const int32_t *rule, Py_ssize_t x,
-                                      Py_ssize_t a) noexcept nogil:
-    """Literals of attribute ``a`` a specialisation for ``x`` may add: all
-    its values but ``x``'s, if the rule does not test ``a`` yet."""
-    if rule[a] >= 0:
-        return 0
-    return s.attr_size[a] - (1 if s.ex_lit[x * s.n_attrs + a] >= 0 else 0)
+cdef inline void _free_range(Search *s, Py_ssize_t t, Py_ssize_t a, int32_t v,
+                             Py_ssize_t *lo1, Py_ssize_t *hi1, Py_ssize_t *lo2,
+                             Py_ssize_t *hi2) noexcept nogil:
+    """The literals of attribute ``a`` a specialisation of rule ``t`` for an
+    example of code ``v`` may add, as two ranges ``[lo1, hi1)`` and ``[lo2,
+    hi2)`` of literal offsets (nominal: the values but ``v`` if the rule
+    does not test ``a``; ordinal: the lower bounds above ``v`` and the upper
+    bounds below it that keep the interval non-empty, every bound if ``v``
+    is missing)."""
+    cdef Py_ssize_t nbm = s.nb[a] - 1
+    if not s.ordinal[a]:
+        if s.lo[t * s.A + a] >= 0:
+            lo1[0] = hi1[0] = lo2[0] = hi2[0] = 0
+        elif v < 0:
+            lo1[0], hi1[0], lo2[0], hi2[0] = 0, s.nb[a], 0, 0
+        else:
+            lo1[0], hi1[0], lo2[0], hi2[0] = 0, v, v + 1, s.nb[a]
+        return
+    if v < 0:  # the rule does not test a (it covers the example)
+        lo1[0], hi1[0], lo2[0], hi2[0] = 0, nbm, nbm, 2 * nbm
+        return
+    # lower bound b in (v, hi]: offset b - 1; upper bound b in [lo, v): offset nbm + b
+    lo1[0], hi1[0] = v, s.hi[t * s.A + a]
+    lo2[0], hi2[0] = nbm + s.lo[t * s.A + a], nbm + v
 
 
-cdef Py_ssize_t _nth_free_literal(Search *s, const int32_t *rule, Py_ssize_t x,
-                                  Py_ssize_t r) noexcept nogil:
-    """The ``r``-th (from 0) of those literals, in literal order."""
-    cdef Py_ssize_t a, l, c
-    cdef int32_t xl
-    for a in range(s.n_attrs):
-        c = _free_literals(s, rule, x, a)
-        if r >= c:
-            r -= c
-            continue
-        xl = s.ex_lit[x * s.n_attrs + a]
-        for l in range(s.attr_first[a], s.attr_first[a] + s.attr_size[a]):
-            if l == xl:
-                continue
-            if r == 0:
-                return l
-            r -= 1
-    return -1
+cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
+                            Py_ssize_t n_words, double tot_pos, double tot_neg) noexcept nogil:
+    """``s.Hp``/``s.Hn``: for each candidate attribute, the weights (counts
+    when all weights are equal) of the positive and negative examples only
+    rule ``t`` covers (``s.only_pos``/``s.only_neg``) per value or bin, and
+    in the missing slot. By example when they are few, else by popcounts of
+    the bins' bitsets, whichever costs less."""
+    cdef Py_ssize_t i, c, j, a, b, x, lo, hi, n_only = 0, bins = 0, A = s.A
+    cdef double *Hc
+    cdef double sp, sn, amount
+    cdef uint64_t word
+    cdef const int32_t *row
+    cdef const uint64_t *bb
+    cdef long long kp, kn
+    for c in range(n_cand_attr):
+        a = s.cand_attr[c]
+        memset(s.Hp + s.off[a], 0, (s.nb[a] + 1) * sizeof(double))
+        memset(s.Hn + s.off[a], 0, (s.nb[a] + 1) * sizeof(double))
+        bins += s.nb[a]
+    if s.unit:
+        for i in range(n_words):
+            j = s.words[i]
+            n_only += popcount64(s.only_pos[j] | s.only_neg[j])
+    if not s.unit or n_only * A < bins * n_words * 2:  # measured
+        # every attribute of each example (the slots of the attributes that
+        # are not candidates collect counts nobody reads)
+        for i in range(n_words):
+            j = s.words[i]
+            for c in range(2):
+                word = s.only_pos[j] if c == 0 else s.only_neg[j]
+                Hc = s.Hp if c == 0 else s.Hn
+                while word:
+                    x = j * 64 + ctz64(word)
+                    word &= word - 1
+                    amount = 1.0 if s.unit else s.w[x]
+                    row = s.slots + x * A
+                    for a in range(A):
+                        Hc[row[a]] += amount
+        return
+    for c in range(n_cand_attr):
+        a = s.cand_attr[c]
+        if s.ordinal[a]:
+            lo, hi = s.lo[t * s.A + a], s.hi[t * s.A + a]
+        else:
+            lo, hi = 0, s.nb[a] - 1
+        sp = sn = 0
+        for b in range(lo, hi + 1):
+            bb = s.bits + (s.row[a] + b) * s.W
+            kp = kn = 0
+            for i in range(n_words):
+                j = s.words[i]
+                kp += popcount64(s.only_pos[j] & bb[j])
+                kn += popcount64(s.only_neg[j] & bb[j])
+            s.Hp[s.off[a] + b], s.Hn[s.off[a] + b] = <double>kp, <double>kn
+            sp += kp
+            sn += kn
+        s.Hp[s.off[a] + s.nb[a]] = tot_pos - sp       # the missing slot
+        s.Hn[s.off[a] + s.nb[a]] = tot_neg - sn
+
+
+cdef inline void _candidate(Search *s, double delta, Py_ssize_t lit, double *best,
+                            Py_ssize_t *n_ties) noexcept nogil:
+    """Keep the candidates of the lowest change so far (in literal order)."""
+    if delta < best[0]:
+        best[0] = delta
+        n_ties[0] = 0
+    if delta == best[0]:
+        s.ties[n_ties[0]] = <int32_t>lit
+        n_ties[0] += 1
 
 
 cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept nogil:
     """``x`` is a covered negative. A random rule covering ``x`` gets one
-    literal that ``x`` violates, on an attribute the rule does not test yet:
-    a random one with probability ``p_noise``, else the one whose addition
-    gives the lowest score (ties uniformly at random). Returns the rule
-    changed.
+    literal that ``x`` violates and the rule can take: a random one with
+    probability ``p_noise``, else the one whose addition gives the lowest
+    score (ties uniformly at random). Returns the rule changed.
 
-    Adding literal ``l`` to rule ``t`` uncovers the examples only ``t``
-    covers that are outside ``l``: the score changes by their positives
-    minus their negatives. Those counts come from two popcounts a word a
-    literal or, when such examples are few, from one pass over them; then
-    every literal none of them satisfies has the same change, so the ties
-    are counted per attribute instead of literal by literal."""
-    cdef Py_ssize_t r, l, a, i, j, t = -1, n_cov = 0, n_free = 0, best_l = -1
-    cdef Py_ssize_t n_words = 0, n_ties, n_absent
-    cdef int32_t *rule
-    cdef int32_t xl
+    Adding a literal to rule ``t`` uncovers the examples only ``t`` covers
+    that do not satisfy it: the score changes by their positives minus
+    their negatives, read from the class weights of those examples per
+    value or bin (:func:`_class_histograms`) with prefix sums over the bins
+    of ordinal attributes."""
+    cdef Py_ssize_t r, i, j, a, l, t = -1, n_cov = 0, n_free = 0, best_l = -1
+    cdef Py_ssize_t lo1, hi1, lo2, hi2, n_ties = 0, nbm, b, A = s.A
+    cdef Py_ssize_t n_cand_attr = 0, n_words = 0
+    cdef double best = INFINITY, delta, mp, mn, pp, pn, tp, tn
+    cdef double scale = s.w0 if s.unit else 1.0
+    cdef const double *Hp
+    cdef const double *Hn
     cdef const uint64_t *bits
     cdef uint64_t word
-    cdef double delta, best = INFINITY, tot_pos = 0, tot_neg = 0, d_absent
-    cdef long long kept_pos, kept_neg, n_only
-    cdef bint by_example = False
     for r in range(s.k):
-        if _covers(s, s.rules + r * s.n_attrs, x):
+        if _covers(s, r, x):
             n_cov += 1
             if _randint(&s.state, n_cov) == 0:
                 t = r
     if t < 0:
         return -1
-    rule = s.rules + t * s.n_attrs
-    for a in range(s.n_attrs):
-        n_free += _free_literals(s, rule, x, a)
+    for a in range(A):
+        _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
+        if hi1 > lo1 or hi2 > lo2:
+            n_free += (hi1 - lo1 if hi1 > lo1 else 0) + (hi2 - lo2 if hi2 > lo2 else 0)
+            s.cand_attr[n_cand_attr] = <int32_t>a
+            n_cand_attr += 1
     if n_free == 0:
         return t
     if _uniform(&s.state) < p_noise:
-        best_l = _nth_free_literal(s, rule, x, _randint(&s.state, n_free))
+        r = _randint(&s.state, n_free)
+        for i in range(n_cand_attr):
+            a = s.cand_attr[i]
+            _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
+            for l in range(lo1, hi1):
+                if r == 0:
+                    best_l = s.lit[a] + l
+                    break
+                r -= 1
+            if best_l >= 0:
+                break
+            for l in range(lo2, hi2):
+                if r == 0:
+                    best_l = s.lit[a] + l
+                    break
+                r -= 1
+            if best_l >= 0:
+                break
     else:
         # the examples only rule t covers, split by class, and their words
         _others(s, t)
@@ -323,317 +682,279 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             if word:
                 s.words[n_words] = <int32_t>j
                 n_words += 1
-        tot_pos = _weight_of(s, s.only_pos)
-        tot_neg = _weight_of(s, s.only_neg)
-        if s.unit:
-            n_only = 0
-            for i in range(n_words):
-                j = s.words[i]
-                n_only += popcount64(s.only_pos[j] | s.only_neg[j])
-            by_example = n_only * s.n_attrs * 4 < 2 * s.n_lit * n_words  # measured
-        if by_example:
-            best_l = _best_by_example(s, rule, x, n_words, tot_pos, tot_neg)
-        else:
-            for l in range(s.n_lit):  # every candidate's change, the lowest
-                a = s.lit_attr[l]
-                if rule[a] >= 0 or l == s.ex_lit[x * s.n_attrs + a]:
-                    s.delta[l] = INFINITY
-                    continue
-                bits = s.lit_bits + l * s.W
-                if s.unit:
-                    kept_pos = kept_neg = 0
-                    for i in range(n_words):
-                        j = s.words[i]
-                        kept_pos += popcount64(s.only_pos[j] & bits[j])
-                        kept_neg += popcount64(s.only_neg[j] & bits[j])
-                    delta = (tot_pos - kept_pos * s.w[0]) - (tot_neg - kept_neg * s.w[0])
-                else:
-                    for j in range(s.W):  # newly uncovered by the rule set
-                        s.scratch[j] = (s.only_pos[j] | s.only_neg[j]) & ~bits[j]
-                    delta = _weight(s, s.scratch, True) - _weight(s, s.scratch, False)
-                s.delta[l] = delta
-                if delta < best:
-                    best = delta
-            n_ties = 0
-            for l in range(s.n_lit):
-                n_ties += s.delta[l] == best
-            r = _randint(&s.state, n_ties)
-            for l in range(s.n_lit):
-                if s.delta[l] == best:
-                    if r == 0:
-                        best_l = l
-                        break
-                    r -= 1
+        tp = _weight_of(s, s.only_pos)
+        tn = _weight_of(s, s.only_neg)
+        if s.unit:  # counts
+            tp, tn = tp / s.w0 if s.w0 else 0, tn / s.w0 if s.w0 else 0
+        _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
+        for i in range(n_cand_attr):
+            a = s.cand_attr[i]
+            _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
+            Hp, Hn = s.Hp + s.off[a], s.Hn + s.off[a]
+            if not s.ordinal[a]:   # A = u uncovers the only-t examples of other values
+                for l in range(lo1, hi1):
+                    delta = ((tp - Hp[l]) - (tn - Hn[l])) * scale
+                    _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+                for l in range(lo2, hi2):
+                    delta = ((tp - Hp[l]) - (tn - Hn[l])) * scale
+                    _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+                continue
+            nbm = s.nb[a] - 1
+            mp, mn = Hp[nbm + 1], Hn[nbm + 1]   # the missing slot
+            # lower bound b (offset b - 1) uncovers the missing and the bins < b
+            pp = pn = 0
+            b = 0
+            for l in range(lo1, hi1):
+                while b < l + 1:
+                    pp += Hp[b]
+                    pn += Hn[b]
+                    b += 1
+                delta = ((mp + pp) - (mn + pn)) * scale
+                _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+            # upper bound b (offset nbm + b) uncovers the missing and the bins > b
+            pp = pn = 0
+            b = 0
+            for l in range(lo2, hi2):
+                while b < l - nbm + 1:
+                    pp += Hp[b]
+                    pn += Hn[b]
+                    b += 1
+                delta = ((tp - pp) - (tn - pn)) * scale
+                _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+        best_l = s.ties[_randint(&s.state, n_ties)]  # the r-th tie in literal order
     if best_l >= 0:
-        rule[s.lit_attr[best_l]] = <int32_t>best_l
-        bits = s.lit_bits + best_l * s.W
-        for j in range(s.W):
-            s.cov[t * s.W + j] &= bits[j]
+        a = s.lit_attr[best_l]
+        l = best_l - s.lit[a]
+        if _none(s, t, a):
+            _add_tested(s, t, <int32_t>a)
+        if not s.ordinal[a]:
+            s.lo[t * A + a] = <int32_t>l
+            s.hi[t * A + a] = <int32_t>l
+        elif l < s.nb[a] - 1:
+            s.lo[t * A + a] = <int32_t>(l + 1)
+        else:
+            s.hi[t * A + a] = <int32_t>(l - (s.nb[a] - 1))
+        bits = _literal(s, a, l)
+        for i in range(s.W):
+            s.cov[t * s.W + i] &= bits[i]
     return t
 
 
-cdef Py_ssize_t _best_by_example(Search *s, const int32_t *rule, Py_ssize_t x,
-                                 Py_ssize_t n_words, double tot_pos,
-                                 double tot_neg) noexcept nogil:
-    """The lowest-change literal (ties uniformly at random, in literal order)
-    from per-literal counts of the few examples only the rule covers: the
-    literals they satisfy are listed, every other candidate of an attribute
-    has the change of keeping none of them."""
-    cdef Py_ssize_t i, j, a, l, n_present = 0, n_ties = 0, r, c
-    cdef double best = INFINITY, delta, d_absent = tot_pos - tot_neg
-    cdef bint absent_best = False
-    cdef int32_t xl
-    for i in range(n_words):
-        j = s.words[i]
-        _count_literals(s, s.only_pos[j], j, 0, &n_present)
-        _count_literals(s, s.only_neg[j], j, 1, &n_present)
-    for a in range(s.n_attrs):
-        s.absent[a] = _free_literals(s, rule, x, a)
-    for i in range(n_present):  # the candidates among the listed literals
-        l = s.present[i]
-        a = s.lit_attr[l]
-        if rule[a] >= 0 or l == s.ex_lit[x * s.n_attrs + a]:
-            s.delta[l] = INFINITY
-            continue
-        s.absent[a] -= 1
-        delta = (tot_pos - s.kept[2 * l] * s.w[0]) - (tot_neg - s.kept[2 * l + 1] * s.w[0])
-        s.delta[l] = delta
-        if delta < best:
-            best = delta
-    for a in range(s.n_attrs):
-        if s.absent[a] > 0:
-            if d_absent < best:
-                best = d_absent
-            break
-    absent_best = d_absent == best
-    for a in range(s.n_attrs):  # ties per attribute
-        if not absent_best:
-            s.absent[a] = 0
-    for i in range(n_present):
-        l = s.present[i]
-        if s.delta[l] == best:
-            s.absent[s.lit_attr[l]] += 1
-    for a in range(s.n_attrs):
-        n_ties += s.absent[a]
-    r = _randint(&s.state, n_ties)
-    for a in range(s.n_attrs):  # the r-th tie in literal order
-        c = s.absent[a]
-        if r >= c:
-            r -= c
-            continue
-        xl = s.ex_lit[x * s.n_attrs + a]
-        for l in range(s.attr_first[a], s.attr_first[a] + s.attr_size[a]):
-            if l == xl:
-                continue
-            if s.kept[2 * l] + s.kept[2 * l + 1] > 0:
-                if s.delta[l] != best:
-                    continue
-            elif not absent_best:
-                continue
-            if r == 0:
-                _clear_present(s, n_present)
-                return l
-            r -= 1
-    _clear_present(s, n_present)
-    return -1
+# ------------------------------------------------------------ set-up
+
+cdef void _free_search(Search *s) noexcept nogil:
+    free(s.lo)
+    free(s.hi)
+    free(s.tested)
+    free(s.n_tested)
+    free(s.cov)
+    free(s.others)
+    free(s.scratch)
+    free(s.only_pos)
+    free(s.only_neg)
+    free(s.words)
+    free(s.cand_attr)
+    free(s.Hp)
+    free(s.Hn)
+    free(s.ties)
 
 
-cdef inline void _clear_present(Search *s, Py_ssize_t n_present) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n_present):
-        s.kept[2 * s.present[i]] = 0
-        s.kept[2 * s.present[i] + 1] = 0
-
-
-cdef inline void _count_literals(Search *s, uint64_t word, Py_ssize_t j, int c,
-                                 Py_ssize_t *n_present) noexcept nogil:
-    """Add the examples of ``word`` (class ``c``: 0 positive, 1 negative)
-    to ``s.kept`` under every literal they satisfy, listing each literal
-    the first time (``s.kept`` is all zero between moves)."""
-    cdef Py_ssize_t x, a
-    cdef int32_t l
-    while word:
-        x = j * 64 + ctz64(word)
-        word &= word - 1
-        for a in range(s.n_attrs):
-            l = s.ex_lit[x * s.n_attrs + a]
-            if l >= 0:
-                if s.kept[2 * l] + s.kept[2 * l + 1] == 0:
-                    s.present[n_present[0]] = l
-                    n_present[0] += 1
-                s.kept[2 * l + c] += 1
-
-
-cdef inline double _weight_of(Search *s, const uint64_t *bits) noexcept nogil:
-    """Weight of the examples in ``bits``."""
-    cdef Py_ssize_t j
-    cdef double total = 0
-    for j in range(s.W):
-        total += word_weight(bits[j], j, s.w, s.unit)
-    return total
-
-
-cdef inline void _copy_rules(Search *s, int32_t *out) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(s.k * s.n_attrs):
-        out[i] = s.rules[i]
-
-
-def _check(lit_bits, lit_attr, ex_lit, pos, valid, w, Py_ssize_t k):
-    n_lit, W = lit_bits.shape[0], lit_bits.shape[1]
-    m, n_attrs = ex_lit.shape[0], ex_lit.shape[1]
-    if k < 1:
-        raise ValueError("k must be at least 1")
-    if m < 1:
-        raise ValueError("SLS needs at least one example")
-    if n_attrs < 1 or n_lit < 1:
-        raise ValueError("SLS needs at least one attribute and one literal")
-    if W != (m + 63) // 64 or pos.shape[0] != W or valid.shape[0] != W:
-        raise ValueError("bitsets do not match the number of examples")
-    if lit_attr.shape[0] != n_lit or w.shape[0] != m:
-        raise ValueError("lit_attr or w has the wrong length")
-    la = np.asarray(lit_attr)
-    if la.min() < 0 or la.max() >= n_attrs:
-        raise ValueError("lit_attr out of range")
-    if np.any(np.diff(la) < 0):
-        raise ValueError("the literals of an attribute must be contiguous")
-    el = np.asarray(ex_lit)
-    if el.min() < -1 or el.max() >= n_lit:
-        raise ValueError("ex_lit out of range")
-    ok = el >= 0
-    if not np.all(la[np.where(ok, el, 0)][ok] == np.nonzero(ok)[1]):
-        raise ValueError("ex_lit names a literal of another attribute")
-    if np.any(np.asarray(w) < 0):
-        raise ValueError("negative weights")
-
-
-cdef void _setup(Search *s, const uint64_t[:, ::1] lit_bits,
-                 const int32_t[::1] lit_attr, const int32_t[:, ::1] ex_lit,
-                 const uint64_t[::1] pos, const uint64_t[::1] valid,
-                 const double[::1] w, Py_ssize_t k, uint64_t seed):
-    s.n_lit, s.W = lit_bits.shape[0], lit_bits.shape[1]
-    s.m, s.n_attrs, s.k = ex_lit.shape[0], ex_lit.shape[1], k
-    s.lit_bits = &lit_bits[0, 0]
-    s.lit_attr = &lit_attr[0]
-    s.ex_lit = &ex_lit[0, 0]
+cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssize_t k,
+                       uint64_t seed) except -1:
+    """The search's state for ``data``, the positives ``pos`` and ``k``
+    rules testing nothing (free with :func:`_free_search`)."""
+    cdef Py_ssize_t t, a, L = max(data.n_literals, 1)
+    memset(s, 0, sizeof(Search))
+    s.m, s.A, s.W, s.S, s.k = data.m, data.n_attrs, data.n_words, data.n_slots, k
+    s.codes = &data.codes[0, 0]
+    s.slots = &data.slots[0, 0]
+    s.nb = &data.nb[0]
+    s.ordinal = &data.ordinal[0]
+    s.off = &data.off[0]
+    s.lit = &data.lit[0]
+    s.lit_attr = &data.lit_attr[0] if data.n_literals else NULL
+    s.row = &data.row[0]
+    s.bits = &data.bits[0, 0] if data.bits_arr.shape[0] else NULL
     s.pos = &pos[0]
-    s.valid = &valid[0]
-    s.w = &w[0]
+    s.valid = &data.valid[0]
+    s.w = &data.w[0]
+    s.unit = data.unit
+    s.w0 = data.w[0]
     s.state = seed
-    w_arr = np.asarray(w)
-    s.unit = bool(np.all(w_arr == w_arr[0]))
-
-
-cdef void _free_buffers(Search *s, uint64_t *buf) noexcept nogil:
-    free(buf)
-    free(s.kept)
-    free(s.present)
-    free(s.delta)
-    free(s.absent)
-    free(s.attr_first)
-    free(s.attr_size)
-
-
-cdef uint64_t *_alloc_bitsets(Search *s) except NULL:
-    """The search's buffers: one for the ``k`` rule coverages and the word
-    scratch, and the per-literal scratch; :func:`_free_buffers` frees them."""
-    cdef Py_ssize_t l
-    cdef uint64_t *buf = <uint64_t *>malloc((s.k + 5) * s.W * sizeof(uint64_t))
-    if buf == NULL:
+    s.lo = <int32_t *>malloc(k * s.A * sizeof(int32_t))
+    s.hi = <int32_t *>malloc(k * s.A * sizeof(int32_t))
+    s.tested = <int32_t *>malloc(k * s.A * sizeof(int32_t))
+    s.n_tested = <int32_t *>calloc(k, sizeof(int32_t))
+    s.cov = <uint64_t *>calloc(k * s.W, sizeof(uint64_t))
+    s.others = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    s.scratch = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    s.only_pos = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    s.only_neg = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    s.words = <int32_t *>calloc(s.W, sizeof(int32_t))
+    s.cand_attr = <int32_t *>calloc(s.A, sizeof(int32_t))
+    s.Hp = <double *>calloc(s.S, sizeof(double))
+    s.Hn = <double *>calloc(s.S, sizeof(double))
+    s.ties = <int32_t *>malloc(L * sizeof(int32_t))
+    if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
+            or s.cov == NULL or s.others == NULL or s.scratch == NULL
+            or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
+            or s.cand_attr == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL):
+        _free_search(s)
         raise MemoryError()
-    s.cov, s.others, s.scratch = buf, buf + s.k * s.W, buf + (s.k + 1) * s.W
-    s.only_pos, s.only_neg = buf + (s.k + 2) * s.W, buf + (s.k + 3) * s.W
-    s.words = <int32_t *>(buf + (s.k + 4) * s.W)  # W int32 fit in W words
-    s.kept = <long long *>calloc(2 * s.n_lit, sizeof(long long))
-    s.present = <int32_t *>malloc(s.n_lit * sizeof(int32_t))
-    s.delta = <double *>malloc(s.n_lit * sizeof(double))
-    s.absent = <Py_ssize_t *>malloc(s.n_attrs * sizeof(Py_ssize_t))
-    s.attr_first = <int32_t *>calloc(s.n_attrs, sizeof(int32_t))
-    s.attr_size = <int32_t *>calloc(s.n_attrs, sizeof(int32_t))
-    if (s.kept == NULL or s.present == NULL or s.delta == NULL or s.absent == NULL
-            or s.attr_first == NULL or s.attr_size == NULL):
-        _free_buffers(s, buf)
-        raise MemoryError()
-    for l in range(s.n_lit - 1, -1, -1):  # literals of an attribute are contiguous
-        s.attr_first[s.lit_attr[l]] = <int32_t>l
-        s.attr_size[s.lit_attr[l]] += 1
-    return buf
+    for t in range(k):
+        for a in range(s.A):
+            _set_none(s, t, a)
+        _and_literals(s, t, -1, 0, s.cov + t * s.W)
+    return 0
 
 
-def sls_move(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
-             const int32_t[:, ::1] ex_lit, const uint64_t[::1] pos,
-             const uint64_t[::1] valid, const double[::1] w, rules_in,
-             Py_ssize_t x, double p_noise=0.0, uint64_t seed=0):
-    """One move of Algorithm 1 on example ``x`` for the rule set ``rules_in``
-    (``(k, n_attrs)`` literal ids): generalise if ``x`` is an uncovered
-    positive, specialise if it is a covered negative, nothing otherwise.
-    Returns ``(new_rules, changed_rule)`` (``-1``: no move). For tests and
-    for reading the algorithm; :func:`sls_search` runs the same code."""
-    rules_arr = np.array(rules_in, dtype=np.int32, order="C", copy=True)
-    if rules_arr.ndim != 2 or rules_arr.shape[1] != ex_lit.shape[1]:
-        raise ValueError("rules must be (k, n_attrs)")
-    cdef Py_ssize_t k = rules_arr.shape[0], t, changed = -1
-    _check(lit_bits, lit_attr, ex_lit, pos, valid, w, k)
-    if not 0 <= x < ex_lit.shape[0]:
+cdef void _load_rules(Search *s, const int32_t *rules) noexcept nogil:
+    """Rules given as ``(k, n_attrs, 2)`` (lo, hi), and their coverage."""
+    cdef Py_ssize_t t, a
+    for t in range(s.k):
+        s.n_tested[t] = 0
+        for a in range(s.A):
+            s.lo[t * s.A + a] = rules[2 * (t * s.A + a)]
+            s.hi[t * s.A + a] = rules[2 * (t * s.A + a) + 1]
+            if not _none(s, t, a):
+                _add_tested(s, t, <int32_t>a)
+        _and_literals(s, t, -1, 0, s.cov + t * s.W)
+
+
+cdef void _store_rules(Search *s, int32_t *out) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(s.k * s.A):
+        out[2 * i] = s.lo[i]
+        out[2 * i + 1] = s.hi[i]
+
+
+cdef int _verify(Search *s) noexcept nogil:
+    """0 if every rule's coverage and list of tested attributes agree with
+    its literals (tests only)."""
+    cdef Py_ssize_t t, j, a, n
+    for t in range(s.k):
+        n = 0
+        for a in range(s.A):
+            if not _none(s, t, a):
+                if n >= s.n_tested[t] or s.tested[t * s.A + n] != a:
+                    return 1
+                n += 1
+        if n != s.n_tested[t]:
+            return 1
+        _and_literals(s, t, -1, 0, s.scratch)
+        for j in range(s.W):
+            if s.scratch[j] != s.cov[t * s.W + j]:
+                return 2
+    return 0
+
+
+def _check_rules(SLSData data, rules):
+    """``rules`` as a valid ``(k, n_attrs, 2)`` int32 array of (lo, hi)."""
+    arr = np.array(rules, dtype=np.int32, order="C", copy=True)
+    if arr.ndim != 3 or arr.shape[1:] != (data.n_attrs, 2) or arr.shape[0] < 1:
+        raise ValueError("rules must be (k, n_attrs, 2) with k >= 1")
+    nb = data.n_bins_arr
+    ordinal = data.ordinal_arr != 0
+    lo, hi = arr[:, :, 0], arr[:, :, 1]
+    nominal_ok = (lo == hi) & (lo >= -1) & (lo < nb)
+    ordinal_ok = (lo >= 0) & (lo <= hi) & (hi <= nb - 1)
+    if not np.all(np.where(ordinal, ordinal_ok, nominal_ok)):
+        raise ValueError("rules hold literals outside their attributes' values, "
+                         "or an empty interval")
+    return arr
+
+
+def _check_pos(SLSData data, pos):
+    pos = np.ascontiguousarray(pos, dtype=np.uint64)
+    if pos.shape != (data.n_words,):
+        raise ValueError("pos must be a bitset of the examples")
+    if data.m & 63 and int(pos[data.n_words - 1]) >> (data.m & 63):
+        raise ValueError("pos has bits beyond the last example")
+    return pos
+
+
+def empty_rules(SLSData data, Py_ssize_t k):
+    """``k`` rules testing nothing, as ``(k, n_attrs, 2)`` (lo, hi)."""
+    out = np.empty((k, data.n_attrs, 2), dtype=np.int32)
+    out[:, :, 0] = np.where(data.ordinal_arr != 0, 0, -1)
+    out[:, :, 1] = np.where(data.ordinal_arr != 0, data.n_bins_arr - 1, -1)
+    return out
+
+
+def sls_move(SLSData data, pos, rules_in, Py_ssize_t x, double p_noise=0.0,
+             uint64_t seed=0):
+    """One move of Algorithm 1 on example ``x`` for the rule set
+    ``rules_in`` (``(k, n_attrs, 2)``, see :func:`sls_search`): generalise
+    if ``x`` is an uncovered positive, specialise if it is a covered
+    negative, nothing otherwise. Returns ``(new_rules, changed_rule)``
+    (``-1``: no move). For tests and for reading the algorithm;
+    :func:`sls_search` runs the same code."""
+    pos_arr = _check_pos(data, pos)
+    rules_arr = _check_rules(data, rules_in)
+    if not 0 <= x < data.m:
         raise IndexError("x out of range")
-    if rules_arr.min() < -1 or rules_arr.max() >= lit_bits.shape[0] or np.any(
-            (rules_arr >= 0) & (np.asarray(lit_attr)[np.maximum(rules_arr, 0)]
-                                != np.arange(rules_arr.shape[1]))):
-        raise ValueError("rules hold literals of the wrong attribute")
+    cdef const uint64_t[::1] pos_v = pos_arr
+    cdef int32_t[:, :, ::1] rv = rules_arr
+    cdef Py_ssize_t k = rules_arr.shape[0], changed = -1, t
     cdef Search s
-    _setup(&s, lit_bits, lit_attr, ex_lit, pos, valid, w, k, seed)
-    cdef int32_t[:, ::1] rules = rules_arr
-    s.rules = &rules[0, 0]
-    cdef uint64_t *buf = _alloc_bitsets(&s)
-    cdef bint positive = (pos[x >> 6] >> (x & 63)) & 1
+    _alloc_search(&s, data, pos_v, k, seed)
+    cdef bint positive = (pos_v[x >> 6] >> (x & 63)) & 1
     cdef bint covered = False
+    cdef int err = 0
     try:
+        _load_rules(&s, &rv[0, 0, 0])
         for t in range(k):
-            _rule_cover(&s, s.rules + t * s.n_attrs, s.cov + t * s.W)
-            covered = covered or _covers(&s, s.rules + t * s.n_attrs, x)
+            covered = covered or _covers(&s, t, x)
         if positive and not covered:
             changed = _generalise(&s, x, p_noise)
         elif covered and not positive:
             changed = _specialise(&s, x, p_noise)
+        err = _verify(&s)
+        _store_rules(&s, &rv[0, 0, 0])
     finally:
-        _free_buffers(&s, buf)
+        _free_search(&s)
+    if err:
+        raise RuntimeError(f"SLS state check failed (code {err})")
     return rules_arr, changed
 
 
-def sls_search(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
-               const int32_t[:, ::1] ex_lit, const uint64_t[::1] pos,
-               const uint64_t[::1] valid, const double[::1] w,
-               Py_ssize_t k, Py_ssize_t max_steps=5000, double p_noise=0.2,
-               double p_restart=0.01, uint64_t seed=0):
+def sls_search(SLSData data, pos, Py_ssize_t k, Py_ssize_t max_steps=5000,
+               double p_noise=0.2, double p_restart=0.01, uint64_t seed=0,
+               bint check=False):
     """Algorithm 1: search for a ``k``-term DNF with the lowest score.
 
-    ``lit_bits`` ``(n_lit, words)``: examples satisfying each literal;
-    ``lit_attr``: the attribute of each literal; ``ex_lit`` ``(m, n_attrs)``:
-    the literal each example satisfies on each attribute (``-1``: none);
-    ``pos``/``valid``: bitsets of the positive examples and of those with
-    positive weight; ``w``: example weights.
-
+    ``data``: :class:`SLSData`; ``pos``: bitset of the positive examples.
     Starts from ``k`` rules of one random literal of a random positive, then
     for ``max_steps`` steps (or until the score is 0) picks a misclassified
     example and generalises (uncovered positive) or specialises (covered
     negative) a rule for it (see ``_generalise``/``_specialise``), and with
-    probability ``p_restart`` re-initialises a random rule.
+    probability ``p_restart`` re-initialises a random rule. ``check``
+    verifies the rules' coverage after every step (tests).
 
-    Returns ``(rules, score, steps)``: the best rule set seen as an int32
-    ``(k, n_attrs)`` array of literal ids (``-1``: attribute not tested),
-    its score and the number of steps taken.
+    Returns ``(rules, score, steps, regions, best_step)``: the best rule set
+    seen as an int32 ``(k, n_attrs, 2)`` array of ``(lo, hi)`` per rule and
+    attribute (nominal: ``lo = hi =`` the value, ``-1`` not tested; ordinal:
+    the bins ``lo..hi``, ``0..n_bins-1`` not tested), its score, the number
+    of steps taken, the weights of the positives and of the negatives where
+    the rule set fires and where it does not (``[fire_pos, fire_neg,
+    rest_pos, rest_neg]``) and the step at which it was found.
     """
-    _check(lit_bits, lit_attr, ex_lit, pos, valid, w, k)
+    if k < 1:
+        raise ValueError("k must be at least 1")
+    if max_steps < 0:
+        raise ValueError("max_steps must be non-negative")
+    pos_arr = _check_pos(data, pos)
+    cdef const uint64_t[::1] pos_v = pos_arr
+    best_arr = np.empty((k, data.n_attrs, 2), dtype=np.int32)
+    cdef int32_t[:, :, ::1] bv = best_arr
+    cdef int32_t *best_rules = &bv[0, 0, 0]
+    regions = np.zeros(4)
+    cdef double[::1] reg = regions
     cdef Search s
-    _setup(&s, lit_bits, lit_attr, ex_lit, pos, valid, w, k, seed)
-    rules_arr = np.full((k, s.n_attrs), -1, dtype=np.int32)
-    best_arr = np.full((k, s.n_attrs), -1, dtype=np.int32)
-    cdef int32_t[:, ::1] rules = rules_arr
-    cdef int32_t[:, ::1] best_rules = best_arr
-    s.rules = &rules[0, 0]
-    cdef uint64_t *buf = _alloc_bitsets(&s)
-    cdef Py_ssize_t t, step = 0, n_pos = 0, j, x
+    _alloc_search(&s, data, pos_v, k, seed)
+    cdef Py_ssize_t t, step = 0, n_pos = 0, j, x, best_step = 0
     cdef double score, best_score
+    cdef int err = 0
     try:
         with nogil:
             for j in range(s.W):
@@ -641,12 +962,12 @@ def sls_search(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
             for t in range(k):
                 if n_pos:
                     _init_rule(&s, t, n_pos)
-                else:
-                    _rule_cover(&s, s.rules + t * s.n_attrs, s.cov + t * s.W)
             score = _score(&s)
             best_score = score
-            _copy_rules(&s, &best_rules[0, 0])
-            while step < max_steps and best_score > 0:
+            _store_rules(&s, best_rules)
+            if check:
+                err = _verify(&s)
+            while step < max_steps and best_score > 0 and not err:
                 step += 1
                 x = _pick_misclassified(&s, score)
                 if x < 0:
@@ -660,7 +981,42 @@ def sls_search(const uint64_t[:, ::1] lit_bits, const int32_t[::1] lit_attr,
                 score = _score(&s)
                 if score < best_score:
                     best_score = score
-                    _copy_rules(&s, &best_rules[0, 0])
+                    best_step = step
+                    _store_rules(&s, best_rules)
+                if check:
+                    err = _verify(&s)
+            # where the best rule set fires, by class
+            _load_rules(&s, best_rules)
+            _others(&s, -1)
+            reg[0] = _weight(&s, s.others, True)
+            reg[1] = _weight(&s, s.others, False)
+            for j in range(s.W):
+                s.scratch[j] = ~s.others[j]
+            reg[2] = _weight(&s, s.scratch, True)
+            reg[3] = _weight(&s, s.scratch, False)
     finally:
-        _free_buffers(&s, buf)
-    return best_arr, best_score, step
+        _free_search(&s)
+    if err:
+        raise RuntimeError(f"SLS state check failed at step {step} (code {err})")
+    return best_arr, best_score, step, regions, best_step
+
+
+def rule_set_cover(SLSData data, rules):
+    """Boolean ``(m,)``: the examples of ``data`` the rule set ``rules``
+    (``(k, n_attrs, 2)``) covers (examples of weight 0 included); a numpy
+    reading of the rules, independent of the search's bitsets."""
+    rules_arr = _check_rules(data, rules)
+    codes = data.codes_arr
+    ordinal = data.ordinal_arr != 0
+    out = np.zeros(data.m, dtype=bool)
+    for rule in rules_arr:
+        covered = np.ones(data.m, dtype=bool)
+        for a in range(data.n_attrs):
+            lo, hi = int(rule[a, 0]), int(rule[a, 1])
+            if ordinal[a]:
+                if lo > 0 or hi < data.n_bins_arr[a] - 1:
+                    covered &= (codes[:, a] >= lo) & (codes[:, a] <= hi)
+            elif lo >= 0:
+                covered &= codes[:, a] == lo
+        out |= covered
+    return out
