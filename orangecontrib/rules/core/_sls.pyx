@@ -232,6 +232,8 @@ cdef struct Search:
     uint64_t *cov             # (k, W) coverage of each rule
     # scratch
     uint64_t *others          # (W,) coverage of the other rules
+    uint64_t *mis             # (W,) misclassified examples (after the last score)
+    Py_ssize_t n_mis
     uint64_t *scratch         # (W,)
     uint64_t *only_pos        # (W,) positives only one rule covers
     uint64_t *only_neg        # (W,) negatives only one rule covers
@@ -239,6 +241,8 @@ cdef struct Search:
     int32_t *cand_attr        # (A,) attributes with candidate literals
     double *Hp               # (S,) weight (count if unit) of positives per slot (value/bin, missing)
     double *Hn               # (S,) of negatives
+    int32_t *Cp              # (S,) counts of positives (equal weights)
+    int32_t *Cn              # (S,) of negatives
     int32_t *ties             # (n_literals,) the best specialisation candidates, in literal order
     uint64_t state
 
@@ -383,12 +387,20 @@ cdef void _others(Search *s, Py_ssize_t t) noexcept nogil:
 
 
 cdef double _score(Search *s) noexcept nogil:
-    """Weight of uncovered positives plus covered negatives."""
+    """Weight of uncovered positives plus covered negatives; leaves the
+    misclassified examples in ``s.mis`` (``s.n_mis`` of them) for the next
+    pick."""
     cdef Py_ssize_t j
+    cdef double total = 0
     _others(s, -1)
-    for j in range(s.W):
-        s.scratch[j] = ~s.others[j]
-    return _weight(s, s.others, False) + _weight(s, s.scratch, True)
+    s.n_mis = 0
+    for j in range(s.W):  # misclassified: positive xor covered
+        s.mis[j] = (s.pos[j] ^ s.others[j]) & s.valid[j]
+        if s.mis[j]:
+            s.n_mis += popcount64(s.mis[j])
+            if not s.unit:
+                total += word_weight(s.mis[j], j, s.w, False)
+    return s.n_mis * s.w0 if s.unit else total
 
 
 cdef void _init_rule(Search *s, Py_ssize_t t, Py_ssize_t n_pos) noexcept nogil:
@@ -431,21 +443,18 @@ cdef void _init_rule(Search *s, Py_ssize_t t, Py_ssize_t n_pos) noexcept nogil:
 
 
 cdef Py_ssize_t _pick_misclassified(Search *s, double score) noexcept nogil:
-    """A misclassified example, chosen with probability proportional to its
-    weight (uniformly when weights are equal); -1 if there is none."""
-    cdef Py_ssize_t j, count = 0, r, x = -1
+    """A misclassified example (of ``s.mis``, as :func:`_score` left it),
+    chosen with probability proportional to its weight (uniformly when
+    weights are equal); -1 if there is none."""
+    cdef Py_ssize_t j, r, x = -1
     cdef uint64_t word
     cdef double u, acc = 0
-    _others(s, -1)
-    for j in range(s.W):  # misclassified: positive xor covered
-        s.scratch[j] = (s.pos[j] ^ s.others[j]) & s.valid[j]
-        count += popcount64(s.scratch[j])
-    if count == 0:
+    if s.n_mis == 0:
         return -1
     if s.unit:
-        r = _randint(&s.state, count)
+        r = _randint(&s.state, s.n_mis)
         for j in range(s.W):
-            word = s.scratch[j]
+            word = s.mis[j]
             if r >= popcount64(word):
                 r -= popcount64(word)
                 continue
@@ -456,7 +465,7 @@ cdef Py_ssize_t _pick_misclassified(Search *s, double score) noexcept nogil:
         return -1
     u = _uniform(&s.state) * score
     for j in range(s.W):
-        word = s.scratch[j]
+        word = s.mis[j]
         while word:
             x = j * 64 + ctz64(word)
             acc += s.w[x]
@@ -556,6 +565,7 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
     the bins' bitsets, whichever costs less."""
     cdef Py_ssize_t i, c, j, a, b, x, lo, hi, n_only = 0, bins = 0, A = s.A
     cdef double *Hc
+    cdef int32_t *Ci
     cdef double sp, sn, amount
     cdef uint64_t word
     cdef const int32_t *row
@@ -573,6 +583,28 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
     if not s.unit or n_only * A < bins * n_words * 2:  # measured
         # every attribute of each example (the slots of the attributes that
         # are not candidates collect counts nobody reads)
+        if s.unit:  # integer counts, then to the histograms
+            for c in range(n_cand_attr):
+                a = s.cand_attr[c]
+                memset(s.Cp + s.off[a], 0, (s.nb[a] + 1) * sizeof(int32_t))
+                memset(s.Cn + s.off[a], 0, (s.nb[a] + 1) * sizeof(int32_t))
+            for i in range(n_words):
+                j = s.words[i]
+                for c in range(2):
+                    word = s.only_pos[j] if c == 0 else s.only_neg[j]
+                    Ci = s.Cp if c == 0 else s.Cn
+                    while word:
+                        x = j * 64 + ctz64(word)
+                        word &= word - 1
+                        row = s.slots + x * A
+                        for a in range(A):
+                            Ci[row[a]] += 1
+            for c in range(n_cand_attr):
+                a = s.cand_attr[c]
+                for b in range(s.off[a], s.off[a] + s.nb[a] + 1):
+                    s.Hp[b] = s.Cp[b]
+                    s.Hn[b] = s.Cn[b]
+            return
         for i in range(n_words):
             j = s.words[i]
             for c in range(2):
@@ -581,7 +613,7 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
                 while word:
                     x = j * 64 + ctz64(word)
                     word &= word - 1
-                    amount = 1.0 if s.unit else s.w[x]
+                    amount = s.w[x]
                     row = s.slots + x * A
                     for a in range(A):
                         Hc[row[a]] += amount
@@ -749,6 +781,7 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.n_tested)
     free(s.cov)
     free(s.others)
+    free(s.mis)
     free(s.scratch)
     free(s.only_pos)
     free(s.only_neg)
@@ -756,6 +789,8 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.cand_attr)
     free(s.Hp)
     free(s.Hn)
+    free(s.Cp)
+    free(s.Cn)
     free(s.ties)
 
 
@@ -787,6 +822,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.n_tested = <int32_t *>calloc(k, sizeof(int32_t))
     s.cov = <uint64_t *>calloc(k * s.W, sizeof(uint64_t))
     s.others = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    s.mis = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.scratch = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.only_pos = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.only_neg = <uint64_t *>calloc(s.W, sizeof(uint64_t))
@@ -794,11 +830,14 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.cand_attr = <int32_t *>calloc(s.A, sizeof(int32_t))
     s.Hp = <double *>calloc(s.S, sizeof(double))
     s.Hn = <double *>calloc(s.S, sizeof(double))
+    s.Cp = <int32_t *>calloc(s.S, sizeof(int32_t))
+    s.Cn = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.ties = <int32_t *>malloc(L * sizeof(int32_t))
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
-            or s.cov == NULL or s.others == NULL or s.scratch == NULL
+            or s.cov == NULL or s.others == NULL or s.mis == NULL or s.scratch == NULL
             or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
-            or s.cand_attr == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL):
+            or s.cand_attr == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL
+            or s.Cp == NULL or s.Cn == NULL):
         _free_search(s)
         raise MemoryError()
     for t in range(k):
