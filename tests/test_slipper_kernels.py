@@ -39,7 +39,7 @@ def test_best_sqrt_thresholds_matches_generic_refinements(d, compacted):
     cols = (order, xs, ds, n_valid)
     if compacted:
         cols = core.select_sorted(order, xs, n_valid, signed, covered)
-    score, thr, op = core.best_sqrt_thresholds(*cols, covered)
+    score, thr, op, w_pos, w_neg = core.best_sqrt_thresholds(*cols, covered)
     t_all, below, ncand, total = core.continuous_refinements(
         Xc, order, n_valid, ypos, D, covered, 2)
     for j in range(Xc.shape[1]):
@@ -58,6 +58,9 @@ def test_best_sqrt_thresholds_matches_generic_refinements(d, compacted):
             sel = covered.astype(bool) & (x <= thr[j] if op[j] == 1 else x >= thr[j])
         assert grow_objective(D[sel & (ypos == 1)].sum(),
                               D[sel & (ypos == 0)].sum()) == pytest.approx(best, abs=1e-9)
+        # and keeps those weights covered
+        assert w_pos[j] == pytest.approx(D[sel & (ypos == 1)].sum(), abs=1e-9)
+        assert w_neg[j] == pytest.approx(D[sel & (ypos == 0)].sum(), abs=1e-9)
         assert thr[j] in t_all[j, :k]
 
 

@@ -69,11 +69,12 @@ def _condition_mask(enc: EncodedData, cond: _Cond, XcT=None) -> np.ndarray:
 
 def _best_refinement(enc: EncodedData, ypos, D, covered, sorted_cols):
     """The condition maximising eq. 6 among all refinements of the rule that
-    covers ``covered`` (GrowSet examples only); ``(score, _Cond)``.
+    covers ``covered`` (GrowSet examples only): ``(score, _Cond, W+, W-)``,
+    the last two the weights the refined rule keeps covered.
     ``sorted_cols``: ``(order, xs, ds, n_valid)`` of the continuous columns,
     compacted to (a superset of) the covered examples."""
     mask = covered.view(np.uint8)
-    best, best_cond = -np.inf, None
+    best, best_cond, wp, wn = -np.inf, None, 0.0, 0.0
     if enc.Xd.shape[1]:
         counts = discrete_refinements(enc.Xd, enc.n_values, ypos, D, mask, 2)
         scores = grow_objective(counts[:, :, 1], counts[:, :, 0])
@@ -82,13 +83,15 @@ def _best_refinement(enc: EncodedData, ypos, D, covered, sorted_cols):
         a, v = np.unravel_index(np.argmax(scores), scores.shape)
         if scores[a, v] > best:
             best, best_cond = scores[a, v], _Cond(KIND_DISCRETE, a, OP_EQ, v)
+            wp, wn = counts[a, v, 1], counts[a, v, 0]
     if enc.Xc.shape[1]:  # one fused sweep per presorted column (core/_slipper.pyx)
         order, xs, ds, n_valid = sorted_cols
-        scores, thr, ops = best_sqrt_thresholds(order, xs, ds, n_valid, mask)
+        scores, thr, ops, wps, wns = best_sqrt_thresholds(order, xs, ds, n_valid, mask)
         j = int(np.argmax(scores))
         if scores[j] > best:
             best, best_cond = scores[j], _Cond(KIND_CONTINUOUS, j, int(ops[j]), thr[j])
-    return best, best_cond
+            wp, wn = wps[j], wns[j]
+    return best, best_cond, wp, wn
 
 
 class _FitCache:
@@ -106,15 +109,15 @@ def grow_rule(enc, ypos, D, grow, cache=None):
     :class:`_FitCache`, computed once per fit."""
     if cache is None:
         cache = _FitCache(enc)
-    neg_d = np.where(ypos == 0, D, 0.0)
     covered = grow.copy()
     conds, masks = [], []
-    current = grow_objective(D[covered & (ypos == 1)].sum(), neg_d[covered].sum())
+    w_pos, w_neg = D[covered & (ypos == 1)].sum(), D[covered & (ypos == 0)].sum()
+    current = grow_objective(w_pos, w_neg)
     # the continuous columns in sorted order, restricted to the GrowSet
     sorted_cols = select_sorted(enc.order, cache.xs, enc.n_valid,
                                 np.where(ypos == 1, D, -D), covered.view(np.uint8))
-    while np.dot(neg_d, covered) > 0:
-        score, cond = _best_refinement(enc, ypos, D, covered, sorted_cols)
+    while w_neg > 1e-12 * (w_pos + w_neg):  # a negative of the GrowSet is still covered
+        score, cond, w_pos, w_neg = _best_refinement(enc, ypos, D, covered, sorted_cols)
         if cond is None or not score > current + 1e-12:
             break
         mask = _condition_mask(enc, cond, cache.XcT)
@@ -122,7 +125,7 @@ def grow_rule(enc, ypos, D, grow, cache=None):
         masks.append(mask)
         covered &= mask
         current = score
-        if 4 * covered.sum() < 3 * sorted_cols[0].shape[1]:  # compact as it shrinks
+        if 4 * np.count_nonzero(covered) < 3 * sorted_cols[0].shape[1]:  # compact as it shrinks
             sorted_cols = compact_sorted(*sorted_cols, covered.view(np.uint8))
     return conds, masks
 
@@ -138,28 +141,29 @@ def prefix_lengths(masks, n):
     return lengths
 
 
-def prune_rule(conds, masks, ypos, D, grow, prune, n):
+def prune_rule(conds, masks, ypos, D, grow, prune, n, lengths=None):
     """PruneRule: keep the prefix (at least one condition) minimising eq. 7
     on the PruneSet, with the confidence eq. 4 from the GrowSet. Ties go to
-    the shorter rule, so pruning never lengthens a rule."""
-    d_prune = D[prune].sum()
-    if not conds or d_prune <= 0:
-        return len(conds)
-    lengths = prefix_lengths(masks, len(D))
+    the shorter rule, so pruning never lengthens a rule. ``lengths``:
+    :func:`prefix_lengths` of ``masks`` if already known."""
+    if not conds:
+        return 0
     L = len(masks) + 1
-
-    def covered_weight(where):
-        # weight covered by each prefix length 0..L-1: a reversed cumsum
-        w = np.bincount(lengths[where], weights=D[where], minlength=L)
-        return np.cumsum(w[::-1])[::-1]
-
-    pos = ypos == 1
-    g_pos, g_neg = covered_weight(grow & pos), covered_weight(grow & ~pos)
-    p_pos, p_neg = covered_weight(prune & pos), covered_weight(prune & ~pos)
+    if lengths is None:
+        lengths = prefix_lengths(masks, len(D))
+    # weight of each (prefix length, set, class), then covered by each
+    # prefix length 0..L-1 (a reversed cumsum): columns GrowSet+,
+    # GrowSet-, PruneSet+, PruneSet-
+    group = np.where(grow, 0, 2) + (ypos != 1)
+    w = np.bincount(lengths * 4 + group, weights=D, minlength=4 * L).reshape(L, 4)
+    cov = np.cumsum(w[::-1], axis=0)[::-1]
+    d_prune = D[prune].sum()
+    if d_prune <= 0:
+        return len(conds)
     best_len, best_loss = len(conds), np.inf
     for length in range(1, L):
-        c = smoothed_confidence(g_pos[length], g_neg[length], n)
-        loss = prune_loss(p_pos[length] / d_prune, p_neg[length] / d_prune, c)
+        c = smoothed_confidence(cov[length, 0], cov[length, 1], n)
+        loss = prune_loss(cov[length, 2] / d_prune, cov[length, 3] / d_prune, c)
         if loss < best_loss - 1e-12:
             best_len, best_loss = length, loss
     return best_len
@@ -175,22 +179,24 @@ def _split(rng, D):
     return grow, ~grow
 
 
-def boost_rounds(enc: EncodedData, ypos, w0, T, rng):
+def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
     """Algorithm of Fig. 1, one round at a time: yields ``(conds, C)`` for
     each of up to ``T`` rounds (a generator, so several boosters can run in
     lockstep). ``ypos``: 1 for the positive class, 0 otherwise; ``w0``: the
-    initial distribution (example weights). The default rule has no
-    conditions."""
+    initial distribution (example weights); ``cache``: the
+    :class:`_FitCache` of ``enc`` if another booster made it. The default
+    rule has no conditions."""
     n = len(ypos)
     D = w0 / w0.sum()
     ypos = np.ascontiguousarray(ypos, dtype=np.int32)
     sign = np.where(ypos == 1, 1.0, -1.0)
-    cache = _FitCache(enc)
+    cache = _FitCache(enc) if cache is None else cache
     for _ in range(T):
         grow, prune = _split(rng, D)
         conds, masks = grow_rule(enc, ypos, D, grow, cache)
-        conds = conds[:prune_rule(conds, masks, ypos, D, grow, prune, n)]
-        covered = prefix_lengths(masks[:len(conds)], n) >= len(conds)
+        lengths = prefix_lengths(masks, n)
+        conds = conds[:prune_rule(conds, masks, ypos, D, grow, prune, n, lengths)]
+        covered = lengths >= len(conds)
         w_pos, w_neg = D[covered & (ypos == 1)].sum(), D[covered & (ypos == 0)].sum()
         d_pos, d_neg = D[ypos == 1].sum(), D[ypos == 0].sum()
         c_rule = smoothed_confidence(w_pos, w_neg, n)
@@ -205,10 +211,10 @@ def boost_rounds(enc: EncodedData, ypos, w0, T, rng):
         D /= D.sum()
 
 
-def boost(enc: EncodedData, ypos, w0, T, rng, callback=None):
+def boost(enc: EncodedData, ypos, w0, T, rng, callback=None, cache=None):
     """``T`` rounds of :func:`boost_rounds`: ``[(conds, C), ...]``."""
     hypothesis = []
-    for t, rule in enumerate(boost_rounds(enc, ypos, w0, T, rng)):
+    for t, rule in enumerate(boost_rounds(enc, ypos, w0, T, rng, cache)):
         hypothesis.append(rule)
         if callback:
             callback((t + 1) / T)
@@ -239,9 +245,9 @@ class HoldoutErrors:
     (predict the positive class when ``f(x) > 0``), kept up to date as
     rounds are added (call it with each round's ``(conds, C)``)."""
 
-    def __init__(self, enc: EncodedData, ypos):
+    def __init__(self, enc: EncodedData, ypos, XcT=None):
         self.enc, self.ypos = enc, ypos == 1
-        self.XcT = np.ascontiguousarray(enc.Xc.T)
+        self.XcT = np.ascontiguousarray(enc.Xc.T) if XcT is None else XcT
         self.f = np.zeros(enc.n)
         self.total = enc.w.sum()
         self.errors = []
@@ -255,9 +261,9 @@ class HoldoutErrors:
         self.errors.append(wrong / self.total if self.total > 0 else 0.0)
 
 
-def holdout_errors(hypothesis, enc: EncodedData, ypos):
+def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None):
     """Weighted hold-out error of the first ``T`` rules, for every ``T``."""
-    track = HoldoutErrors(enc, ypos)
+    track = HoldoutErrors(enc, ypos, XcT)
     for conds, c in hypothesis:
         track(conds, c)
     return np.array(track.errors)
@@ -269,6 +275,44 @@ def _fold_errors(enc, ypos, train, test, T_max, seed):
     tr, te = enc.subset(train), enc.subset(test)
     hyp = boost(tr, ypos[train], tr.w, T_max, np.random.default_rng(seed))
     return holdout_errors(hyp, te, ypos[test])
+
+
+def internal_folds(enc: EncodedData, labels, n_folds, seed):
+    """Stratified folds on ``labels`` among the examples with positive
+    weight (so no fold is left without hold-out weight; those with weight 0
+    change nothing and join every training part): ``[(train, test), ...]``,
+    or ``None`` if some label has fewer than two such examples."""
+    from sklearn.model_selection import StratifiedKFold
+
+    weighted, zero = np.flatnonzero(enc.w > 0), np.flatnonzero(enc.w <= 0)
+    counts = np.bincount(labels[weighted])
+    counts = counts[counts > 0]
+    if len(counts) < 2 or counts.min() < 2:
+        return None
+    n_folds = int(min(n_folds, counts.min()))
+    skf = StratifiedKFold(n_splits=n_folds, shuffle=True,
+                          random_state=int(seed.generate_state(1)[0]))
+    return [(np.sort(np.concatenate([weighted[tr], zero])), weighted[te])
+            for tr, te in skf.split(np.zeros(len(weighted)), labels[weighted])]
+
+
+class SharedFold:
+    """One internal fold shared by the boosters of every class: its two
+    parts encoded once (sorted columns derived, not sorted again) and the
+    training part's :class:`_FitCache`."""
+
+    def __init__(self, enc, train, test):
+        self.train, self.test = train, test
+        self.tr, self.te = enc.subset(train), enc.subset(test)
+        self.cache = _FitCache(self.tr)
+        self.te_XcT = np.ascontiguousarray(self.te.Xc.T)
+
+    def errors(self, ypos, T_max, seed):
+        """Hold-out error after each of ``T_max`` rounds of the booster of
+        positives ``ypos`` trained on this fold."""
+        hyp = boost(self.tr, ypos[self.train], self.tr.w, T_max,
+                    np.random.default_rng(seed), cache=self.cache)
+        return holdout_errors(hyp, self.te, ypos[self.test], self.te_XcT)
 
 
 def _lockstep_errors(enc, ypos, folds, seeds, T_max, patience):
@@ -299,23 +343,13 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None):
     ``patience``, the folds are boosted in lockstep and stop once the mean
     hold-out error has not been lower for that many rounds."""
     from joblib import Parallel, delayed
-    from sklearn.model_selection import StratifiedKFold
 
-    # folds are drawn among the examples with positive weight (so no fold
-    # is left without hold-out weight); those with weight 0 change nothing
-    # and join every training part
-    weighted, zero = np.flatnonzero(enc.w > 0), np.flatnonzero(enc.w <= 0)
-    counts = np.bincount(ypos[weighted], minlength=2)
-    if counts.min() < 2:
-        return T_max, None  # too few positives or negatives to validate
-    n_folds = int(min(n_folds, max(2, counts.min())))
     if not isinstance(seed, np.random.SeedSequence):
         seed = np.random.SeedSequence(seed)
     seeds = seed.spawn(n_folds + 1)
-    skf = StratifiedKFold(n_splits=n_folds, shuffle=True,
-                          random_state=int(seeds[0].generate_state(1)[0]))
-    folds = [(np.sort(np.concatenate([weighted[tr], zero])), weighted[te])
-             for tr, te in skf.split(np.zeros(len(weighted)), ypos[weighted])]
+    folds = internal_folds(enc, ypos, n_folds, seeds[0])
+    if folds is None:
+        return T_max, None  # too few positives or negatives to validate
     if patience is not None:
         mean = _lockstep_errors(enc, ypos, folds, seeds[1:], T_max, patience)
     else:
@@ -434,14 +468,16 @@ class SlipperLearner(RuleLearner):
         classes = self._positive_classes(enc)
         if self.positive_class is not None and not 0 <= classes[0] < enc.n_classes:
             raise ValueError(f"positive_class must be 0..{enc.n_classes - 1}")
-        seeds = np.random.SeedSequence(self.random_state).spawn(2 * len(classes))
-        seeds = [seeds[2 * b:2 * b + 2] for b in range(len(classes))]
+        spawned = np.random.SeedSequence(self.random_state).spawn(2 * len(classes) + 1)
+        seeds = [spawned[2 * b:2 * b + 2] for b in range(len(classes))]
         if len(classes) == 1:  # one booster: its internal folds in parallel
             self.progress(0.0, "choosing T by cross-validation")
             results = [self.fit_booster(
                 enc, classes[0], seeds[0], self.n_jobs,
                 lambda p: self.progress(p, "boosting"))]
-        else:  # one booster per class, in parallel (threads; kernels release the GIL)
+        elif self.patience is None:
+            results = self._fit_boosters(enc, classes, seeds, spawned[-1])
+        else:  # boosters each with its own folds, stopped early (in lockstep)
             self.progress(0.0, "boosting one booster per class")
             results = []
             jobs = (delayed(self.fit_booster)(enc, cls, s, 1) for cls, s in zip(classes, seeds))
@@ -454,6 +490,48 @@ class SlipperLearner(RuleLearner):
         model = SlipperModel(data.domain, boosters, enc.class_distribution())
         model.rounds = {cls: T for cls, (T, _) in zip(classes, results)}  # T per booster
         return model
+
+    def _fit_boosters(self, enc, classes, seeds, fold_seed):
+        """One booster per class (that class against the rest): ``[(T,
+        merged hypothesis), ...]``. ``T`` by internal cross-validation on
+        folds shared by all boosters (stratified by class; each fold's parts
+        are encoded once), fold by fold, the boosters of a fold in parallel
+        (threads; the kernels release the GIL), then the final boosters."""
+        from joblib import Parallel, delayed
+
+        n_jobs = parallel_jobs(self.n_jobs)
+        ypos = [(enc.y == cls).astype(np.int32) for cls in classes]
+        rounds = [self.T] * len(classes)
+        steps = len(classes)  # progress: booster-folds done
+        if self.T is None:
+            folds = internal_folds(enc, enc.y, self.n_folds, fold_seed)
+            if folds is None:  # a class too small to validate: every booster T_max
+                rounds = [self.T_max] * len(classes)
+            else:
+                steps += len(folds) * len(classes)
+                fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
+                errors = np.zeros((len(classes), len(folds), self.T_max))
+                for f, (train, test) in enumerate(folds):
+                    fold = SharedFold(enc, train, test)
+                    jobs = (delayed(fold.errors)(yp, self.T_max, fs[f])
+                            for yp, fs in zip(ypos, fold_seeds))
+                    for b, e in enumerate(Parallel(n_jobs=n_jobs, prefer="threads",
+                                                   return_as="generator")(jobs)):
+                        errors[b, f] = e
+                        self.progress((f * len(classes) + b + 1) / steps,
+                                      f"choosing T: fold {f + 1} of {len(folds)}")
+                    del fold
+                # argmin: the first, i.e. the smallest T of the lowest mean error
+                rounds = [int(np.argmin(e.mean(axis=0))) + 1 for e in errors]
+        done = steps - len(classes)
+        results = []
+        jobs = (delayed(boost)(enc, yp, enc.w, T, np.random.default_rng(s[1]))
+                for yp, T, s in zip(ypos, rounds, seeds))
+        for T, hyp in zip(rounds, Parallel(n_jobs=n_jobs, prefer="threads",
+                                           return_as="generator")(jobs)):
+            results.append((T, merge_duplicates(hyp)))
+            self.progress((done + len(results)) / steps, "boosting one booster per class")
+        return results
 
     @staticmethod
     def _to_rule(conds, c, cls, enc, domain):

@@ -95,9 +95,11 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
     between consecutive distinct covered values) maximising
     ``sqrt(W+) - sqrt(W-)`` over the covered examples.
 
-    Returns ``(score, threshold, op)`` arrays of length ``n_cont``; ``op`` is
-    1 (``<=``) or 2 (``>=``); columns without a candidate get score ``-inf``
-    and op 0. Ties keep the first candidate (ascending ``t``, ``<=`` first).
+    Returns ``(score, threshold, op, w_pos, w_neg)`` arrays of length
+    ``n_cont``; ``op`` is 1 (``<=``) or 2 (``>=``); ``w_pos``/``w_neg`` the
+    weights of the positives and negatives the best condition keeps covered;
+    columns without a candidate get score ``-inf`` and op 0. Ties keep the
+    first candidate (ascending ``t``, ``<=`` first).
     """
     cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p
     cdef Py_ssize_t n = covered.shape[0]
@@ -107,6 +109,10 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
     score_arr = np.full(n_cont, -np.inf)
     thr_arr = np.full(n_cont, np.nan)
     op_arr = np.zeros(n_cont, dtype=np.int8)
+    wp_arr = np.zeros(n_cont)
+    wn_arr = np.zeros(n_cont)
+    cdef double[::1] wpo = wp_arr
+    cdef double[::1] wno = wn_arr
     cdef double[::1] score = score_arr
     cdef double[::1] thr = thr_arr
     cdef int8_t[::1] op = op_arr
@@ -168,12 +174,14 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                             best = s
                             thr[j] = t
                             op[j] = 1
+                            wpo[j], wno[j] = bp, bn
                     if _may_beat(tp - bp, tn - bn, eps, best):
                         s = _objective(tp - bp, tn - bn, eps)
                         if s > best:
                             best = s
                             thr[j] = t
                             op[j] = 2
+                            wpo[j], wno[j] = tp - bp, tn - bn
                 # W+ and W- below x from the signed and the absolute sums:
                 # branching on the sign (the class) would mispredict often
                 d = ds[j, p]
@@ -187,7 +195,7 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                 score[j] = best
     if bad:
         raise IndexError("order holds an index outside 0..n-1")
-    return score_arr, thr_arr, op_arr
+    return score_arr, thr_arr, op_arr, wp_arr, wn_arr
 
 
 cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
