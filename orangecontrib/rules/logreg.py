@@ -100,12 +100,16 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
     return theta[0], theta[1:1 + p], theta[1 + p:1 + p + K] - theta[1 + p + K:]
 
 
-def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100):
+def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100, Z=None):
     """Eq. 19 (no rules) by Newton's method with step halving: the gradient
     is eq. 20, the Hessian ``Z' diag(v p (1 - p)) Z + lambda I`` (intercept
-    unpenalised). Returns ``(b0, w)``."""
+    unpenalised). Returns ``(b0, w)``. ``Z``: ``X`` with a leading column of
+    ones, if the caller has it (a path of ``lambda`` on one fold)."""
+    from scipy.linalg.blas import dsyrk
+
     n, p = X.shape
-    Z = np.hstack([np.ones((n, 1)), X])
+    if Z is None:
+        Z = np.hstack([np.ones((n, 1)), X])
     reg = np.full(p + 1, float(lam))
     reg[0] = 0.0
     theta = np.zeros(p + 1)
@@ -115,28 +119,33 @@ def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100):
         prior = np.clip(np.average(y, weights=v) if v.sum() > 0 else 0.5,
                         1e-6, 1 - 1e-6)
         theta[0] = np.log(prior / (1 - prior))
+    pos = y > 0
 
     def loss(t):
         f = Z @ t
-        return (-np.sum(v * np.where(y > 0, log_expit(f), log_expit(-f)))
-                + 0.5 * np.sum(reg * t * t))
+        return (-np.sum(v * np.where(pos, log_expit(f), log_expit(-f)))
+                + 0.5 * np.sum(reg * t * t)), f
 
-    current = loss(theta)
+    current, f = loss(theta)
     for _ in range(max_iter):
-        prob = expit(Z @ theta)
+        prob = expit(f)
         grad = Z.T @ (v * (prob - y)) + reg * theta
-        H = (Z * (v * prob * (1 - prob))[:, None]).T @ Z + np.diag(reg)
+        # Z' diag(s) Z as a symmetric rank-n update of sqrt(s) Z (half the
+        # products of a general matrix product)
+        root = np.sqrt(v * prob * (1 - prob))
+        H = dsyrk(1.0, (Z * root[:, None]).T, trans=0, lower=0)  # Fortran order: no copy
+        H = np.triu(H) + np.triu(H, 1).T + np.diag(reg)
         H[np.diag_indices_from(H)] += 1e-10  # separable data without penalty
         step = np.linalg.solve(H, grad)
         t = 1.0
         while t > 1e-10:
-            new = loss(theta - t * step)
+            new, f_new = loss(theta - t * step)
             if new <= current:
                 break
             t /= 2
         else:
             break
-        theta, decrease, current = theta - t * step, current - new, new
+        theta, decrease, current, f = theta - t * step, current - new, new, f_new
         if decrease <= tol * max(1.0, abs(current)):
             break
     return theta[0], theta[1:]
@@ -153,17 +162,17 @@ def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0):
     if n_folds < 2 or len(lambdas) == 1:
         return float(lambdas[len(lambdas) // 2])
     skf = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
-    empty = np.zeros((len(y), 0))
     losses = np.zeros(len(lambdas))
     for train, test in skf.split(X, y):
+        Xtr, ytr, vtr = X[train], y[train], v[train]
+        Ztr = np.hstack([np.ones((len(train), 1)), Xtr])
+        Xte, yte, vte = X[test], y[test] > 0, v[test]
         start = None
         for j in np.argsort(lambdas)[::-1]:  # strongest first, warm-started
-            start = fit_binary(X[train], empty[train], y[train], v[train],
-                               lambdas[j], np.zeros(0), start=start)
-            b0, w, _ = start
-            f = b0 + X[test] @ w
-            losses[j] -= np.sum(v[test] * np.where(y[test] > 0, log_expit(f),
-                                                   log_expit(-f)))
+            start = newton_l2(Xtr, ytr, vtr, lambdas[j], start, Z=Ztr)
+            b0, w = start
+            f = b0 + Xte @ w
+            losses[j] -= np.sum(vte * np.where(yte, log_expit(f), log_expit(-f)))
     best = np.flatnonzero(losses <= losses.min() * (1 + 1e-12))
     return float(lambdas[best[-1]])
 
