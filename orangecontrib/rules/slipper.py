@@ -11,6 +11,7 @@ one pass over the data per attribute in Cython.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -307,12 +308,19 @@ class SharedFold:
         self.cache = _FitCache(self.tr)
         self.te_XcT = np.ascontiguousarray(self.te.Xc.T)
 
-    def errors(self, ypos, T_max, seed):
-        """Hold-out error after each of ``T_max`` rounds of the booster of
-        positives ``ypos`` trained on this fold."""
-        hyp = boost(self.tr, ypos[self.train], self.tr.w, T_max,
-                    np.random.default_rng(seed), cache=self.cache)
-        return holdout_errors(hyp, self.te, ypos[self.test], self.te_XcT)
+    def __sizeof__(self):
+        """The bytes it holds (so joblib's Dask backend sends it to the
+        workers once, not with every booster's task)."""
+        return (object.__sizeof__(self) + sys.getsizeof(self.tr) + sys.getsizeof(self.te)
+                + self.cache.XcT.nbytes + self.cache.xs.nbytes + self.te_XcT.nbytes)
+
+
+def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed):
+    """Hold-out error after each of ``T_max`` rounds of the booster of
+    positives ``ypos`` trained on the shared ``fold``."""
+    hyp = boost(fold.tr, ypos[fold.train], fold.tr.w, T_max,
+                np.random.default_rng(seed), cache=fold.cache)
+    return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT)
 
 
 def _lockstep_errors(enc, ypos, folds, seeds, T_max, patience):
@@ -456,11 +464,39 @@ class SlipperLearner(RuleLearner):
         boosting's."""
         ypos = (enc.y == cls).astype(np.int32)
         T = self.T
+        jobs = parallel_jobs(n_jobs)
+        if T is None and self.patience is None and jobs not in (None, 1):
+            return self._folds_and_final(enc, ypos, seeds, jobs, callback)
         if T is None:
             T, _ = choose_rounds(enc, ypos, self.T_max, self.n_folds, seeds[0],
                                  n_jobs, self.patience)
         rng = np.random.default_rng(seeds[1])
         return T, merge_duplicates(boost(enc, ypos, enc.w, T, rng, callback))
+
+    def _folds_and_final(self, enc, ypos, seeds, jobs, callback=None):
+        """:func:`choose_rounds` and the final booster at once, in parallel:
+        the final booster boosts ``T_max`` rounds while the folds run, and
+        keeps its first ``T`` (boosting is round by round, so they are
+        exactly what ``T`` rounds would give). Same model as the sequential
+        path, about ``n_folds + 1`` jobs' worth of parallel work instead of
+        ``n_folds`` and then one."""
+        from joblib import Parallel, delayed
+
+        cv_seeds = seeds[0].spawn(self.n_folds + 1)
+        folds = internal_folds(enc, ypos, self.n_folds, cv_seeds[0])
+        tasks = [delayed(_fold_errors)(enc, ypos, train, test, self.T_max, s)
+                 for (train, test), s in zip(folds or [], cv_seeds[1:])]
+        tasks.append(delayed(boost)(enc, ypos, enc.w, self.T_max,
+                                    np.random.default_rng(seeds[1])))
+        results = []
+        for r in Parallel(n_jobs=jobs, prefer="threads", return_as="generator")(tasks):
+            results.append(r)
+            if callback:
+                callback(len(results) / len(tasks))
+        final = results.pop()
+        # argmin: the first, i.e. the smallest T of the lowest mean error
+        T = int(np.argmin(np.mean(results, axis=0))) + 1 if results else self.T_max
+        return T, merge_duplicates(final[:T])
 
     def fit_rules(self, data, enc):
         from joblib import Parallel, delayed
@@ -513,7 +549,7 @@ class SlipperLearner(RuleLearner):
                 errors = np.zeros((len(classes), len(folds), self.T_max))
                 for f, (train, test) in enumerate(folds):
                     fold = SharedFold(enc, train, test)
-                    jobs = (delayed(fold.errors)(yp, self.T_max, fs[f])
+                    jobs = (delayed(_shared_fold_errors)(fold, yp, self.T_max, fs[f])
                             for yp, fs in zip(ypos, fold_seeds))
                     for b, e in enumerate(Parallel(n_jobs=n_jobs, prefer="threads",
                                                    return_as="generator")(jobs)):

@@ -473,6 +473,10 @@ class SLSEnsembleModel(RuleModel):
 
 # --------------------------------------------------------------- the learner
 
+#: SLS runs per parallel task
+SEARCHES_PER_TASK = 5
+
+
 def _search_batch(sd: SLSData, pos_bits, k, seeds, max_steps, p_noise, p_restart):
     """``len(seeds)`` independent SLS runs for one class and one ``k``:
     ``(rules, regions)`` of each (see :func:`core.sls_search`)."""
@@ -552,21 +556,25 @@ class SLSEnsembleLearner(RuleLearner):
         dist = enc.class_distribution()
         classes = [c for c in self._ensemble_classes(dist) if dist[c] > 0]
         ks = range(1, self.k_max + 1)
-        tasks = [(c, k) for c in classes for k in ks]
+        pairs = [(c, k) for c in classes for k in ks]
         root = np.random.SeedSequence(self.random_state)
-        children = root.spawn(len(tasks) * self.n_rule_sets)
+        children = root.spawn(len(pairs) * self.n_rule_sets)
         seeds = [[int(children[i * self.n_rule_sets + j].generate_state(1, np.uint64)[0])
-                  for j in range(self.n_rule_sets)] for i in range(len(tasks))]
+                  for j in range(self.n_rule_sets)] for i in range(len(pairs))]
+        # a task: a few searches of one class and k (small enough to keep
+        # every worker busy to the end, large enough to be worth sending)
+        tasks = [(c, k, seeds[i][j:j + SEARCHES_PER_TASK]) for i, (c, k) in enumerate(pairs)
+                 for j in range(0, self.n_rule_sets, SEARCHES_PER_TASK)]
         pos_bits = {c: pack_bits((y == c).astype(np.uint8)) for c in classes}
-        jobs = (delayed(_search_batch)(sd, pos_bits[c], k, seeds[i], self.max_steps,
+        jobs = (delayed(_search_batch)(sd, pos_bits[c], k, chunk, self.max_steps,
                                        self.p_noise, self.p_restart)
-                for i, (c, k) in enumerate(tasks))
+                for c, k, chunk in tasks)
         found = {c: {} for c in classes}  # distinct rule sets: (first k, regions)
         self.progress(0.0, "Searching rule sets")
         results = Parallel(n_jobs=parallel_jobs(self.n_jobs), prefer="threads",
                            return_as="generator")(jobs)
-        for i, batch in enumerate(results):
-            c, k = tasks[i]
+        for i, batch in enumerate(results):  # in task order: the first k of a rule set
+            c, k, _ = tasks[i]
             for rules, regions in batch:
                 rs = canonical_rule_set(rules, ordinal, n_bins, cuts)
                 found[c].setdefault(rs, (k, regions * scale))
