@@ -10,7 +10,7 @@ def test_cli_prints_table_and_rules(capsys):
                  "--permutations", "10"]) == 0
     out = capsys.readouterr().out
     assert "| learner | CA | AUC | log loss | rules |" in out
-    assert "CN2 rules + FIRST" in out and "CN2 rules + WVOTE" in out
+    assert "Rules + FIRST" in out and "Rules + WVOTE" in out
     assert "| SLIPPER |" in out and "EVC rules (WVOTE)" in out
     assert "LR with EVC rules (LRRP-EVC)" in out
     assert "THEN iris = Iris-" in out
@@ -20,8 +20,9 @@ def test_cli_reads_a_file(tmp_path, capsys):
     from Orange.data import Table
     path = tmp_path / "data.tab"
     Table("titanic")[::4].save(str(path))
-    assert main(["--data", str(path), "--folds", "3", "--learners", "cn2"]) == 0
-    assert "THEN survived = " in capsys.readouterr().out
+    assert main(["--data", str(path), "--folds", "3", "--learners", "scoring,cn2"]) == 0
+    out = capsys.readouterr().out
+    assert "THEN survived = " in out and "CN2 rules + WVOTE" in out
 
 
 def test_cli_rejects_bad_input(capsys):
@@ -44,7 +45,7 @@ def test_cli_prints_the_rules_of_the_learners_named_only(capsys):
     assert main(["--data", "titanic", "--folds", "2", "--learners", "slipper,roccer",
                  "--max-rules", "3"]) == 0
     out = capsys.readouterr().out
-    assert "## SLIPPER" in out and "## ROCCER" in out and "## CN2" not in out
+    assert "## SLIPPER" in out and "## ROCCER" in out and "## Rules" not in out
     assert "the first 3 shown" in out or "SLIPPER (q = confidence C): 3 rules" in out
     assert "[a/b/...] after a rule: the weighted training rows it covers of each " \
            "class (no, yes)" in out

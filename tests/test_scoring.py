@@ -129,13 +129,26 @@ def test_rule_set_model_end_to_end(strategy):
     assert str(rules[2]) == "IF b >= 0.5 AND b <= 2.5 THEN cls = k1  [3/9/2]"
 
 
-def test_cn2_base_reports_progress_and_can_be_cancelled():
+@pytest.mark.parametrize("cn2", [False, True])
+def test_base_reports_progress_and_can_be_cancelled(cn2):
+    """The default (compiled) base and Orange's CN2 (which reports no
+    progress itself) move the progress bar per rule, and Cancel stops them."""
     from Orange.data import Table
 
     from orangecontrib.rules import Interrupted, RuleScoringLearner
+    from orangecontrib.rules.scoring import cn2_base
     data = Table("iris")
     seen = []
-    learner = RuleScoringLearner()
+    learner = RuleScoringLearner(base=cn2_base() if cn2 else None)
+    if not cn2:
+        model = learner(data, progress_callback=lambda p, *_: seen.append(p))
+        assert len([p for p in seen if 0.1 < p < 0.9]) >= 3 and seen == sorted(seen)
+        with pytest.raises(Interrupted):
+            learner(data, progress_callback=lambda p, *_: (_ for _ in ()).throw(
+                Interrupted()) if p > 0.3 else None)
+        again = learner(data)
+        assert [str(r) for r in again.rule_list] == [str(r) for r in model.rule_list]
+        return
     model = learner(data, progress_callback=lambda p, *_: seen.append(p))
     inside = [p for p in seen if 0.1 < p < 0.9]
     assert len(inside) >= 3 and inside == sorted(inside)

@@ -16,29 +16,33 @@ from .evaluation import Entry, cross_validate, markdown_table
 from .evc import EVCRuleLearner
 from .logreg import RuleLogisticRegressionLearner
 from .rules import format_rules
-from .scoring import STRATEGIES, RuleScoringLearner
+from .scoring import STRATEGIES, RuleScoringLearner, cn2_base
 from .roccer import ROCCERLearner
 from .slipper import SlipperLearner
 from .sls import SLSEnsembleLearner
 
-LEARNERS = ("cn2", "slipper", "evc", "sls", "roccer")
+LEARNERS = ("scoring", "slipper", "evc", "sls", "roccer")
+#: also accepted: Orange's own CN2 rules scored by the strategies (slower)
+EXTRA_LEARNERS = ("cn2",)
 
 
 def learner_entries(strategies, seed, learners=LEARNERS, n_permutations=100):
     """The add-on's learners as evaluation entries.
 
     Fawcett's strategies only differ in how the same rules are resolved, so
-    one CN2 rule set is fitted per fold and scored with every strategy; the
+    one rule set is fitted per fold and scored with every strategy; the
     EVC rules of a fold serve both the EVC rule model and the logistic
     regression with rules (LRRP-EVC).
     """
     entries = []
-    if "cn2" in learners:
-        def per_strategy(model):
-            return {f"CN2 rules + {s.upper()}": model.with_strategy(s)
-                    for s in strategies}
-        entries.append(Entry("CN2 rules", RuleScoringLearner(random_state=seed),
-                             per_strategy))
+    for name, title, base in (("scoring", "Rules", None), ("cn2", "CN2 rules", "cn2")):
+        if name not in learners:
+            continue
+
+        def per_strategy(model, title=title):
+            return {f"{title} + {s.upper()}": model.with_strategy(s) for s in strategies}
+        entries.append(Entry(title, RuleScoringLearner(
+            base=cn2_base() if base else None, random_state=seed), per_strategy))
     if "slipper" in learners:
         entries.append(Entry("SLIPPER", SlipperLearner(random_state=seed)))
     if "evc" in learners:
@@ -59,10 +63,12 @@ def learner_entries(strategies, seed, learners=LEARNERS, n_permutations=100):
 def _fit_for_display(name, data, args):
     """``(title, model)`` of one learner named on the command line."""
     seed = args.seed
-    if name == "cn2":
-        return (f"CN2 rules scored with {args.show_rules.upper()} "
+    if name in ("scoring", "cn2"):
+        what = "Rules of the compiled beam search" if name == "scoring" else "Orange's CN2 rules"
+        return (f"{what} scored with {args.show_rules.upper()} "
                 "(q = Laplace confidence)",
-                RuleScoringLearner(strategy=args.show_rules, random_state=seed)(data))
+                RuleScoringLearner(base=cn2_base() if name == "cn2" else None,
+                                   strategy=args.show_rules, random_state=seed)(data))
     if name == "slipper":
         return "SLIPPER (q = confidence C)", SlipperLearner(random_state=seed)(data)
     if name == "evc":
@@ -95,10 +101,12 @@ def parse_args(argv):
                    help="comma-separated Fawcett scoring strategies "
                         "(default: %(default)s)")
     p.add_argument("--learners", default=",".join(LEARNERS),
-                   help="comma-separated learners to evaluate: cn2 (CN2 rules "
-                        "scored by each strategy), slipper, evc (EVC rules and "
-                        "logistic regression with them), sls (SLS rule-set "
-                        "ensembles), roccer (default: %(default)s)")
+                   help="comma-separated learners to evaluate: scoring "
+                        "(unordered rules scored by each strategy), slipper, evc "
+                        "(EVC rules and logistic regression with them), sls (SLS "
+                        "rule-set ensembles), roccer; also cn2 (Orange's CN2 "
+                        "rules scored by each strategy, slower) "
+                        "(default: %(default)s)")
     p.add_argument("--permutations", type=int, default=100,
                    help="class permutations for EVC's Gumbel fit "
                         "(default: %(default)s)")
@@ -118,10 +126,10 @@ def main(argv=None):
         print(f"unknown strategies: {', '.join(bad)}", file=sys.stderr)
         return 2
     learners = [s.strip().lower() for s in args.learners.split(",") if s.strip()]
-    bad = [s for s in learners if s not in LEARNERS]
+    bad = [s for s in learners if s not in LEARNERS + EXTRA_LEARNERS]
     if bad or not learners:
         print(f"unknown learners: {', '.join(bad) or '(none)'}; choose from "
-              f"{', '.join(LEARNERS)}", file=sys.stderr)
+              f"{', '.join(LEARNERS + EXTRA_LEARNERS)}", file=sys.stderr)
         return 2
     try:
         data = Table(args.data)
@@ -146,8 +154,8 @@ def main(argv=None):
 
     print("Log loss punishes confident mistakes: a model that gives the true "
           "class a probability near 0 on a few rows gets a large log loss even "
-          "with a good AUC (CN2 + VOTE or FIRST: a unanimous vote or a pure rule "
-          "scores 1).\n")
+          "with a good AUC (rules + VOTE or FIRST: a unanimous vote or a pure "
+          "rule scores 1).\n")
     cv = data.domain.class_var
     print(f"Rules of each learner named, fitted on all {len(data)} rows. "
           f"[a/b/...] after a rule: the weighted training rows it covers of "

@@ -218,19 +218,38 @@ def rule_from_orange(orange_rule, domain, base_domain) -> Rule:
                 np.zeros(len(domain.class_var.values)), domain=domain)
 
 
-class RuleScoringLearner(RuleLearner):
-    """Rules from an Orange rule learner, scored by a Fawcett strategy.
+def cn2_base(beam_width=5, min_covered_examples=1, max_rule_length=5):
+    """Orange's ``CN2UnorderedLearner(restrict_equality=True)`` with the given
+    search settings and a weighted imputation (Orange 3.40's ``Impute``
+    fails on weighted tables): a ``base`` for :class:`RuleScoringLearner`
+    that scores Orange's CN2 rules."""
+    base = CN2UnorderedLearner(
+        restrict_equality=True,
+        preprocessors=[RemoveNaNColumns(), HasClass(), WeightedImpute()])
+    finder = base.rule_finder
+    finder.search_algorithm.beam_width = int(beam_width)
+    finder.general_validator.min_covered_examples = int(min_covered_examples)
+    finder.general_validator.max_rule_length = int(max_rule_length)
+    return base
 
-    ``base`` produces (possibly overlapping) rules -- by default Orange's
-    ``CN2UnorderedLearner(restrict_equality=True)`` with the given
-    ``beam_width``, ``min_covered_examples`` and ``max_rule_length``. Its rules become
-    :class:`Rule` objects whose class distributions are recomputed on the
-    training data (weights honoured; an unknown value satisfies no
-    condition), and the default rule is replaced by the strategy's default.
-    A rule is kept only if its Laplace confidence exceeds both the training
-    prevalence of its class (a rule no better than the default rule carries
-    no information; Orange's unordered CN2 also returns rules that mostly
-    cover other classes, which would otherwise vote for the wrong class) and
+
+class RuleScoringLearner(RuleLearner):
+    """Unordered rules scored by a Fawcett strategy.
+
+    ``base`` produces (possibly overlapping) rules. By default it is the
+    add-on's compiled CN2-style beam search for unordered rules
+    (:class:`~orangecontrib.rules.evc.EVCRuleLearner` with the m-estimate
+    as quality, no extreme value correction) with the given
+    ``beam_width``, ``min_covered_examples`` and ``max_rule_length``; any
+    Orange rule learner may be passed instead, e.g. :func:`cn2_base` for
+    Orange's own CN2 (slower: Python). The rules become :class:`Rule`
+    objects whose class distributions are recomputed on the training data
+    (weights honoured; an unknown value satisfies no condition), and the
+    default rule is replaced by the strategy's default. A rule is kept only
+    if its Laplace confidence exceeds both the training prevalence of its
+    class (a rule no better than the default rule carries no information;
+    Orange's unordered CN2 also returns rules that mostly cover other
+    classes, which would otherwise vote for the wrong class) and
     ``min_confidence`` (Fawcett's RL experiments used 0.60).
     """
 
@@ -238,22 +257,19 @@ class RuleScoringLearner(RuleLearner):
     __returns__ = RuleSetModel
 
     def __init__(self, base=None, strategy="wvote", min_confidence=0.0,
-                 ordered=None, random_state=0, beam_width=5,
+                 ordered=None, random_state=0, beam_width=10,
                  min_covered_examples=1, max_rule_length=5,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.beam_width, self.max_rule_length = beam_width, max_rule_length
         self.min_covered_examples = min_covered_examples
-        self.base = base  # None: CN2 unordered with the settings above
-        self._base = base
+        self.base = base  # None: the compiled beam search with the settings above
         if base is None:
-            base = CN2UnorderedLearner(
-                restrict_equality=True,
-                preprocessors=[RemoveNaNColumns(), HasClass(), WeightedImpute()])
-            finder = base.rule_finder
-            finder.search_algorithm.beam_width = int(beam_width)
-            finder.general_validator.min_covered_examples = int(min_covered_examples)
-            finder.general_validator.max_rule_length = int(max_rule_length)
+            from .evc import EVCRuleLearner  # (evc imports this module)
+            base = EVCRuleLearner(quality="m", beam_width=int(beam_width),
+                                  max_rule_length=int(max_rule_length),
+                                  min_covered_examples=float(min_covered_examples),
+                                  random_state=random_state)
         self._base = base
         self.strategy = check_strategy(strategy)
         self.min_confidence = float(min_confidence)
@@ -266,7 +282,11 @@ class RuleScoringLearner(RuleLearner):
         if finder is not None:  # Orange's CN2 family reports no progress itself
             self._base.rule_finder = _ProgressFinder(finder, self.progress, enc)
         try:
-            base_model = self._base(data)
+            if isinstance(self._base, RuleLearner):  # the add-on's: reports progress
+                base_model = self._base(
+                    data, lambda p, *_: self.progress(0.9 * p, "learning rules"))
+            else:
+                base_model = self._base(data)
         finally:
             if finder is not None:
                 self._base.rule_finder = finder

@@ -18,8 +18,8 @@ import numpy as np
 
 from .base import RuleLearner, RuleModel, parallel_jobs
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
-                   best_sqrt_thresholds, class_weights, compact_sorted,
-                   discrete_refinements, gather_sorted, select_sorted)
+                   best_sqrt_thresholds, class_weights, code_mask, column_mask,
+                   compact_sorted, discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
 from .rules import Condition, Rule, canonical_conditions, covering
 
@@ -58,14 +58,14 @@ class _Cond:
 
 
 def _condition_mask(enc: EncodedData, cond: _Cond, XcT=None) -> np.ndarray:
-    """Examples satisfying ``cond``; a missing value satisfies nothing.
-    ``XcT``: ``enc.Xc`` transposed and contiguous (a column is then read
-    sequentially, much faster than a strided column of ``enc.Xc``)."""
+    """Examples satisfying ``cond`` (the core's test: a missing value
+    satisfies nothing). ``XcT``: ``enc.Xc`` transposed and contiguous (a
+    column is then read sequentially, much faster than a strided column of
+    ``enc.Xc``)."""
     if cond.kind == KIND_DISCRETE:
-        return enc.Xd[:, cond.col] == int(cond.value)
+        return code_mask(enc.Xd[:, cond.col], int(cond.value))
     x = enc.Xc[:, cond.col] if XcT is None else XcT[cond.col]
-    with np.errstate(invalid="ignore"):
-        return x <= cond.value if cond.op == OP_LE else x >= cond.value
+    return column_mask(x, cond.op, cond.value)
 
 
 def _best_refinement(enc: EncodedData, ypos, D, covered, sorted_cols):

@@ -1,4 +1,4 @@
-"""Rule Scoring widget: CN2 rules resolved with Fawcett's strategies."""
+"""Rule Scoring widget: unordered rules resolved with Fawcett's strategies."""
 from AnyQt.QtCore import Qt
 
 from Orange.widgets import gui
@@ -24,8 +24,9 @@ STRATEGY_TOOLTIP = (
 
 class OWRuleScoring(OWRulesLearnerBase):
     name = "Rule Scoring"
-    description = "Overlapping CN2 rules scored for ROC with Fawcett's " \
-                  "resolution strategies (FIRST, RAND, VOTE, WVOTE, LFPR)."
+    description = "Overlapping unordered rules (a CN2-style beam search) scored " \
+                  "for ROC with Fawcett's resolution strategies (FIRST, RAND, " \
+                  "VOTE, WVOTE, LFPR)."
     icon = "icons/RuleScoring.svg"
     priority = 10
     keywords = "rule scoring, cn2, fawcett, roc, vote, wvote, lfpr"
@@ -34,7 +35,7 @@ class OWRuleScoring(OWRulesLearnerBase):
 
     strategy_index = Setting(STRATEGIES.index("wvote"))
     min_confidence = Setting(0.0)
-    beam_width = Setting(5)
+    beam_width = Setting(10)
     min_covered_examples = Setting(1)
     max_rule_length = Setting(5)
 
@@ -51,11 +52,11 @@ class OWRuleScoring(OWRulesLearnerBase):
                     "(Fawcett used 0.60); rules no better than their class's "
                     "prior are always dropped.",
             callback=self.settings_changed)
-        box = gui.vBox(self.controlArea, "Rule search (CN2)")
+        box = gui.vBox(self.controlArea, "Rule search")
         self.beam_width_spin = gui.spin(
             box, self, "beam_width", 1, 100, label="Beam width:",
-            tooltip="How many candidate rules CN2 refines in parallel; wider "
-                    "beams find better rules, slower.",
+            tooltip="How many candidate rules the beam search refines at "
+                    "each step; wider beams find better rules, slower.",
             callback=self.settings_changed)
         self.min_covered_spin = gui.spin(
             box, self, "min_covered_examples", 1, 1000,
