@@ -2,6 +2,7 @@
 import pickle
 
 import numpy as np
+from hypothesis import assume, given, settings, strategies as st
 import pytest
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
@@ -70,7 +71,9 @@ def test_condition_and_rule_printing():
         "IF TRUE THEN iris = Iris-versicolor  [3.5/1.25/0]"
     titanic = Table("titanic").domain
     assert Condition(0, "==", 1).to_str(titanic) == "status = first"
-    assert str(Condition(4, "<=", 1 / 3)) == "x[4] <= 0.333333"
+    # a threshold prints as it is (learners choose short ones)
+    assert str(Condition(4, "<=", 1 / 3)) == "x[4] <= 0.3333333333333333"
+    assert str(Condition(4, "<=", 0.25)) == "x[4] <= 0.25"
     listing = format_rules([rule, rule], domain)
     assert listing.splitlines()[1].startswith("2. IF petal length")
     assert rule.length == 2 and rule.prediction == 0 and rule.selectors == rule.conditions
@@ -115,3 +118,73 @@ def test_slipper_prints_no_duplicate_rules_and_no_redundant_bounds(titanic=None)
             for r in rules:
                 cols_ops = [(c.column, c.op) for c in r.conditions if c.op != "=="]
                 assert len(cols_ops) == len(set(cols_ops)), str(r)
+
+
+def test_simplest_between_by_hand():
+    from orangecontrib.rules.rules import simplest_between, simplest_threshold
+    assert simplest_between(51, 52, False, True) == 51      # [51, 52)
+    assert simplest_between(51, 52, True, False) == 52      # (51, 52]
+    assert simplest_between(51, 52, True, True) == 51.5     # (51, 52)
+    assert simplest_between(0.67222, 0.67226, False, True) == 0.67224
+    assert simplest_between(-5.3, -5.1, True, False) == -5.2
+    assert simplest_between(1.0, 1.0, False, False) == 1.0
+    assert simplest_between(1.0, 1.0, True, False) is None
+    assert simplest_between(99.2, 140.7, True, True) == 100
+    # a threshold between two training values keeps the split
+    v = np.array([1.0, 2.0, 3.5, 3.7, 10])
+    assert simplest_threshold(v, "<=", 3.6) == 3.6        # 3.5 covered, 3.7 not
+    assert simplest_threshold(v, "<=", 2.75) == 3         # [2, 3.5): 3
+    assert simplest_threshold(v, ">=", 2.75) == 3         # (2, 3.5]: 3
+    assert simplest_threshold(v, "<", 6.85) == 7          # (3.7, 10]: one digit, nearest
+    assert simplest_threshold(v, "<=", 20) == 20          # nothing above: kept
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(-1e6, 1e6), st.floats(1e-9, 1e3), st.booleans(), st.booleans())
+def test_simplest_between_is_inside_and_short(lo, width, lo_open, hi_open):
+    from orangecontrib.rules.rules import significant_digits, simplest_between
+    hi = lo + width
+    assume(hi > lo)
+    v = simplest_between(lo, hi, lo_open, hi_open)
+    assume(v is not None)
+    assert (v > lo if lo_open else v >= lo) and (v < hi if hi_open else v <= hi)
+    # no number with fewer significant digits lies in the interval: check the
+    # numbers of each shorter length nearest the two ends
+    digits = significant_digits(v)
+    for d in range(1, digits):
+        for x in (lo, hi):
+            if x == 0:
+                continue
+            e = int(np.floor(np.log10(abs(x)))) - d + 1
+            k = int(np.floor(x / 10.0 ** e))
+            for kk in range(k - 1, k + 3):
+                w = float(f"{kk}e{e}")
+                inside = (w > lo if lo_open else w >= lo) and (w < hi if hi_open else w <= hi)
+                assert not (inside and significant_digits(w) < digits), (lo, hi, v, w)
+
+
+def test_learners_print_the_shortest_thresholds():
+    """Every numeric threshold of every learner is the shortest number that
+    splits the training values as it does (and so prints short)."""
+    from Orange.data import Table
+
+    import orangecontrib.rules as R
+    from orangecontrib.rules.rules import simplest_threshold
+    data = Table("heart_disease")
+    learners = [R.SlipperLearner(), R.EVCRuleLearner(n_permutations=10),
+                R.SLSEnsembleLearner(k_max=2, n_rule_sets=3, max_steps=300),
+                R.ROCCERLearner(), R.RuleScoringLearner()]
+    for learner in learners:
+        model = learner(data)
+        train = model.data_to_model_domain(data)
+        n_numeric = 0
+        for rule in model.rule_list:
+            for c in rule.conditions:
+                var = model.domain.attributes[c.column]
+                if var.is_discrete:
+                    continue
+                n_numeric += 1
+                col = train.get_column(var)
+                assert simplest_threshold(col, c.op, c.value) == c.value, (learner, c)
+                assert len(f"{c.value:g}") <= 5, (learner, c)
+        assert n_numeric, learner

@@ -45,7 +45,7 @@ from .core import chi2_isf as _chi2_isf
 from .core import chi2_sf as _chi2_sf
 from .core import evc_quality as _evc_quality
 from .encoding import search_data
-from .rules import Condition, Rule
+from .rules import Condition, Rule, simplest_threshold
 from .scoring import RuleSetModel, check_strategy
 
 EULER_GAMMA = 0.5772156649015329
@@ -406,7 +406,11 @@ class EVCRuleLearner(RuleLearner):
 
     @staticmethod
     def to_rule(found: Found, cls, enc, domain) -> Rule:
-        conditions = [Condition(a, OP_NAMES[op], v) for a, op, v in found.conditions]
+        conditions = []
+        for a, op, v in found.conditions:
+            if op != OP_EQ:  # the shortest threshold with the same split
+                v = simplest_threshold(enc.Xc[:, enc.attr_col[a]], OP_NAMES[op], v)
+            conditions.append(Condition(a, OP_NAMES[op], v))
         dist = (found.dist if found.dist is not None else
                 class_weights(enc.y, enc.w, found.mask.view(np.uint8), enc.n_classes))
         return Rule(conditions, cls, dist, quality=found.q, domain=domain,

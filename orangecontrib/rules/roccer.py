@@ -26,7 +26,7 @@ from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
 from .base import RuleLearner, RuleModel
 from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
-from .rules import Condition, Rule
+from .rules import Condition, Rule, simplest_cuts
 
 
 def numeric_cuts(data: Table, var, min_cuts: int, max_cuts: int | None = None) -> np.ndarray:
@@ -45,8 +45,9 @@ def numeric_cuts(data: Table, var, min_cuts: int, max_cuts: int | None = None) -
                                  "points", []))
         except (AssertionError, ValueError, ZeroDivisionError, FloatingPointError):
             pass
-    cuts = np.unique(np.asarray(cuts, dtype=float))
-    cuts = cuts[np.isfinite(cuts)]
+    cuts = np.asarray(cuts, dtype=float)
+    # each the shortest number that splits the training values the same way
+    cuts = simplest_cuts(data.get_column(var), cuts[np.isfinite(cuts)])
     if max_cuts is not None and len(cuts) > max_cuts:  # evenly spaced among them
         cuts = cuts[np.unique(np.round(np.linspace(0, len(cuts) - 1, max_cuts)).astype(int))]
     return cuts
@@ -85,8 +86,8 @@ def interval_cuts(data: Table, var, n_fallback: int = 4) -> np.ndarray:
             cuts = []
         if cuts:
             break
-    cuts = np.unique(np.asarray(cuts, dtype=float))
-    return cuts[np.isfinite(cuts)]
+    cuts = np.asarray(cuts, dtype=float)
+    return simplest_cuts(data.get_column(var), cuts[np.isfinite(cuts)])
 
 
 def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,

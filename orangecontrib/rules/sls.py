@@ -31,7 +31,7 @@ from Orange.preprocess.transformation import Transformation
 from .base import RuleLearner, RuleModel, parallel_jobs
 from .core import SLSData, pack_bits, sls_search
 from .encoding import dense_X
-from .rules import MISSING_OF, Condition, Rule, covering, format_number
+from .rules import MISSING_OF, Condition, Rule, covering, format_number, simplest_cuts
 
 UNKNOWN = "unknown"
 
@@ -126,9 +126,13 @@ Nominalise = SLSPreprocessor
 
 def equal_frequency_cuts(data: Table, var, n_intervals: int) -> np.ndarray:
     """The cut points of Orange's equal-frequency discretisation of ``var``
-    into ``n_intervals`` (sorted, distinct; none for a constant column)."""
+    into ``n_intervals`` (sorted, distinct, each the shortest number between
+    the same two training values; none for a constant column)."""
     points = getattr(EqualFreq(n=n_intervals)(data, var).compute_value, "points", [])
-    return np.unique(np.asarray(points, dtype=float))
+    points = np.asarray(points, dtype=float)
+    # each cut moved to the shortest number that splits the training values
+    # the same way (the same bins, a rule that reads well)
+    return simplest_cuts(data.get_column(var), points[np.isfinite(points)])
 
 
 def sls_coding(data: Table, n_intervals: int):

@@ -19,7 +19,7 @@ from .base import RuleModel
 from .evc import EVCRuleModel
 from .logreg import RuleLogisticRegressionModel
 from .roccer import ROCCERModel
-from .rules import Condition, format_number
+from .rules import Condition, format_number, format_threshold
 from .slipper import SlipperModel
 from .sls import SLSEnsembleModel
 
@@ -45,11 +45,11 @@ class RuleTable:
 
 def condition_str(domain, sel) -> str:
     """``sel`` is this add-on's :class:`Condition` or Orange's ``Selector``."""
-    if sel.op in ("==", "<=", ">="):
+    if sel.op in ("==", "<=", ">=", "<"):
         return Condition(int(sel.column), sel.op, float(sel.value)).to_str(domain)
     var = domain.attributes[sel.column]
     value = (var.values[int(sel.value)] if var.is_discrete
-             else format_number(float(sel.value)))
+             else format_threshold(float(sel.value)))
     return f"{var.name} {sel.op} {value}"
 
 
