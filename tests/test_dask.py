@@ -9,7 +9,6 @@ import signal
 import threading
 import time
 
-import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")

@@ -208,7 +208,7 @@ def test_rules_expose_roc_points(heart_model):
         fpr, tpr = r.extra["roc_point"]
         assert 0 <= fpr <= 1 and 0 <= tpr <= 1
     text = str(heart_model)
-    assert "rules selected from" in text and "default" in text
+    assert "hull points (" in text and "default" in text
 
 
 def test_multiclass_and_determinism():

@@ -225,6 +225,18 @@ class TestOWRulesViewer(owtest.WidgetTest):
         first = model.rule_list[0].conditions[0]
         assert self.heart.domain.attributes[first.column].name in html
 
+    def test_roccer_summary_counts_match_the_listed_rules(self):
+        import re
+        from orangecontrib.rules.viewer import model_summary, rule_table
+        model = fitted("roccer")
+        lines = model_summary(model)
+        per_class = [re.match(r".*: (\d+) rules in (\d+) hull points", t) for t in lines[1:]]
+        assert all(per_class)
+        assert sum(int(m.group(1)) for m in per_class) == len(model.rule_list)
+        assert [int(m.group(2)) for m in per_class] == [len(cl.rules)
+                                                       for cl in model.class_lists]
+        assert len(rule_table(model).conditions) == len(model.rule_list)
+
     def test_sls_summary_says_when_the_bound_is_vacuous(self):
         from orangecontrib.rules.viewer import model_summary
         lines = model_summary(fitted("sls"))

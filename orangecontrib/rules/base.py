@@ -8,6 +8,8 @@ says which fire on each instance and pickles.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -147,6 +149,16 @@ class Interrupted(Exception):
     """Raised from a progress callback to stop a fit (widget's Cancel)."""
 
 
+@dataclass
+class ViewerColumn:
+    """A numeric column of the Rule Viewer's table: one value per rule."""
+
+    name: str
+    values: np.ndarray
+    tooltip: str = ""
+    decimals: int = 3
+
+
 class RuleModel(_ModelBase):
     """A model made of rules (``rule_list``, in the order the model uses).
 
@@ -231,6 +243,19 @@ class RuleModel(_ModelBase):
         onehot[np.arange(len(enc.y)), enc.y] = enc.w
         for rule, dist in zip(self.rule_list, cover.T @ onehot):
             rule.class_distribution = dist
+
+    # --- what the Rule Viewer shows (each model says it) ----------------
+    #: the plot the Rule Viewer draws: ``"hull"``, ``"abstention"``, ``"evc"``
+    plot_kind = None
+
+    def viewer_columns(self) -> list[ViewerColumn]:
+        """The model's own numbers per rule for the Rule Viewer's table."""
+        return [ViewerColumn("Quality", np.array([float(r.quality) for r in self.rule_list]),
+                             "The rule's quality as its learner reports it.")]
+
+    def summary_lines(self) -> list[str]:
+        """A few lines about the model for the Rule Viewer's info box."""
+        return [f"{type(self).__name__}: {len(self.rule_list)} rules"]
 
     def __str__(self):
         head = f"{type(self).__name__}: {len(self.rule_list)} rules"

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .base import RuleLearner, parallel_jobs
+from .base import RuleLearner, ViewerColumn, parallel_jobs
 from .core import (OP_EQ, OP_GE, OP_LE, Quality, SearchCache, SearchData, beam_search,
                    class_weights, lrs, permutation_maxima, reach_table)
 from .core import chi2_isf as _chi2_isf
@@ -270,6 +270,22 @@ class EVCRuleModel(RuleSetModel):
     def rule_confidences(self) -> np.ndarray:
         """The rules' qualities (corrected probabilities or m-estimates)."""
         return np.array([r.quality for r in self.rule_list])
+
+    @property
+    def plot_kind(self):
+        return "evc" if any("raw_frequency" in r.extra for r in self.rule_list) else None
+
+    def viewer_columns(self):
+        quality = np.array([r.quality for r in self.rule_list])
+        raw = np.array([r.extra.get("raw_frequency", np.nan) for r in self.rule_list])
+        name = "EVC quality" if self.quality_measure == "evc" else "m-estimate"
+        return [ViewerColumn(name, quality, "The rule's quality: its class probability "
+                                            "corrected for the optimism of the search."),
+                ViewerColumn("Raw frequency", raw, "The share of covered training "
+                                                   "examples of the rule's class.")]
+
+    def summary_lines(self):
+        return super().summary_lines() + [f"Resolution: {self.strategy}"]
 
 
 class EVCRuleLearner(RuleLearner):

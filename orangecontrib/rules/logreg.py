@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
-from .base import RuleLearner, RuleModel
+from .base import RuleLearner, RuleModel, ViewerColumn
 from .core import IndicatorMatrix
 from .encoding import dense_X
 from .evc import EVCRuleLearner
@@ -250,6 +250,22 @@ class RuleLogisticRegressionModel(RuleModel):
             out[:, cls] = expit(b0 + F @ w + cover[:, idx] @ b)
         total = out.sum(axis=1, keepdims=True)
         return np.where(total > 0, out / np.where(total > 0, total, 1), self.prior)
+
+    @property
+    def plot_kind(self):
+        return "evc" if any("raw_frequency" in r.extra for r in self.rule_list) else None
+
+    def viewer_columns(self):
+        coef = np.full(len(self.rule_list), np.nan)
+        for _, idx, _, _, b in self.submodels:
+            coef[np.asarray(idx, dtype=int)] = b
+        quality = np.array([r.quality for r in self.rule_list])
+        return [ViewerColumn("Coefficient", coef, "The rule's weight in the logistic "
+                                                  "regression (log-odds when it fires)."),
+                ViewerColumn("EVC quality", quality, "The rule's EVC-corrected probability.")]
+
+    def summary_lines(self):
+        return super().summary_lines() + [f"L2 strength λ = {format_number(self.lam)}"]
 
     def coefficients(self):
         """Per submodel: ``(class name, [(feature, weight)], [(rule, weight)])``."""

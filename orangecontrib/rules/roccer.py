@@ -24,7 +24,7 @@ import numpy as np
 from Orange.data import Table
 from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
-from .base import RuleLearner, RuleModel
+from .base import RuleLearner, RuleModel, ViewerColumn
 from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
 from .rules import Condition, Rule, simplest_cuts
 
@@ -294,6 +294,34 @@ class ROCCERModel(RuleModel):
                                       entry=e))
         super().__init__(domain, rules, class_distribution)
 
+    plot_kind = "hull"
+
+    def viewer_columns(self):
+        rules = self.rule_list
+        pts = np.array([r.extra["roc_point"] for r in rules]).reshape(-1, 2)
+        entry = np.array([r.extra["entry"] + 1 for r in rules], dtype=float)
+        quality = np.array([r.quality for r in rules])
+        return [ViewerColumn("Position", entry, "Position in its class's rule list "
+                                                "(a disjunction shares one).", 0),
+                ViewerColumn("FPR", pts[:, 0], "False positive rate of the list up to "
+                                               "and including this rule."),
+                ViewerColumn("TPR", pts[:, 1], "True positive rate of the list up to "
+                                               "and including this rule."),
+                ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
+                                                          "segment: how much a firing rule "
+                                                          "raises the odds of its class.")]
+
+    def summary_lines(self):
+        """The rules listed, per class: as many hull points as list
+        entries (a disjunction is one entry of several rules)."""
+        cv = self.domain.class_var
+        lines = super().summary_lines()
+        for cl in self.class_lists:
+            n_rules = sum(len(c) for c in cl.rules)
+            lines.append(f"{cv.values[cl.cls]}: {n_rules} rules in {len(cl.rules)} hull "
+                         f"points, of {cl.n_candidates} candidates")
+        return lines
+
     def classes_without_rules(self) -> list[int]:
         """Classes of the training data whose rule list is empty."""
         return [cl.cls for cl in self.class_lists if not cl.rules]
@@ -322,7 +350,8 @@ class ROCCERModel(RuleModel):
         lines = [f"ROCCERModel: {len(self.rule_list)} rules"]
         for cl in self.class_lists:
             lines.append(f"\nclass {cv.name} = {cv.values[cl.cls]}: {len(cl.rules)} "
-                         f"rules selected from {cl.n_candidates} candidates"
+                         f"hull points ({sum(len(c) for c in cl.rules)} rules) selected "
+                         f"from {cl.n_candidates} candidates"
                          f" (confidence >= {cl.min_confidence:.3g})")
             lr = cl.likelihood_ratios()
             for e, conjunctions in enumerate(cl.rules):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import RuleLearner, RuleModel, parallel_jobs
+from .base import RuleLearner, RuleModel, ViewerColumn, parallel_jobs
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, code_mask, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
@@ -377,6 +377,14 @@ class SlipperModel(RuleModel):
         rules = [r for _, rs in boosters for r in rs]
         super().__init__(domain, rules, class_distribution)
         self.boosters = boosters  # [(positive class, [Rule, ...]), ...]
+
+    def viewer_columns(self):
+        return [ViewerColumn("Confidence", np.array([r.quality for r in self.rule_list]),
+                             "The rule's confidence C_R (eq. 4): its vote in the "
+                             "boosted score f(x).")]
+
+    def summary_lines(self):
+        return super().summary_lines() + [f"{len(self.boosters)} booster(s)"]
 
     def decision_function(self, X):
         """``f(x)`` per booster, shape ``(n, n_boosters)``."""

@@ -28,7 +28,7 @@ from Orange.preprocess import Discretize, Preprocess
 from Orange.preprocess.discretize import EqualFreq
 from Orange.preprocess.transformation import Transformation
 
-from .base import RuleLearner, RuleModel, parallel_jobs
+from .base import RuleLearner, RuleModel, ViewerColumn, parallel_jobs
 from .core import SLSData, pack_bits, sls_search
 from .encoding import dense_X
 from .rules import MISSING_OF, Condition, Rule, covering, format_number, simplest_cuts
@@ -324,6 +324,25 @@ class SLSEnsembleModel(RuleModel):
             columns.append([np.array([index[r] for r in rs], dtype=np.intp)
                             for rs in ens.rule_sets])
         return out, columns
+
+    plot_kind = "abstention"
+
+    def viewer_columns(self):
+        return [ViewerColumn("Ensemble weight", np.array([r.quality for r in self.rule_list]),
+                             "The summed weight of the rule sets that contain the rule.")]
+
+    def summary_lines(self):
+        lines = super().summary_lines()
+        lines.append(f"{sum(len(e.rule_sets) for e in self.ensembles)} distinct rule sets")
+        vb = self.voting_bound
+        if vb is not None:
+            lines.append(f"Error bound (Thm. 2, δ = "
+                         f"{next(iter(self.bounds.values())).delta:g}): {vb:.3f}")
+            if vb >= 1:
+                lines.append("  (vacuous: the data are too few for this many rule "
+                             "sets; more examples, a smaller k_max or a larger "
+                             "δ tighten it)")
+        return lines
 
     # --- scores and probabilities (Section 4) -----------------------------
     def class_scores(self, X) -> np.ndarray:

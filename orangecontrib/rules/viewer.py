@@ -15,23 +15,14 @@ import numpy as np
 
 from Orange.data import Table
 
-from .base import RuleModel
-from .evc import EVCRuleModel
-from .logreg import RuleLogisticRegressionModel
+from .base import RuleModel, ViewerColumn
 from .roccer import ROCCERModel
-from .rules import Condition, format_number, format_threshold
-from .slipper import SlipperModel
+from .rules import Condition, format_threshold
 from .sls import SLSEnsembleModel
 
 
-@dataclass
-class Column:
-    """A numeric column of the rule table: one value per rule."""
-
-    name: str
-    values: np.ndarray
-    tooltip: str = ""
-    decimals: int = 3
+#: a numeric column of the rule table (the models describe theirs)
+Column = ViewerColumn
 
 
 @dataclass
@@ -90,92 +81,33 @@ def class_distributions(model, data: Table | None) -> np.ndarray:
 
 
 def rule_table(model) -> RuleTable:
+    """The conditions, heads and the model's own numbers per rule (the
+    model says which, :meth:`RuleModel.viewer_columns`; Orange's CN2
+    models: their quality)."""
     rules = model.rule_list
     table = RuleTable([rule_conditions(model, r) for r in rules],
                       np.array([int(r.prediction) for r in rules], dtype=int))
-    quality = np.array([float(r.quality) for r in rules])
-    if isinstance(model, SlipperModel):
-        table.columns = [Column("Confidence", quality,
-                                "The rule's confidence C_R (eq. 4): its vote in "
-                                "the boosted score f(x).")]
-    elif isinstance(model, RuleLogisticRegressionModel):
-        coef = np.full(len(rules), np.nan)
-        for _, idx, _, _, b in model.submodels:
-            coef[np.asarray(idx, dtype=int)] = b
-        table.columns = [
-            Column("Coefficient", coef, "The rule's weight in the logistic "
-                                        "regression (log-odds when it fires)."),
-            Column("EVC quality", quality, "The rule's EVC-corrected probability.")]
-    elif isinstance(model, EVCRuleModel):
-        raw = np.array([r.extra.get("raw_frequency", np.nan) for r in rules])
-        name = "EVC quality" if model.quality_measure == "evc" else "m-estimate"
-        table.columns = [
-            Column(name, quality, "The rule's quality: its class probability "
-                                  "corrected for the optimism of the search."),
-            Column("Raw frequency", raw, "The share of covered training "
-                                         "examples of the rule's class.")]
-    elif isinstance(model, SLSEnsembleModel):
-        table.columns = [Column("Ensemble weight", quality,
-                                "The summed weight of the rule sets that "
-                                "contain the rule.")]
-    elif isinstance(model, ROCCERModel):
-        pts = np.array([r.extra["roc_point"] for r in rules]).reshape(-1, 2)
-        entry = np.array([r.extra["entry"] + 1 for r in rules], dtype=float)
-        table.columns = [
-            Column("Position", entry, "Position in its class's rule list "
-                                      "(a disjunction shares one).", 0),
-            Column("FPR", pts[:, 0], "False positive rate of the list up to "
-                                     "and including this rule."),
-            Column("TPR", pts[:, 1], "True positive rate of the list up to "
-                                     "and including this rule."),
-            Column("Likelihood ratio", quality, "Slope of the rule's hull "
-                                                "segment: how much a firing rule "
-                                                "raises the odds of its class.")]
+    if isinstance(model, RuleModel):
+        table.columns = model.viewer_columns()
     else:
-        table.columns = [Column("Quality", quality,
+        table.columns = [Column("Quality", np.array([float(r.quality) for r in rules]),
                                 "The rule's quality as its learner reports it.")]
     return table
 
 
 def model_summary(model) -> list[str]:
     """A few lines about the model for the widget's info box."""
-    lines = [f"{type(model).__name__}: {len(model.rule_list)} rules"]
-    if isinstance(model, SlipperModel):
-        lines.append(f"{len(model.boosters)} booster(s)")
-    elif isinstance(model, EVCRuleModel):
-        lines.append(f"Resolution: {model.strategy}")
-    elif isinstance(model, RuleLogisticRegressionModel):
-        lines.append(f"L2 strength λ = {format_number(model.lam)}")
-    elif isinstance(model, SLSEnsembleModel):
-        n_sets = sum(len(e.rule_sets) for e in model.ensembles)
-        lines.append(f"{n_sets} distinct rule sets")
-        vb = model.voting_bound
-        if vb is not None:
-            lines.append(f"Error bound (Thm. 2, δ = "
-                         f"{next(iter(model.bounds.values())).delta:g}): {vb:.3f}")
-            if vb >= 1:
-                lines.append("  (vacuous: the data are too few for this many rule "
-                             "sets; more examples, a smaller k_max or a larger "
-                             "δ tighten it)")
-    elif isinstance(model, ROCCERModel):
-        cv = model.domain.class_var
-        for cl in model.class_lists:
-            lines.append(f"{cv.values[cl.cls]}: {len(cl.rules)} of "
-                         f"{cl.n_candidates} candidates")
-    return lines
+    if isinstance(model, RuleModel):
+        return model.summary_lines()
+    return [f"{type(model).__name__}: {len(model.rule_list)} rules"]
 
 
 # --------------------------------------------------------------- plot data
 
 def plot_kind(model) -> str | None:
-    if isinstance(model, ROCCERModel):
-        return "hull"
-    if isinstance(model, SLSEnsembleModel):
-        return "abstention"
-    if isinstance(model, (EVCRuleModel, RuleLogisticRegressionModel)) and any(
-            "raw_frequency" in r.extra for r in model.rule_list):
-        return "evc"
-    return None
+    """``"hull"`` (ROCCER), ``"abstention"`` (SLS), ``"evc"`` (EVC rules and
+    the logistic regression with them) or ``None``: as the model says."""
+    return getattr(model, "plot_kind", None)
 
 
 def hull_points(model: ROCCERModel, cls: int):

@@ -5,7 +5,7 @@ from Orange.widgets.settings import Setting
 from orangecontrib.rules.evc import EVCRuleLearner
 from orangecontrib.rules.logreg import RuleLogisticRegressionLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
-from orangecontrib.rules.widgets.owevcrules import EVCSearchSettings
+from orangecontrib.rules.widgets.common import EVCSearchSettings
 
 
 class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):

@@ -6,21 +6,7 @@ from Orange.widgets.settings import Setting
 
 from orangecontrib.rules.scoring import STRATEGIES, RuleScoringLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
-
-STRATEGY_LABELS = (
-    "FIRST: most confident firing rule",
-    "RAND: random firing rule",
-    "VOTE: share of votes",
-    "WVOTE: confidence-weighted votes",
-    "LFPR: lowest false positive rate",
-)
-STRATEGY_TOOLTIP = (
-    "How the rules that fire on an instance give its score (Fawcett 2001): "
-    "FIRST uses the most confident rule, RAND a random one, VOTE the share of "
-    "rules per class, WVOTE confidence-weighted votes, LFPR the rule with the "
-    "lowest false positive rate. WVOTE and VOTE usually give the best ROC "
-    "curves.")
-
+from orangecontrib.rules.widgets.common import STRATEGY_LABELS, STRATEGY_TOOLTIP
 
 class OWRuleScoring(OWRulesLearnerBase):
     name = "Rule Scoring"

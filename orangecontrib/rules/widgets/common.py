@@ -1,0 +1,156 @@
+"""Parts the learner widgets share: the Fawcett strategy labels (Rule
+Scoring, EVC Rules) and the EVC rule-search settings (EVC Rules, Logistic
+Regression with Rules). Not a widget module."""
+import os
+
+from AnyQt.QtCore import Qt
+
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
+
+from orangecontrib.rules.evc import DEFAULT_MAX_THRESHOLDS
+
+STRATEGY_LABELS = (
+    "FIRST: most confident firing rule",
+    "RAND: random firing rule",
+    "VOTE: share of votes",
+    "WVOTE: confidence-weighted votes",
+    "LFPR: lowest false positive rate",
+)
+STRATEGY_TOOLTIP = (
+    "How the rules that fire on an instance give its score (Fawcett 2001): "
+    "FIRST uses the most confident rule, RAND a random one, VOTE the share of "
+    "rules per class, WVOTE confidence-weighted votes, LFPR the rule with the "
+    "lowest false positive rate. WVOTE and VOTE usually give the best ROC "
+    "curves.")
+
+QUALITIES = ("evc", "m")
+QUALITY_LABELS = ("EVC-corrected relative frequency", "m-estimate")
+
+
+class EVCSearchSettings:
+    """Rule-search settings shared by the EVC Rules and the Logistic
+    Regression with Rules widgets."""
+
+    quality_index = Setting(0)
+    m = Setting(2.0)
+    beam_width = Setting(10)
+    max_rule_length = Setting(5)
+    min_covered_examples = Setting(1)
+    alpha = Setting(0.05)
+    n_permutations = Setting(100)
+    random_state = Setting(0)
+    max_thresholds = Setting(DEFAULT_MAX_THRESHOLDS)
+    exact_thresholds = Setting(False)
+    all_cores = Setting(True)
+
+    def add_search_box(self):
+        box = gui.vBox(self.controlArea, "Rule quality")
+        self.quality_combo = gui.comboBox(
+            box, self, "quality_index", items=QUALITY_LABELS,
+            label="Quality:", orientation=Qt.Horizontal,
+            tooltip="EVC corrects each rule's apparent accuracy for the "
+                    "optimism of searching many rules (extreme value "
+                    "distribution fitted on permuted classes); the m-estimate "
+                    "only shrinks it towards the prior.",
+            callback=self._quality_changed)
+        self.m_spin = gui.doubleSpin(box, self, "m", 0.0, 1000.0, 1.0,
+                                     label="m:",
+                                     tooltip="Weight of the prior in the "
+                                             "m-estimate; larger values shrink "
+                                             "rule accuracies more.",
+                                     callback=self.settings_changed)
+        self.permutations_spin = gui.spin(
+            box, self, "n_permutations", 2, 10000,
+            label="Permutations for the Gumbel fit:",
+            tooltip="Class permutations used to fit the extreme value "
+                    "distribution; more are more precise and slower.",
+            callback=self.settings_changed)
+        self.alpha_spin = gui.doubleSpin(
+            box, self, "alpha", 0.001, 1.0, 0.01, decimals=3,
+            label="Significance (alpha):",
+            tooltip="Rules must be significant at this level (likelihood ratio "
+                    "statistic against the Gumbel distribution); smaller "
+                    "values keep fewer rules.",
+            callback=self.settings_changed)
+        box = gui.vBox(self.controlArea, "Rule search")
+        self.beam_width_spin = gui.spin(box, self, "beam_width", 1, 100,
+                                        label="Beam width:",
+                                        tooltip="Candidate rules refined in "
+                                                "parallel; wider is slower and "
+                                                "finds better rules.",
+                                        callback=self.settings_changed)
+        self.max_length_spin = gui.spin(box, self, "max_rule_length", 1, 20,
+                                        label="Maximal rule length:",
+                                        tooltip="At most this many conditions "
+                                                "per rule.",
+                                        callback=self.settings_changed)
+        self.min_covered_spin = gui.spin(box, self, "min_covered_examples", 1, 10000,
+                                         label="Minimal rule coverage:",
+                                         tooltip="A rule must cover at least "
+                                                 "this many examples.",
+                                         callback=self.settings_changed)
+        row = gui.hBox(box)
+        self.thresholds_spin = gui.spin(
+            row, self, "max_thresholds", 1, 4096,
+            label="Thresholds per numeric column:",
+            tooltip="Numeric columns are cut into about equally full bins; "
+                    "rules test these cuts only. More cuts follow the data "
+                    "more closely and are slower; on the benchmarks 16 cuts "
+                    "were as accurate as every threshold.",
+            callback=self.settings_changed)
+        self.exact_check = gui.checkBox(
+            row, self, "exact_thresholds", "all",
+            tooltip="Test a threshold between every two values whose examples "
+                    "are not all of one class (boundary points): exact, and "
+                    "slow on large data.",
+            callback=self._exact_changed)
+        row = gui.hBox(box)
+        self.seed_spin = gui.spin(row, self, "random_state", 0, 2**31 - 1,
+                                  label="Random seed:",
+                                  tooltip="Seeds the class permutations; the "
+                                          "same seed gives the same rules.",
+                                  callback=self.settings_changed)
+        self.cores_check = gui.checkBox(
+            row, self, "all_cores", "all cores",
+            tooltip="Use all processor cores: the permutation searches and the "
+                    "classes run in parallel threads; the rules are the same "
+                    "either way.",
+            callback=self.settings_changed)
+        self._quality_changed(notify=False)
+        self._exact_changed(notify=False)
+
+    def _exact_changed(self, notify=True):
+        self.thresholds_spin.setEnabled(not self.exact_thresholds)
+        if notify:
+            self.settings_changed()
+
+    def _quality_changed(self, notify=True):
+        evc = QUALITIES[self.quality_index] == "evc"
+        self.m_spin.setEnabled(not evc)
+        self.permutations_spin.setEnabled(evc)
+        if notify:
+            self.settings_changed()
+
+    def rule_learner_args(self):
+        return dict(quality=QUALITIES[self.quality_index], m=self.m,
+                    beam_width=self.beam_width, max_rule_length=self.max_rule_length,
+                    min_covered_examples=self.min_covered_examples,
+                    alpha=self.alpha, n_permutations=self.n_permutations,
+                    max_thresholds=None if self.exact_thresholds else self.max_thresholds,
+                    n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
+                    random_state=self.random_state)
+
+    def search_parameters(self):
+        quality = QUALITY_LABELS[self.quality_index]
+        if QUALITIES[self.quality_index] == "m":
+            quality += f" (m = {self.m:g})"
+        else:
+            quality += f" ({self.n_permutations} permutations)"
+        return (("Rule quality", quality), ("Significance", f"{self.alpha:g}"),
+                ("Beam width", self.beam_width),
+                ("Maximal rule length", self.max_rule_length),
+                ("Minimal rule coverage", self.min_covered_examples),
+                ("Thresholds per numeric column",
+                 "all" if self.exact_thresholds else self.max_thresholds),
+                ("Random seed", self.random_state))
