@@ -198,3 +198,18 @@ def test_indicator_matrix_products_match_scipy(n, k, density, seed):
     if dense.any():
         with pytest.raises(ValueError, match="0/1"):
             IndicatorMatrix(sp.csr_matrix(dense * 2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.floats(-5, 5), st.just(float("nan"))), min_size=0, max_size=80),
+       st.sampled_from(["==", "<=", ">=", "<"]), st.floats(-5, 5))
+def test_column_mask_is_the_condition_test(values, op, t):
+    """SLIPPER's per-condition mask (core.column_mask) against numpy: a
+    missing value satisfies nothing; strided columns read right."""
+    from orangecontrib.rules.rules import OPERATORS
+    x = np.array(values, dtype=float)
+    with np.errstate(invalid="ignore"):
+        want = {"==": x == t, "<=": x <= t, ">=": x >= t, "<": x < t}[op] & ~np.isnan(x)
+    np.testing.assert_array_equal(core.column_mask(x, OPERATORS[op], t), want)
+    wide = np.column_stack([x, np.zeros(len(x))])  # a strided column
+    np.testing.assert_array_equal(core.column_mask(wide[:, 0], OPERATORS[op], t), want)

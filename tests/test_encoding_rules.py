@@ -148,17 +148,15 @@ def test_simplest_between_is_inside_and_short(lo, width, lo_open, hi_open):
     v = simplest_between(lo, hi, lo_open, hi_open)
     assume(v is not None)
     assert (v > lo if lo_open else v >= lo) and (v < hi if hi_open else v <= hi)
-    # no number with fewer significant digits lies in the interval: check the
-    # numbers of each shorter length nearest the two ends
+    # no number with fewer significant digits lies in the interval: the ends
+    # rounded to each shorter length by Python's formatting, and their
+    # neighbours at that precision, are all outside
     digits = significant_digits(v)
     for d in range(1, digits):
         for x in (lo, hi):
-            if x == 0:
-                continue
-            e = int(np.floor(np.log10(abs(x)))) - d + 1
-            k = int(np.floor(x / 10.0 ** e))
-            for kk in range(k - 1, k + 3):
-                w = float(f"{kk}e{e}")
+            rounded = f"{x:.{d - 1}e}"
+            step = 10.0 ** (int(rounded.split("e")[1]) - d + 1)
+            for w in (float(rounded) - step, float(rounded), float(rounded) + step):
                 inside = (w > lo if lo_open else w >= lo) and (w < hi if hi_open else w <= hi)
                 assert not (inside and significant_digits(w) < digits), (lo, hi, v, w)
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .base import RuleLearner, RuleModel, ViewerColumn, parallel_jobs
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
-                   best_sqrt_thresholds, class_weights, code_mask, column_mask,
+                   best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
 from .rules import Condition, Rule, canonical_conditions, covering, simplest_threshold
@@ -63,7 +63,7 @@ def _condition_mask(enc: EncodedData, cond: _Cond, XcT=None) -> np.ndarray:
     column is then read sequentially, much faster than a strided column of
     ``enc.Xc``)."""
     if cond.kind == KIND_DISCRETE:
-        return code_mask(enc.Xd[:, cond.col], int(cond.value))
+        return column_mask(enc.Xd[:, cond.col].astype(float), OP_EQ, int(cond.value))
     x = enc.Xc[:, cond.col] if XcT is None else XcT[cond.col]
     return column_mask(x, cond.op, cond.value)
 

@@ -114,10 +114,10 @@ def cover_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
 
 
 def column_mask(const double[:] x, int8_t op, double value):
-    """Boolean mask of ``x op value`` over one numeric column (``x`` may be
-    strided); a missing value (NaN) satisfies nothing. The same test as
-    :func:`cover_matrix`, for learners that refine one condition at a time
-    (SLIPPER's grow step)."""
+    """Boolean mask of ``x op value`` over one column (``x`` may be strided;
+    integer codes as floats, ``-1`` for missing, with ``OP_EQ``); a missing
+    value (NaN) satisfies nothing. The same test as :func:`cover_matrix`, for
+    learners that refine one condition at a time (SLIPPER's grow step)."""
     if not OP_EQ <= op <= OP_LT:
         raise ValueError(f"unknown operator {op}")
     cdef Py_ssize_t i, n = x.shape[0]
@@ -126,19 +126,6 @@ def column_mask(const double[:] x, int8_t op, double value):
     with nogil:
         for i in range(n):
             out[i] = value_satisfies(x[i], op, value)
-    return out_arr.view(np.bool_)
-
-
-def code_mask(const int32_t[:] codes, int32_t value):
-    """Boolean mask of ``code == value`` over one integer-coded column
-    (``codes`` may be strided); a missing code (negative) satisfies
-    nothing."""
-    cdef Py_ssize_t i, n = codes.shape[0]
-    out_arr = np.empty(n, dtype=np.uint8)
-    cdef uint8_t[::1] out = out_arr
-    with nogil:
-        for i in range(n):
-            out[i] = code_satisfies(codes[i], OP_EQ, value)
     return out_arr.view(np.bool_)
 
 
