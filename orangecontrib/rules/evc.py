@@ -45,7 +45,7 @@ from .core import chi2_isf as _chi2_isf
 from .core import chi2_sf as _chi2_sf
 from .core import evc_quality as _evc_quality
 from .encoding import search_data
-from .rules import Condition, Rule, simplest_threshold
+from .rules import Condition, Rule, ShortThresholds
 from .scoring import RuleSetModel, check_strategy
 
 EULER_GAMMA = 0.5772156649015329
@@ -415,17 +415,19 @@ class EVCRuleLearner(RuleLearner):
             found.append(found_c)
             self.progress(start + (1 - start) * len(found) / len(present),
                           "learning rules")
-        rules = [self.to_rule(f, cls, enc, data.domain)
+        short = ShortThresholds(lambda a: enc.Xc[:, enc.attr_col[a]])
+        rules = [self.to_rule(f, cls, enc, data.domain, short)
                  for cls, found_c in zip(present, found) for f in found_c]
         return EVCRuleModel(data.domain, rules, enc.class_distribution(),
                             self.strategy, gumbel, self.quality)
 
     @staticmethod
-    def to_rule(found: Found, cls, enc, domain) -> Rule:
+    def to_rule(found: Found, cls, enc, domain, short=None) -> Rule:
         conditions = []
+        short = ShortThresholds(lambda a: enc.Xc[:, enc.attr_col[a]]) if short is None else short
         for a, op, v in found.conditions:
             if op != OP_EQ:  # the shortest threshold with the same split
-                v = simplest_threshold(enc.Xc[:, enc.attr_col[a]], OP_NAMES[op], v)
+                v = short(a, OP_NAMES[op], v)
             conditions.append(Condition(a, OP_NAMES[op], v))
         dist = (found.dist if found.dist is not None else
                 class_weights(enc.y, enc.w, found.mask.view(np.uint8), enc.n_classes))

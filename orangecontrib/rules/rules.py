@@ -95,6 +95,25 @@ def simplest_cuts(values, cuts) -> np.ndarray:
                      ).astype(float)
 
 
+class ShortThresholds:
+    """:func:`simplest_threshold` for many conditions on the columns of one
+    training table: each column sorted once, each ``(column, op, t)``
+    answered once (``column(j)`` gives column ``j``'s values)."""
+
+    def __init__(self, column):
+        self.column = column
+        self.sorted, self.done = {}, {}
+
+    def __call__(self, j, op: str, t: float) -> float:
+        key = (j, op, float(t))
+        if key not in self.done:
+            if j not in self.sorted:
+                v = np.asarray(self.column(j), dtype=float)
+                self.sorted[j] = np.unique(v[np.isfinite(v)])
+            self.done[key] = simplest_threshold(self.sorted[j], op, float(t))
+        return self.done[key]
+
+
 def simplest_threshold(values, op: str, t: float) -> float:
     """A threshold with the fewest digits that splits the training
     ``values`` exactly as ``op`` at ``t`` does (``<=``, ``>=``, ``<``); ``t``

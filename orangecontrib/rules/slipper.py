@@ -21,7 +21,7 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
-from .rules import Condition, Rule, canonical_conditions, covering, simplest_threshold
+from .rules import Condition, Rule, ShortThresholds, canonical_conditions, covering
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 
@@ -529,7 +529,8 @@ class SlipperLearner(RuleLearner):
                               return_as="generator")(jobs):
                 results.append(r)
                 self.progress(len(results) / len(classes), "boosting one booster per class")
-        boosters = [(cls, self._merged([self._to_rule(conds, c, cls, enc, data.domain)
+        short = ShortThresholds(lambda j: enc.Xc[:, j])
+        boosters = [(cls, self._merged([self._to_rule(conds, c, cls, enc, data.domain, short)
                                         for conds, c in hyp]))
                     for cls, (_, hyp) in zip(classes, results)]
         model = SlipperModel(data.domain, boosters, enc.class_distribution())
@@ -591,12 +592,13 @@ class SlipperLearner(RuleLearner):
         return list(out.values())
 
     @staticmethod
-    def _to_rule(conds, c, cls, enc, domain):
+    def _to_rule(conds, c, cls, enc, domain, short=None):
         conditions, covered = [], np.ones(enc.n, bool)
+        short = ShortThresholds(lambda j: enc.Xc[:, j]) if short is None else short
         for kind, col, op, value in conds:
             attrs = enc.disc_attrs if kind == KIND_DISCRETE else enc.cont_attrs
             if kind == KIND_CONTINUOUS:  # the shortest threshold with the same split
-                value = simplest_threshold(enc.Xc[:, col], OP_NAMES[op], value)
+                value = short(col, OP_NAMES[op], value)
             conditions.append(Condition(int(attrs[col]), OP_NAMES[op], value))
             covered &= _condition_mask(enc, _Cond(kind, col, op, value))
         dist = class_weights(enc.y, enc.w, covered.view(np.uint8), enc.n_classes)

@@ -388,6 +388,7 @@ cdef class SearchData:
     cdef const int32_t[:, ::1] codes
     cdef int32_t[:, ::1] slots       # codes + offset[f]: the slot of each cell
     cdef int32_t[:, ::1] codes_t     # the codes, one contiguous column per feature
+    cdef int8_t[::1] complete        # 1: the feature has no missing value
     cdef readonly bint positive_weights
     cdef int32_t[::1] offset
     cdef const int32_t[::1] n_bins
@@ -426,6 +427,9 @@ cdef class SearchData:
             raise ValueError("weights must be finite and non-negative")
         self.positive_weights = bool(np.all(self.w_arr > 0))
         self.codes_t = np.ascontiguousarray(self.codes_arr.T).reshape(self.n_feat, self.n)
+        self.complete = np.ascontiguousarray(
+            np.all(self.codes_arr >= 0, axis=0) if self.n else np.ones(self.n_feat, bool),
+            dtype=np.int8).reshape(self.n_feat)
         self.slots = np.where(self.codes_arr >= 0, self.codes_arr + offset[:self.n_feat],
                               -1).astype(np.int32).reshape(self.n, self.n_feat)
         # x log x for integer counts: only when every weight is an integer
@@ -627,6 +631,7 @@ cdef struct Search:
     bint positive_weights
     const int32_t *n_bins
     const int8_t *ordinal
+    const int8_t *complete   # features without a missing value
     const double *lo
     const double *hi
     const double *w
@@ -660,6 +665,7 @@ cdef struct Search:
     bint failed
     Cache *cache             # NULL: count every parent's rows
     Cond *key                # scratch: a rule's conditions in canonical order
+    int32_t *upos            # scratch (n): the uncovered positives of a parent
     # work done, for benchmarks: rows counted, candidates offered and scored
     int64_t n_rows_counted, n_offered, n_scored
 
@@ -958,8 +964,9 @@ cdef void _count(Search *S, const Rule *parent) noexcept nogil:
     e.conds = <Cond *>malloc((parent.n_cond + 1) * sizeof(Cond))
     e.sums = <double *>calloc(2 * S.n_slots + 1, sizeof(double))
     e.present = <uint64_t *>malloc(S.n_words * sizeof(uint64_t))
-    m = 0
+    m = 0  # the uncovered positives, in one pass
     for r in range(parent.n_rows):
+        S.upos[m] = parent.rows[r]
         m += S.cls[parent.rows[r]] == 2
     e.upos = <int32_t *>malloc((m + 1) * sizeof(int32_t))
     if e.conds == NULL or e.sums == NULL or e.present == NULL or e.upos == NULL:
@@ -978,11 +985,7 @@ cdef void _count(Search *S, const Rule *parent) noexcept nogil:
         e.sums[2 * k] = cnt[4 * k]
         e.sums[2 * k + 1] = cnt[4 * k + 1] + cnt[4 * k + 2]
         k = _next_present(S.present, k + 1, S.n_slots)
-    m = 0
-    for r in range(parent.n_rows):
-        if S.cls[parent.rows[r]] == 2:
-            e.upos[m] = parent.rows[r]
-            m += 1
+    memcpy(e.upos, S.upos, m * sizeof(int32_t))
     e.n_upos = m
     c.n_used += 1
     c.bytes += (2 * S.n_slots + S.n_words * 4 + m) * 8 + 256
@@ -1000,6 +1003,8 @@ cdef void _refine(Search *S, int32_t b, int L) noexcept nogil:
     cdef double below[3]
     cdef double total[3]
     cdef double above[3]
+    cdef double shared[3]
+    cdef bint have_shared = False
     cdef double t_le, t_ge, a, z
     cdef double *slot
     cdef int c
@@ -1030,13 +1035,20 @@ cdef void _refine(Search *S, int32_t b, int L) noexcept nogil:
             continue
         use_le = not _used(parent, <int32_t>f, OP_LE)
         use_ge = not _used(parent, <int32_t>f, OP_GE)
-        total[0] = total[1] = total[2] = 0
-        if use_ge:
+        if use_ge and S.complete[f] and have_shared:
+            # every row has a code: the totals are the parent's, as summed
+            # for the first such feature
+            total[0], total[1], total[2] = shared[0], shared[1], shared[2]
+        elif use_ge:
+            total[0] = total[1] = total[2] = 0
             k = _next_present(S.present, first, end)
             while k < end:
                 for c in range(3):
                     total[c] += cnt[4 * k + c]
                 k = _next_present(S.present, k + 1, end)
+            if S.complete[f]:
+                shared[0], shared[1], shared[2] = total[0], total[1], total[2]
+                have_shared = True
         below[0] = below[1] = below[2] = 0
         prev = -1
         k = _next_present(S.present, first, end)
@@ -1246,6 +1258,7 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
     S.offset = &data.offset[0]
     S.n_bins = &data.n_bins[0] if data.n_feat else NULL
     S.ordinal = &data.ordinal[0] if data.n_feat else NULL
+    S.complete = &data.complete[0] if data.n_feat else NULL
     S.lo = &data.lo[0] if data.n_slots else NULL
     S.hi = &data.hi[0] if data.n_slots else NULL
     S.w = &data.w[0] if data.n else NULL
@@ -1271,6 +1284,7 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
     S.failed = False
     S.cache = cache if data.table.exact else NULL  # exact sums only
     S.key = <Cond *>malloc((max_len + 1) * sizeof(Cond))
+    S.upos = <int32_t *>malloc((data.n + 1) * sizeof(int32_t))
     S.n_rows_counted = S.n_offered = S.n_scored = 0
     per_parent = 2 * data.n_slots + 1
     S.counts = <double *>calloc(4 * (data.n_slots + 1), sizeof(double))
@@ -1282,7 +1296,8 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
     S.beam = <Rule *>malloc(beam_width * sizeof(Rule))
     S.next_beam = <Rule *>malloc(beam_width * sizeof(Rule))
     S.n_beam = 0
-    return (S.counts != NULL and S.present != NULL and S.key != NULL and S.buf != NULL and S.heap != NULL
+    return (S.counts != NULL and S.present != NULL and S.key != NULL and S.upos != NULL
+            and S.buf != NULL and S.heap != NULL
             and S.best_conds != NULL and S.beam != NULL and S.next_beam != NULL)
 
 
@@ -1292,6 +1307,7 @@ cdef void _free_search(Search *S) noexcept nogil:
     free(S.counts)
     free(S.present)
     free(S.key)
+    free(S.upos)
     free(S.buf)
     free(S.heap)
     free(S.best_conds)
