@@ -10,7 +10,8 @@ max(min(columns, columns // 2), ceil(log2(classes)) + 1), n_redundant=0,
 n_classes=classes, n_clusters_per_class=1, random_state=0)`` (at most
 ``columns`` informative). Two thirds train, one third test (stratified,
 seed 0). Each fit runs in a fresh process, one job, with a time limit; a
-fit that does not finish shows as ``> limit``.
+fit that does not finish shows as ``> limit``. ``sls-2threads`` (not in the
+default list) is SLS with ``n_jobs=2``: the same model in two threads.
 """
 from __future__ import annotations
 
@@ -60,7 +61,9 @@ def make_learner(name):
     return {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
             "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
             "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner,
-            "rf": lambda: RandomForestLearner(random_state=0)}[name]()
+            "rf": lambda: RandomForestLearner(random_state=0),
+            # not a default: SLS's searches in two threads (the same model)
+            "sls-2threads": lambda: R.SLSEnsembleLearner(n_jobs=2)}[name]()
 
 
 def _fit_one(name, shape, queue):
