@@ -115,3 +115,21 @@ def test_import_fails_clearly_without_compiled_core():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, timeout=120).stdout
     assert "IMPORT ERROR" in out and "compiled core" in out and "pip install" in out
+
+
+def test_names_fit_the_toolbox_and_icons_differ():
+    """The canvas's toolbox shows a widget's (short) name on at most two
+    lines under its icon: every name splits into two lines of at most 13
+    characters (Orange's own "Logistic Regression" needs 10); no two
+    widgets share an icon."""
+    import os
+    import orangecontrib.rules.widgets as w
+    icons, classes = set(), list(widget_classes())
+    for cls in classes:
+        words = (cls.short_name or cls.name).split()
+        best = min(max(len(" ".join(words[:i])), len(" ".join(words[i:])))
+                   for i in range(1, len(words) + 1))
+        assert best <= 13, cls.name
+        with open(os.path.join(os.path.dirname(w.__file__), cls.icon), "rb") as f:
+            icons.add(f.read())
+    assert len(icons) == len(classes)

@@ -10,6 +10,7 @@ from orangecontrib.rules.widgets.common import EVCSearchSettings
 
 class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
     name = "Logistic Regression with Rules"
+    short_name = "LR with Rules"  # the toolbox has two short lines per name
     description = "Logistic regression over the attributes and EVC rules, " \
                   "with an extra penalty on rule weights (Možina et al. 2019)."
     icon = "icons/RuleLogReg.svg"
