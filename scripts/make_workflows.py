@@ -101,10 +101,11 @@ def inspect_rules(reg):
                 title="Covered by SLIPPER rules")
     t2 = b.node("Orange.widgets.data.owtable.OWTable", (680, 300),
                 title="Covered by EVC rules")
+    # the viewers show the rules on the models' training data (no Data
+    # link of their own, which would cross the learners and their titles)
     for learner, view, table in ((slipper, v1, t1), (evc, v2, t2)):
         b.link(data, "Data", learner, "Data")
         b.link(learner, "Model", view, "Model")
-        b.link(data, "Data", view, "Data")
         b.link(view, "Selected Data", table, "Data")
     b.note((420, 380, 300, 70), "In the EVC viewer, points below the diagonal "
                                 "are rules whose accuracy the search overrated.")
@@ -116,7 +117,7 @@ def plots(reg):
                 "ROCCER, SLS Ensembles and Rule Scoring learn from heart_disease "
                 "and each model goes to a Rule Viewer: ROCCER's per-class ROC "
                 "convex hull with the selected rules, the SLS ensemble's "
-                "abstention curve with its PAC-Bayes bound, and the CN2 rules "
+                "abstention curve with its PAC-Bayes bound, and the rules "
                 "Rule Scoring resolves with Fawcett's strategies.")
     data = file_node(b, "heart_disease", (80, 200))
     rows = [("orangecontrib.rules.widgets.owroccer.OWROCCER", "ROCCER", 80),
@@ -129,8 +130,7 @@ def plots(reg):
         view = b.node("orangecontrib.rules.widgets.owrulesviewer.OWRulesViewer",
                       (480, y), title=f"Rule Viewer ({title})")
         b.link(data, "Data", learner, "Data")
-        b.link(learner, "Model", view, "Model")
-        b.link(data, "Data", view, "Data")
+        b.link(learner, "Model", view, "Model")  # shown on the training data
     b.note((560, 160, 260, 90), "Set a margin threshold θ in SLS Ensembles to "
                                 "let the model abstain; the viewer's curve shows "
                                 "what that costs and gains.")
