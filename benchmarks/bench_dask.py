@@ -18,7 +18,7 @@ Modes: ``n_jobs=1``; ``parallel_config(backend="threading", n_jobs=2)``
 n_jobs=2)`` (two local worker processes); ``parallel_config(backend="dask", n_jobs=-1)``
 with a ``distributed.Client`` on a ``LocalCluster(n_workers=2,
 threads_per_worker=1, processes=True)`` on 127.0.0.1, started once before
-timing. Each mode's model is checked to be byte-identical (pickle) to the
+timing (the loky processes too). Each mode's model is checked to be byte-identical (pickle) to the
 one-job model. Seconds are the median of ``repeats`` fits. Writes
 ``results/dask.md``.
 """
@@ -103,6 +103,11 @@ def main():
         "Dask LocalCluster, 2 workers": lambda fit: _in(
             parallel_config(backend="dask", n_jobs=-1), fit),
     }
+    # start each mode's workers before timing, as the cluster above is
+    # (loky starts its processes at the first parallel call)
+    from joblib import Parallel, delayed
+    for run in modes.values():
+        run(lambda: Parallel()(delayed(abs)(i) for i in range(4)))
     res, same = {}, {}
     for name, make in learners.items():
         one = None
