@@ -81,6 +81,12 @@ def test_cover_matrix(d, n_rules, max_len):
             expected[:, r] &= ref_condition(d, kind[k], col[k], op[k], val[k])
     assert got.dtype == bool and got.shape == (n, n_rules)
     np.testing.assert_array_equal(got, expected)
+    # the same coverage as sparse columns (models of many rules on many rows)
+    indptr, indices = core.cover_columns(d["Xd"], d["Xc"], ptr, kind, col, op, val)
+    assert indptr.shape == (n_rules + 1,) and indptr[-1] == len(indices) == expected.sum()
+    for r in range(n_rules):
+        np.testing.assert_array_equal(indices[indptr[r]:indptr[r + 1]],
+                                      np.flatnonzero(expected[:, r]))
 
 
 @SETTINGS

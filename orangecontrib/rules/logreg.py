@@ -26,7 +26,7 @@ from .base import RuleLearner, RuleModel, ViewerColumn
 from .core import IndicatorMatrix
 from .encoding import dense_X
 from .evc import EVCRuleLearner
-from .rules import covering, format_number
+from .rules import covering_sparse, format_number
 
 DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
 
@@ -242,7 +242,7 @@ class RuleLogisticRegressionModel(RuleModel):
     def predict(self, X):
         X = self._model_X(X)
         F = self.features(X) if self.features is not None else np.zeros((len(X), 0))
-        cover = covering(self.rule_list, X).astype(float)
+        cover = covering_sparse(self.rule_list, X)
         if self.n_classes == 2 and len(self.submodels) == 1:
             cls, idx, b0, w, b = self.submodels[0]
             p = expit(b0 + F @ w + cover[:, idx] @ b)
@@ -344,7 +344,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         F = features(X) if features is not None else np.zeros((len(X), 0))
         # rule indicators as a sparse matrix: rules cover a few percent of
         # the rows, and the optimiser multiplies by it twice per step
-        cover = sp.csc_matrix(covering(rules, X), dtype=float)
+        cover = covering_sparse(rules, X)
         self.progress(0.8, "choosing lambda")
         Fplain = AttributeFeatures(data.domain, X, v)(X)
         present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]

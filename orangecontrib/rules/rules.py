@@ -14,7 +14,7 @@ import numpy as np
 
 from Orange.data import Domain
 
-from .core import KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, OP_LT, cover_matrix
+from .core import KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, OP_LT, cover_columns, cover_matrix
 from .encoding import dense_X
 
 OPERATORS = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE, "<": OP_LT}
@@ -229,6 +229,22 @@ def covering(rules: Sequence["Rule"], X) -> np.ndarray:
         raise ValueError("a rule refers to a column that X does not have")
     empty = np.zeros((X.shape[0], 0), dtype=np.int32)
     return cover_matrix(empty, X, *rules_to_csr(rules))
+
+
+def covering_sparse(rules: Sequence["Rule"], X):
+    """:func:`covering` as a sparse ``(n, len(rules))`` 0/1 matrix (CSC,
+    float): memory for the covered cells only, for models of many rules on
+    many rows (logistic regression with rules, SLIPPER)."""
+    import scipy.sparse as sp
+    X = dense_X(X)
+    if X.ndim != 2:
+        raise ValueError("X must be two-dimensional")
+    if any(c.column >= X.shape[1] for r in rules for c in r.conditions):
+        raise ValueError("a rule refers to a column that X does not have")
+    empty = np.zeros((X.shape[0], 0), dtype=np.int32)
+    indptr, indices = cover_columns(empty, X, *rules_to_csr(rules))
+    return sp.csc_matrix((np.ones(len(indices)), indices, indptr),
+                         shape=(X.shape[0], len(rules)))
 
 
 class Rule:

@@ -21,7 +21,8 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
-from .rules import Condition, Rule, ShortThresholds, canonical_conditions, covering
+from .rules import (Condition, Rule, ShortThresholds, canonical_conditions, covering,
+                    covering_sparse)
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 
@@ -389,7 +390,7 @@ class SlipperModel(RuleModel):
     def decision_function(self, X):
         """``f(x)`` per booster, shape ``(n, n_boosters)``."""
         X = self._model_X(X)
-        cover = covering(self.rule_list, X).astype(float)
+        cover = covering_sparse(self.rule_list, X)
         conf = np.array([r.quality for r in self.rule_list])
         out, start = np.zeros((X.shape[0], len(self.boosters))), 0
         for b, (_, rules) in enumerate(self.boosters):

@@ -21,6 +21,8 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from ._bits cimport ctz64, popcount64
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 cnp.import_array()
 
@@ -127,6 +129,60 @@ def column_mask(const double[:] x, int8_t op, double value):
         for i in range(n):
             out[i] = value_satisfies(x[i], op, value)
     return out_arr.view(np.bool_)
+
+
+def cover_columns(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
+                  const int32_t[::1] rule_ptr, const int32_t[::1] kind,
+                  const int32_t[::1] col, const int8_t[::1] op,
+                  const double[::1] value):
+    """:func:`cover_matrix` as the column pointers and row indices of a
+    sparse ``(n, n_rules)`` matrix (CSC: rule ``r`` covers rows
+    ``indices[indptr[r]:indptr[r + 1]]``, ascending): memory for the covered
+    cells only, not for every row and rule."""
+    cdef Py_ssize_t n = Xd.shape[0]
+    cdef Py_ssize_t n_rules = rule_ptr.shape[0] - 1
+    if Xc.shape[0] != n:
+        raise ValueError("Xd and Xc differ in number of rows")
+    if n_rules < 0 or (n_rules >= 0 and rule_ptr[n_rules] > kind.shape[0]):
+        raise ValueError("rule_ptr does not match the condition arrays")
+    _check_conditions(kind, col, op, value, Xd.shape[1], Xc.shape[1])
+    indptr_arr = np.zeros(max(n_rules, 0) + 1, dtype=np.int64)
+    cdef int64_t[::1] indptr = indptr_arr
+    cdef Py_ssize_t cap = max(n, 16), nnz = 0, i, r, k
+    cdef int32_t *buf = <int32_t *>malloc(cap * sizeof(int32_t))
+    cdef int32_t *grown
+    cdef bint ok, failed = False
+    if buf == NULL:
+        raise MemoryError()
+    with nogil:
+        for r in range(n_rules):
+            for i in range(n):
+                ok = True
+                for k in range(rule_ptr[r], rule_ptr[r + 1]):
+                    if not _satisfies(Xd, Xc, i, kind[k], col[k], op[k], value[k]):
+                        ok = False
+                        break
+                if ok:
+                    if nnz == cap:
+                        grown = <int32_t *>realloc(buf, 2 * cap * sizeof(int32_t))
+                        if grown == NULL:
+                            failed = True
+                            break
+                        buf, cap = grown, 2 * cap
+                    buf[nnz] = <int32_t>i
+                    nnz += 1
+            if failed:
+                break
+            indptr[r + 1] = nnz
+    if failed:
+        free(buf)
+        raise MemoryError()
+    indices_arr = np.empty(nnz, dtype=np.int32)
+    cdef int32_t[::1] iv = indices_arr
+    if nnz:
+        memcpy(&iv[0], buf, nnz * sizeof(int32_t))
+    free(buf)
+    return indptr_arr, indices_arr
 
 
 # ---------------------------------------------------------------- bitsets
