@@ -21,8 +21,7 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
-from .rules import (Condition, Rule, ShortThresholds, canonical_conditions, covering,
-                    covering_sparse)
+from .rules import Condition, Rule, ShortThresholds, canonical_conditions, covering_sparse
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 
