@@ -1035,12 +1035,12 @@ cdef void _refine(Search *S, int32_t b, int L) noexcept nogil:
             continue
         use_le = not _used(parent, <int32_t>f, OP_LE)
         use_ge = not _used(parent, <int32_t>f, OP_GE)
+        total[0] = total[1] = total[2] = 0
         if use_ge and S.complete[f] and have_shared:
             # every row has a code: the totals are the parent's, as summed
             # for the first such feature
             total[0], total[1], total[2] = shared[0], shared[1], shared[2]
         elif use_ge:
-            total[0] = total[1] = total[2] = 0
             k = _next_present(S.present, first, end)
             while k < end:
                 for c in range(3):
