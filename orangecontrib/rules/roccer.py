@@ -267,8 +267,10 @@ class ClassRuleList:
     def likelihood_ratios(self, alpha=1.0):
         """Per segment (the L rules, then the default rule): ``(dtpr / dfpr)``
         with ``alpha`` added to both counts, so a segment without false
-        positives has a finite ratio."""
-        d = np.diff(self.points, axis=0)
+        positives has a finite ratio.  Rates are monotone; the clip removes
+        rounding (a difference of -1e-17 times weights of 1e150 would make
+        a negative ratio)."""
+        d = np.clip(np.diff(self.points, axis=0), 0.0, None)
         dtp, dfp = d[:, 1] * self.P, d[:, 0] * self.N
         return ((dtp + alpha) / (self.P + 2 * alpha)) / ((dfp + alpha) / (self.N + 2 * alpha))
 

@@ -78,6 +78,7 @@ def spread(winner: np.ndarray, score: np.ndarray, prior: np.ndarray) -> np.ndarr
     """Probability rows: ``score`` for ``winner``, ``1 - score`` shared by the
     other classes in proportion to ``prior`` (uniformly if they have none)."""
     n, C = len(winner), len(prior)
+    score = np.clip(score, 0.0, 1.0)  # an average of confidences may round past 1
     if C == 1:
         return np.ones((n, 1))
     others = np.tile(prior, (n, 1))
