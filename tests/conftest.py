@@ -8,6 +8,16 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))  # the tests' own helpers (references)
 
+from hypothesis import settings  # noqa: E402
+
+# Property tests draw the same examples on every run by default, so a test
+# run (and CI) is reproducible; HYPOTHESIS_PROFILE=explore draws new random
+# examples each run, to look for new failures (fix them, then add the
+# failing case with @example).
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
 
 @pytest.fixture(scope="session")
 def heart():

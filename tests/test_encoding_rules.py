@@ -2,7 +2,7 @@
 import pickle
 
 import numpy as np
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, example, given, settings, strategies as st
 import pytest
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
@@ -141,6 +141,8 @@ def test_simplest_between_by_hand():
 
 @settings(max_examples=200, deadline=None)
 @given(st.floats(-1e6, 1e6), st.floats(1e-9, 1e3), st.booleans(), st.booleans())
+@example(5e-324, 1.0, False, False)  # a denormal end: 10.0 ** -324 is 0
+@example(-2e-310, 1e-9, True, True)
 def test_simplest_between_is_inside_and_short(lo, width, lo_open, hi_open):
     from orangecontrib.rules.rules import significant_digits, simplest_between
     hi = lo + width

@@ -132,7 +132,7 @@ def run_one(kind, data):
         np.testing.assert_allclose(model(reordered, model.Probs), probs)
 
 
-FAST = settings(max_examples=12, deadline=None, database=None, derandomize=True,
+FAST = settings(max_examples=12, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 LONG = settings(max_examples=150, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))

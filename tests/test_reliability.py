@@ -185,3 +185,22 @@ def test_roccer_does_not_get_worse_with_more_data():
         assert all(v > 1000 for v in model.stats["candidates"].values())
         aucs.append(roc_auc_score(y, model(data, model.Probs)[:, 1]))
     assert aucs[1] >= aucs[0] - 0.01
+
+
+@pytest.mark.parametrize("kind", sorted(LEARNERS))
+def test_a_learner_pickles_in_the_middle_of_a_fit(kind):
+    """A worker process receives the learner's methods pickled, while the
+    caller's progress callback (here one holding a lock, like a widget's)
+    is attached: the learner must pickle without it (unpicklable tasks made
+    joblib's Dask backend wait forever)."""
+    import threading
+    lock, pickled = threading.Lock(), []
+    learner = LEARNERS[kind]()
+
+    def progress(p, *_):
+        with lock:
+            if not pickled:
+                pickled.append(pickle.loads(pickle.dumps(learner)))
+
+    learner(Table("iris"), progress)
+    assert pickled and not hasattr(pickled[0], "_progress_cb")

@@ -330,6 +330,16 @@ class RuleLearner(Learner):
         finally:
             del self._progress_cb
 
+    def __getstate__(self):
+        """Without the progress callback of a fit under way: a learner's
+        method sent to a worker process (joblib's loky or Dask backend) must
+        pickle, and a callback (a widget's, or one holding a lock) may not.
+        On the worker, progress goes nowhere; the caller reports it as tasks
+        finish."""
+        state = self.__dict__.copy()
+        state.pop("_progress_cb", None)
+        return state
+
     def progress(self, fraction: float, status: str = ""):
         """Report progress in [0, 1] of the fit; may raise :class:`Interrupted`."""
         cb = getattr(self, "_progress_cb", dummy_callback)

@@ -59,11 +59,14 @@ def simplest_between(lo: float, hi: float, lo_open: bool, hi_open: bool,
     ``target`` (default: the middle) among those; ``None`` if the interval
     is empty. A threshold between two neighbouring training values may be
     any number that still splits them: this one reads best."""
+    from decimal import ROUND_FLOOR, Decimal
     lo, hi = float(lo), float(hi)
     if not (np.isfinite(lo) and np.isfinite(hi)) or lo > hi or (
             lo == hi and (lo_open or hi_open)):
         return None
-    target = 0.5 * (lo + hi) if target is None else float(target)
+    if target is None:  # the middle, without overflow near 1.8e308
+        target = 0.5 * (lo + hi) if abs(lo) < 1e307 and abs(hi) < 1e307 else 0.5 * lo + 0.5 * hi
+    target = float(target)
 
     def inside(v):
         return (v > lo if lo_open else v >= lo) and (v < hi if hi_open else v <= hi)
@@ -77,7 +80,8 @@ def simplest_between(lo: float, hi: float, lo_open: bool, hi_open: bool,
             if x == 0:
                 continue
             e = int(np.floor(np.log10(abs(x)))) - d + 1
-            k = int(np.floor(x / 10.0 ** e))
+            # x / 10**e in decimal: 10.0**e under- or overflows near 1e-308
+            k = int((Decimal(repr(x)).scaleb(-e)).to_integral_value(ROUND_FLOOR))
             for kk in range(k - 1, k + 3):
                 v = float(f"{kk}e{e}")
                 if inside(v) and significant_digits(v) <= d:
