@@ -12,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "orangecontrib", "rules", "widgets", "help", "images")
 RUNS = [  # workflow, rules to select in each Rule Viewer, nodes to capture
     ("rules-roc-comparison.ows", 0,
-     "Test and Score,ROC Analysis,SLIPPER,EVC Rules,Logistic Regression with Rules,"
+     "Test and Score,ROC Analysis,SLIPPER,EVC Rules,LR with Rules,"
      "SLS Ensembles,ROCCER"),
     ("rules-viewer.ows", 3, "Rule Viewer (SLIPPER),Rule Viewer (EVC),"
                             "Covered by EVC rules"),

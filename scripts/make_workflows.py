@@ -57,7 +57,7 @@ LEARNERS = [  # (module.class, title)
     ("orangecontrib.rules.widgets.owslipper.OWSlipper", "SLIPPER"),
     ("orangecontrib.rules.widgets.owevcrules.OWEVCRules", "EVC Rules"),
     ("orangecontrib.rules.widgets.owrulelogreg.OWRuleLogisticRegression",
-     "Logistic Regression with Rules"),
+     "LR with Rules"),  # the widget's short name: the full one overlaps its links
     ("orangecontrib.rules.widgets.owslsensembles.OWSLSEnsembles", "SLS Ensembles"),
     ("orangecontrib.rules.widgets.owroccer.OWROCCER", "ROCCER"),
 ]
@@ -69,7 +69,8 @@ def compare_learners(reg):
                 "add-on; Test & Score cross-validates them (5 folds) and ROC "
                 "Analysis draws their ROC curves. Open a learner to change "
                 "its settings; the evaluation updates.")
-    data = file_node(b, "heart_disease", (80, 250))
+    # File above Test & Score: its Data link crosses no learner
+    data = file_node(b, "heart_disease", (500, 60))
     ts = b.node("Orange.widgets.evaluate.owtestandscore.OWTestAndScore", (500, 250))
     roc = b.node("Orange.widgets.evaluate.owrocanalysis.OWROCAnalysis", (700, 250))
     b.link(data, "Data", ts, "Data")
@@ -77,7 +78,7 @@ def compare_learners(reg):
         node = b.node(name, (290, 60 + 95 * i), title=title)
         b.link(node, "Learner", ts, "Learner")
     b.link(ts, "Evaluation Results", roc, "Evaluation Results")
-    b.note((20, 10, 220, 80), "heart_disease ships with Orange. Replace it "
+    b.note((570, 20, 220, 80), "heart_disease ships with Orange. Replace it "
                               "with your own data in the File widget.")
     b.note((620, 330, 260, 80), "Test & Score's table has each learner's AUC; "
                                 "ROC Analysis shows the curves per target class.")
