@@ -163,3 +163,43 @@ def test_base_reports_progress_and_can_be_cancelled(cn2):
     assert learner._base.rule_finder is finder
     again = learner(data)
     assert [str(r) for r in again.rule_list] == [str(r) for r in model.rule_list]
+
+
+def test_equality_only_search_gives_no_inequality_conditions():
+    """The CN2 base on Orange 3.38 (no ``restrict_equality``): the search
+    that drops ``A != v`` conditions, tried here on any Orange, and the
+    rules convert into this add-on's rules."""
+    from Orange.classification import CN2UnorderedLearner
+
+    from orangecontrib.rules import RuleScoringLearner
+    from orangecontrib.rules.scoring import EqualityOnlySearch
+    data = Table("titanic")
+    plain = CN2UnorderedLearner()(data)
+    assert any(s.op == "!=" for r in plain.rule_list for s in r.selectors)
+    base = CN2UnorderedLearner()
+    base.rule_finder.search_strategy = EqualityOnlySearch()
+    ops = {s.op for r in base(data).rule_list for s in r.selectors}
+    assert ops and "!=" not in ops
+    model = RuleScoringLearner(base=base)(data)
+    assert len(model.rule_list) and np.allclose(model(data, model.Probs).sum(axis=1), 1)
+
+
+@pytest.mark.parametrize("name, params", [("RuleScoringLearner", {}), ("ROCCERLearner", {}),
+                                          ("EVCRuleLearner", {"n_permutations": 5})])
+def test_predictions_in_row_blocks_and_sparse_counts(name, params, monkeypatch):
+    """Models of many rules predict in row blocks (bounded memory): the same
+    probabilities with blocks of a few rows; the rules' class counts from the
+    sparse coverage equal those of the dense one."""
+    import orangecontrib.rules as R
+    import orangecontrib.rules.rules as rules_module
+    data = Table("heart_disease")
+    model = getattr(R, name)(**params)(data)
+    whole = model(data, model.Probs)
+    monkeypatch.setattr(rules_module, "COVER_CELLS", 3 * len(model.rule_list))
+    np.testing.assert_allclose(model(data, model.Probs), whole, atol=1e-12)
+    X = model.data_to_model_domain(data).X
+    y = data.Y.astype(int)
+    dense = R.covering(model.rule_list, X).astype(float).T @ np.eye(len(model.prior))[y]
+    np.testing.assert_allclose(
+        rules_module.rule_class_weights(model.rule_list, X, y, np.ones(len(y)),
+                                        len(model.prior)), dense)

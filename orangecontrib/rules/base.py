@@ -24,7 +24,7 @@ except ImportError:  # pragma: no cover - Orange without the CN2 module
     from Orange.classification import Model as _ModelBase
 
 from .encoding import EncodedData, dense_X, encode_table
-from .rules import Rule, covering, format_rules
+from .rules import Rule, covering, format_rules, rule_class_weights
 
 
 #: continuous values beyond this magnitude are refused (discretisers and
@@ -238,10 +238,9 @@ class RuleModel(_ModelBase):
         ``enc`` its encoding), for learners whose search does not keep them."""
         if not self.rule_list:
             return
-        cover = covering(self.rule_list, dense_X(data.X)).astype(float)
-        onehot = np.zeros((len(enc.y), self.n_classes))
-        onehot[np.arange(len(enc.y)), enc.y] = enc.w
-        for rule, dist in zip(self.rule_list, cover.T @ onehot):
+        dists = rule_class_weights(self.rule_list, dense_X(data.X), enc.y, enc.w,
+                                   self.n_classes)
+        for rule, dist in zip(self.rule_list, dists):
             rule.class_distribution = dist
 
     # --- what the Rule Viewer shows (each model says it) ----------------

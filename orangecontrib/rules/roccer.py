@@ -26,7 +26,7 @@ from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
 from .base import RuleLearner, RuleModel, ViewerColumn
 from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
-from .rules import Condition, Rule, simplest_cuts
+from .rules import Condition, Rule, row_blocks, simplest_cuts
 
 
 def numeric_cuts(data: Table, var, min_cuts: int, max_cuts: int | None = None) -> np.ndarray:
@@ -343,7 +343,10 @@ class ROCCERModel(RuleModel):
         return out
 
     def predict(self, X):
-        p = self.posteriors(X)
+        X = self._model_X(X)
+        p = np.empty((len(X), self.n_classes))
+        for rows in row_blocks(len(X), len(self.rule_list)):  # bounded memory
+            p[rows] = self.posteriors(X[rows])
         s = p.sum(axis=1, keepdims=True)
         return np.where(s > 0, p / np.where(s > 0, s, 1), self.prior)
 

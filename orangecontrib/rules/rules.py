@@ -251,6 +251,29 @@ def covering_sparse(rules: Sequence["Rule"], X):
                          shape=(X.shape[0], len(rules)))
 
 
+def rule_class_weights(rules: Sequence["Rule"], X, y, w, n_classes) -> np.ndarray:
+    """``(len(rules), n_classes)``: the weighted class counts of the rows of
+    ``X`` each rule covers (from the sparse coverage: memory for the covered
+    cells only)."""
+    import scipy.sparse as sp
+    cover = covering_sparse(rules, X)
+    onehot = sp.csr_matrix((np.asarray(w, dtype=float), (np.arange(len(y)), np.asarray(y))),
+                           shape=(len(y), n_classes))
+    return np.asarray((cover.T @ onehot).todense()).reshape(len(rules), n_classes)
+
+
+#: at most this many (row, rule) cells of a dense coverage matrix at once
+#: (64 MB as bool): predictions on many rows go in row blocks
+COVER_CELLS = 1 << 26
+
+
+def row_blocks(n_rows: int, n_rules: int):
+    """Slices of rows whose coverage of ``n_rules`` rules fits in
+    :data:`COVER_CELLS` cells."""
+    step = max(1, COVER_CELLS // max(n_rules, 1))
+    return [slice(i, min(i + step, n_rows)) for i in range(0, max(n_rows, 1), step)]
+
+
 class Rule:
     """A conjunction of conditions with a head.
 

@@ -24,6 +24,7 @@ import copy
 import numpy as np
 
 from Orange.classification import CN2Learner, CN2UnorderedLearner
+from Orange.classification.rules import TopDownSearchStrategy
 from Orange.data import Domain
 from Orange.data.filter import HasClass
 from Orange.preprocess import RemoveNaNColumns
@@ -32,7 +33,7 @@ from Orange.preprocess.preprocess import Preprocess
 
 from .base import RuleLearner, RuleModel
 from .core import class_weights
-from .rules import Rule, covering
+from .rules import Rule, covering, row_blocks, rule_class_weights
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
 
@@ -185,9 +186,16 @@ class RuleSetModel(RuleModel):
 
     def predict(self, X):
         X = self._model_X(X)
-        cover = covering(self.rule_list, X)
-        return score_rules(cover, *self.rule_statistics(), self.prior,
-                           self.strategy, self.ordered, self.random_state)
+        stats = self.rule_statistics()
+        out = np.empty((len(X), self.n_classes))
+        # row blocks bound the memory; RAND draws for all rows at once (its
+        # draws, and so its predictions, would otherwise depend on the blocks)
+        blocks = ([slice(0, len(X))] if self.strategy == "rand"
+                  else row_blocks(len(X), len(self.rule_list)))
+        for rows in blocks:
+            out[rows] = score_rules(covering(self.rule_list, X[rows]), *stats, self.prior,
+                                    self.strategy, self.ordered, self.random_state)
+        return out
 
     def with_strategy(self, strategy) -> "RuleSetModel":
         """The same rules, resolved with another strategy."""
@@ -210,7 +218,7 @@ def rule_from_orange(orange_rule, domain, base_domain) -> Rule:
         if sel.op not in ("==", "<=", ">="):
             raise ValueError(
                 f"rule condition with operator {sel.op!r} cannot be converted; "
-                "use the base learner with restrict_equality=True")
+                "use a base learner without A != v conditions (cn2_unordered_equality)")
         name = base_domain.attributes[sel.column].name
         if name not in index:
             raise ValueError(f"rule refers to unknown attribute {name!r}")
@@ -219,13 +227,31 @@ def rule_from_orange(orange_rule, domain, base_domain) -> Rule:
                 np.zeros(len(domain.class_var.values)), domain=domain)
 
 
+class EqualityOnlySearch(TopDownSearchStrategy):
+    """Orange's top-down CN2 search without ``A != v`` conditions: what
+    ``restrict_equality=True`` does in Orange 3.40, for 3.38 and 3.39."""
+
+    def find_new_selectors(self, *args, **kwargs):
+        return [s for s in super().find_new_selectors(*args, **kwargs) if s.op != "!="]
+
+
+def cn2_unordered_equality(preprocessors=None) -> CN2UnorderedLearner:
+    """``CN2UnorderedLearner`` whose discrete conditions are equalities only
+    (the rules this add-on's ``Rule`` can hold), on any Orange from 3.38."""
+    try:
+        return CN2UnorderedLearner(restrict_equality=True, preprocessors=preprocessors)
+    except TypeError:  # Orange 3.38 and 3.39: no restrict_equality
+        base = CN2UnorderedLearner(preprocessors=preprocessors)
+        base.rule_finder.search_strategy = EqualityOnlySearch()
+        return base
+
+
 def cn2_base(beam_width=5, min_covered_examples=1, max_rule_length=5):
     """Orange's ``CN2UnorderedLearner(restrict_equality=True)`` with the given
     search settings and a weighted imputation (Orange 3.40's ``Impute``
     fails on weighted tables): a ``base`` for :class:`RuleScoringLearner`
     that scores Orange's CN2 rules."""
-    base = CN2UnorderedLearner(
-        restrict_equality=True,
+    base = cn2_unordered_equality(
         preprocessors=[RemoveNaNColumns(), HasClass(), WeightedImpute()])
     finder = base.rule_finder
     finder.search_algorithm.beam_width = int(beam_width)
@@ -298,11 +324,9 @@ class RuleScoringLearner(RuleLearner):
         for r in rules:
             unique.setdefault((r.conditions, r.head), r)
         unique = list(unique.values())
-        cover = covering(unique, data.X)
-        for j, rule in enumerate(unique):
-            rule.class_distribution = class_weights(
-                enc.y, enc.w, np.ascontiguousarray(cover[:, j]).view(np.uint8),
-                enc.n_classes)
+        dists = rule_class_weights(unique, data.X, enc.y, enc.w, enc.n_classes)
+        for rule, dist in zip(unique, dists):
+            rule.class_distribution = dist
             rule.quality = rule.laplace_confidence()
         prior = enc.class_distribution() / enc.w.sum()
         unique = [r for r in unique
