@@ -7,7 +7,6 @@ import os
 import pickle
 import signal
 import threading
-import time
 
 import pytest
 

@@ -224,15 +224,22 @@ def rules_to_csr(rules: Sequence["Rule"]):
     return ptr, kind, col, op, value
 
 
-def covering(rules: Sequence["Rule"], X) -> np.ndarray:
-    """Boolean ``(n, len(rules))``: which rules fire on each row of Orange's ``X``."""
+def _coverage_arguments(rules: Sequence["Rule"], X) -> tuple:
+    """The arguments of the core's coverage kernels for ``rules`` on Orange's
+    ``X`` (every column as a float column; codes of discrete ones compare
+    with ``OP_EQ``), after checking that ``X`` has the rules' columns."""
     X = dense_X(X)
     if X.ndim != 2:
         raise ValueError("X must be two-dimensional")
     if any(c.column >= X.shape[1] for r in rules for c in r.conditions):
         raise ValueError("a rule refers to a column that X does not have")
     empty = np.zeros((X.shape[0], 0), dtype=np.int32)
-    return cover_matrix(empty, X, *rules_to_csr(rules))
+    return (empty, X, *rules_to_csr(rules))
+
+
+def covering(rules: Sequence["Rule"], X) -> np.ndarray:
+    """Boolean ``(n, len(rules))``: which rules fire on each row of Orange's ``X``."""
+    return cover_matrix(*_coverage_arguments(rules, X))
 
 
 def covering_sparse(rules: Sequence["Rule"], X):
@@ -240,15 +247,10 @@ def covering_sparse(rules: Sequence["Rule"], X):
     float): memory for the covered cells only, for models of many rules on
     many rows (logistic regression with rules, SLIPPER)."""
     import scipy.sparse as sp
-    X = dense_X(X)
-    if X.ndim != 2:
-        raise ValueError("X must be two-dimensional")
-    if any(c.column >= X.shape[1] for r in rules for c in r.conditions):
-        raise ValueError("a rule refers to a column that X does not have")
-    empty = np.zeros((X.shape[0], 0), dtype=np.int32)
-    indptr, indices = cover_columns(empty, X, *rules_to_csr(rules))
+    args = _coverage_arguments(rules, X)
+    indptr, indices = cover_columns(*args)
     return sp.csc_matrix((np.ones(len(indices)), indices, indptr),
-                         shape=(X.shape[0], len(rules)))
+                         shape=(args[1].shape[0], len(rules)))
 
 
 def rule_class_weights(rules: Sequence["Rule"], X, y, w, n_classes) -> np.ndarray:

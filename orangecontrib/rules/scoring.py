@@ -32,7 +32,6 @@ from Orange.preprocess.impute import Average
 from Orange.preprocess.preprocess import Preprocess
 
 from .base import RuleLearner, RuleModel
-from .core import class_weights
 from .rules import Rule, covering, row_blocks, rule_class_weights
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")

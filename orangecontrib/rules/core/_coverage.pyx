@@ -90,18 +90,27 @@ def _check_conditions(const int32_t[::1] kind, const int32_t[::1] col,
             raise ValueError(f"unknown condition kind {kind[k]}")
 
 
+cdef Py_ssize_t _check_rule_set(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
+                               const int32_t[::1] rule_ptr, const int32_t[::1] kind,
+                               const int32_t[::1] col, const int8_t[::1] op,
+                               const double[::1] value) except -1:
+    """Checks a rule set in CSR form against the data; its number of rules."""
+    cdef Py_ssize_t n_rules = rule_ptr.shape[0] - 1
+    if Xc.shape[0] != Xd.shape[0]:
+        raise ValueError("Xd and Xc differ in number of rows")
+    if n_rules < 0 or rule_ptr[n_rules] > kind.shape[0]:
+        raise ValueError("rule_ptr does not match the condition arrays")
+    _check_conditions(kind, col, op, value, Xd.shape[1], Xc.shape[1])
+    return n_rules
+
+
 def cover_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
                  const int32_t[::1] rule_ptr, const int32_t[::1] kind,
                  const int32_t[::1] col, const int8_t[::1] op,
                  const double[::1] value):
     """Boolean ``(n, n_rules)`` matrix: does rule ``r`` cover example ``i``."""
     cdef Py_ssize_t n = Xd.shape[0]
-    cdef Py_ssize_t n_rules = rule_ptr.shape[0] - 1
-    if Xc.shape[0] != n:
-        raise ValueError("Xd and Xc differ in number of rows")
-    if n_rules < 0 or (n_rules >= 0 and rule_ptr[n_rules] > kind.shape[0]):
-        raise ValueError("rule_ptr does not match the condition arrays")
-    _check_conditions(kind, col, op, value, Xd.shape[1], Xc.shape[1])
+    cdef Py_ssize_t n_rules = _check_rule_set(Xd, Xc, rule_ptr, kind, col, op, value)
     out_arr = np.ones((n, n_rules), dtype=np.uint8)
     cdef uint8_t[:, ::1] out = out_arr
     cdef Py_ssize_t i, r, k
@@ -140,12 +149,7 @@ def cover_columns(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
     ``indices[indptr[r]:indptr[r + 1]]``, ascending): memory for the covered
     cells only, not for every row and rule."""
     cdef Py_ssize_t n = Xd.shape[0]
-    cdef Py_ssize_t n_rules = rule_ptr.shape[0] - 1
-    if Xc.shape[0] != n:
-        raise ValueError("Xd and Xc differ in number of rows")
-    if n_rules < 0 or (n_rules >= 0 and rule_ptr[n_rules] > kind.shape[0]):
-        raise ValueError("rule_ptr does not match the condition arrays")
-    _check_conditions(kind, col, op, value, Xd.shape[1], Xc.shape[1])
+    cdef Py_ssize_t n_rules = _check_rule_set(Xd, Xc, rule_ptr, kind, col, op, value)
     indptr_arr = np.zeros(max(n_rules, 0) + 1, dtype=np.int64)
     cdef int64_t[::1] indptr = indptr_arr
     cdef Py_ssize_t cap = max(n, 16), nnz = 0, i, r, k
