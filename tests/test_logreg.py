@@ -14,7 +14,7 @@ from orangecontrib.rules import (EVCRuleLearner, Rule,
                                  RuleLogisticRegressionLearner,
                                  RuleLogisticRegressionModel)
 from orangecontrib.rules.logreg import (AttributeFeatures, choose_lambda, fit_binary,
-                                        loss_and_gradient, rule_penalties)
+                                        loss_and_gradient, newton_l2, rule_penalties)
 
 
 def random_problem(seed, n=40, p=3, K=4):
@@ -82,6 +82,25 @@ def test_no_extra_penalty_equals_plain_l2():
     sk = LogisticRegression(C=1 / 2.0, tol=1e-10, max_iter=10000).fit(F, y, sample_weight=v)
     np.testing.assert_allclose(np.concatenate([w, b]), sk.coef_[0], atol=1e-4)
     assert b0 == pytest.approx(sk.intercept_[0], abs=1e-4)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.01, 0.3, 3.0, 100.0]),
+       st.booleans(), st.booleans())
+def test_newton_l2_is_l2_logistic_regression(seed, lam, warm, separable):
+    """Eq. 19 by Newton's method with kept (chord) Hessians: the minimiser
+    of weighted L2 logistic regression (scikit-learn's, same penalty on the
+    weights, none on the intercept), from a cold or a warm start, also on
+    separable data."""
+    from sklearn.linear_model import LogisticRegression
+    X, _, y, v, _, rng = random_problem(seed, n=60, p=4)
+    if separable:
+        y = (X[:, 0] > 0).astype(float)
+    start = (rng.normal(), rng.normal(size=4)) if warm else None
+    b0, w = newton_l2(X, y, v, lam, start)
+    sk = LogisticRegression(C=1 / lam, tol=1e-12, max_iter=100000).fit(X, y, sample_weight=v)
+    np.testing.assert_allclose(w, sk.coef_[0], atol=1e-4 * max(1.0, np.abs(w).max()))
+    assert b0 == pytest.approx(sk.intercept_[0], abs=1e-4 * max(1.0, abs(b0)))
 
 
 def test_choose_lambda_prefers_regularisation_on_noise():
