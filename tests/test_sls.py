@@ -204,6 +204,23 @@ def test_search_state_and_score_match_the_reference(seed, k, weighted, missing):
                                          w[~fires & y].sum(), w[~fires & ~y].sum()])
 
 
+@pytest.mark.parametrize("k", [1, 3, 8])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_kept_class_counts_match_fresh_ones(seed, k):
+    """Equal weights: a specialisation reads its class counts from the
+    rule's kept counts, brought up to date by the examples that entered or
+    left the rule's only-covered set, or counted afresh (by example or by
+    popcounts). ``check=True`` compares them with a fresh count at every
+    specialisation (and the coverage at every step); on data large enough
+    for all three ways to occur."""
+    _, data, _, y, _ = random_problem(seed, m=900, n_attrs=12, n_values=10,
+                                      missing=0.05)
+    rules, score, steps, _, _ = core.sls_search(data, bits(y), k, 1500, 0.2, 0.01,
+                                                seed, check=True)
+    assert steps == 1500
+    assert score == pytest.approx(score_of(rules, data, y, np.ones(900))[0])
+
+
 def test_moves_on_a_hand_made_case():
     # nominal A, B with values 0/1; positives: A=0; rule set {A=1 AND B=0}
     codes = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], np.int32)

@@ -20,7 +20,10 @@ covers, counted in one pass (by example when they are few, else by
 popcounts of the bins' bitsets) and read with prefix sums over the bins of
 ordinal attributes: ``O(examples x attributes)`` or ``O(bins x words)``,
 whichever is less, plus ``O(literals)``, instead of one bitset pass per
-literal.
+literal. With equal weights each rule keeps those counts, and a later
+specialisation of it updates them by the examples that entered or left its
+only-covered set when they are fewer (:func:`_kept_histograms`; exact
+integers, so the same choices).
 
 The random numbers come from a splitmix64 generator seeded by the caller, so
 a search depends on its seed only. On nominal data the random stream and
@@ -244,6 +247,14 @@ cdef struct Search:
     int32_t *Cp              # (S,) counts of positives (equal weights)
     int32_t *Cn              # (S,) of negatives
     int32_t *ties             # (n_literals,) the best specialisation candidates, in literal order
+    # per rule, the counts (equal weights) of the examples only it covered
+    # when last counted by example, per class and slot, and those examples
+    uint64_t *kept_bits       # (k, W)
+    int32_t *kept_pos         # (k, S)
+    int32_t *kept_neg         # (k, S)
+    int8_t *kept_ok           # (k,)
+    bint check                # tests: compare kept counts with fresh ones
+    int err                   # set by such a check (3: they differ)
     uint64_t state
 
 
@@ -641,6 +652,109 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
         s.Hn[s.off[a] + s.nb[a]] = tot_neg - sn
 
 
+cdef inline void _count_rows(Search *s, uint64_t word, Py_ssize_t j, int32_t *C,
+                             int32_t step) noexcept nogil:
+    """Add ``step`` to the slots of every attribute of the examples of
+    ``word`` (word ``j``)."""
+    cdef Py_ssize_t x, a, A = s.A
+    cdef const int32_t *row
+    while word:
+        x = j * 64 + ctz64(word)
+        word &= word - 1
+        row = s.slots + x * A
+        for a in range(A):
+            C[row[a]] += step
+
+
+cdef bint _kept_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
+                           Py_ssize_t n_words, double tp, double tn) noexcept nogil:
+    """Equal weights only: ``s.Hp``/``s.Hn`` as :func:`_class_histograms`
+    gives them, from rule ``t``'s kept counts, brought up to date by the
+    examples that entered or left ``t``'s only-covered set since (when they
+    are fewer than a fresh count would touch), or from a fresh count by
+    example that is kept for the next time. False (nothing done) when a
+    count by popcounts is cheaper; the caller does that one."""
+    cdef Py_ssize_t i, c, j, a, b, A = s.A, W = s.W, S = s.S, bins = 0
+    cdef Py_ssize_t n_only = <Py_ssize_t>(tp + tn), n_diff = 0
+    cdef long long kp, kn, sp, sn
+    cdef const uint64_t *bb
+    cdef uint64_t now, before
+    cdef uint64_t *kb = s.kept_bits + t * W
+    cdef int32_t *cp = s.kept_pos + t * S
+    cdef int32_t *cn = s.kept_neg + t * S
+    for c in range(n_cand_attr):
+        bins += s.nb[s.cand_attr[c]]
+    if s.kept_ok[t]:
+        for j in range(W):
+            n_diff += popcount64((s.only_pos[j] | s.only_neg[j]) ^ kb[j])
+    if s.kept_ok[t] and n_diff * A < n_only * A and n_diff * A < bins * n_words * 2:
+        for j in range(W):
+            now = s.only_pos[j] | s.only_neg[j]
+            before = kb[j]
+            if now != before:
+                _count_rows(s, before & ~now & s.pos[j], j, cp, -1)
+                _count_rows(s, before & ~now & ~s.pos[j], j, cn, -1)
+                _count_rows(s, now & ~before & s.pos[j], j, cp, 1)
+                _count_rows(s, now & ~before & ~s.pos[j], j, cn, 1)
+                kb[j] = now
+    elif n_only * A < bins * n_words * 2:  # a fresh count by example, kept
+        memset(cp, 0, S * sizeof(int32_t))
+        memset(cn, 0, S * sizeof(int32_t))
+        for i in range(n_words):
+            j = s.words[i]
+            _count_rows(s, s.only_pos[j], j, cp, 1)
+            _count_rows(s, s.only_neg[j], j, cn, 1)
+        for j in range(W):
+            kb[j] = s.only_pos[j] | s.only_neg[j]
+        s.kept_ok[t] = 1
+    else:  # a fresh count by popcounts of every bin's bitset, kept
+        for a in range(A):
+            sp = sn = 0
+            for b in range(s.nb[a]):
+                bb = s.bits + (s.row[a] + b) * W
+                kp = kn = 0
+                for i in range(n_words):
+                    j = s.words[i]
+                    kp += popcount64(s.only_pos[j] & bb[j])
+                    kn += popcount64(s.only_neg[j] & bb[j])
+                cp[s.off[a] + b] = <int32_t>kp
+                cn[s.off[a] + b] = <int32_t>kn
+                sp += kp
+                sn += kn
+            cp[s.off[a] + s.nb[a]] = <int32_t>(<Py_ssize_t>tp - sp)   # the missing slot
+            cn[s.off[a] + s.nb[a]] = <int32_t>(<Py_ssize_t>tn - sn)
+        for j in range(W):
+            kb[j] = s.only_pos[j] | s.only_neg[j]
+        s.kept_ok[t] = 1
+    for c in range(n_cand_attr):
+        a = s.cand_attr[c]
+        for b in range(s.off[a], s.off[a] + s.nb[a] + 1):
+            s.Hp[b] = cp[b]
+            s.Hn[b] = cn[b]
+    return True
+
+
+cdef void _check_kept(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
+                      Py_ssize_t n_words, double tp, double tn) noexcept nogil:
+    """Tests: ``s.err = 3`` unless a fresh count gives the kept counts."""
+    cdef Py_ssize_t c, a, b
+    cdef double *kp = <double *>malloc(s.S * sizeof(double))
+    cdef double *kn = <double *>malloc(s.S * sizeof(double))
+    if kp == NULL or kn == NULL:
+        s.err = 4
+    else:
+        memcpy(kp, s.Hp, s.S * sizeof(double))
+        memcpy(kn, s.Hn, s.S * sizeof(double))
+        _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
+        for c in range(n_cand_attr):
+            a = s.cand_attr[c]
+            for b in range(s.off[a], s.off[a] + s.nb[a] + 1):
+                if kp[b] != s.Hp[b] or kn[b] != s.Hn[b]:
+                    s.err = 3
+    free(kp)
+    free(kn)
+
+
 cdef inline void _candidate(Search *s, double delta, Py_ssize_t lit, double *best,
                             Py_ssize_t *n_ties) noexcept nogil:
     """Keep the candidates of the lowest change so far (in literal order)."""
@@ -720,7 +834,10 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         tn = _weight_of(s, s.only_neg)
         if s.unit:  # counts
             tp, tn = tp / s.w0 if s.w0 else 0, tn / s.w0 if s.w0 else 0
-        _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
+        if not (s.unit and _kept_histograms(s, t, n_cand_attr, n_words, tp, tn)):
+            _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
+        elif s.check:
+            _check_kept(s, t, n_cand_attr, n_words, tp, tn)
         for i in range(n_cand_attr):
             a = s.cand_attr[i]
             _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
@@ -794,6 +911,10 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.Cp)
     free(s.Cn)
     free(s.ties)
+    free(s.kept_bits)
+    free(s.kept_pos)
+    free(s.kept_neg)
+    free(s.kept_ok)
 
 
 cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssize_t k,
@@ -835,11 +956,16 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.Cp = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.Cn = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.ties = <int32_t *>malloc(L * sizeof(int32_t))
+    s.kept_bits = <uint64_t *>calloc(k * s.W, sizeof(uint64_t))
+    s.kept_pos = <int32_t *>calloc(k * s.S, sizeof(int32_t))
+    s.kept_neg = <int32_t *>calloc(k * s.S, sizeof(int32_t))
+    s.kept_ok = <int8_t *>calloc(k, sizeof(int8_t))
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
             or s.cov == NULL or s.others == NULL or s.mis == NULL or s.scratch == NULL
             or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
             or s.cand_attr == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL
-            or s.Cp == NULL or s.Cn == NULL):
+            or s.Cp == NULL or s.Cn == NULL or s.kept_bits == NULL
+            or s.kept_pos == NULL or s.kept_neg == NULL or s.kept_ok == NULL):
         _free_search(s)
         raise MemoryError()
     for t in range(k):
@@ -970,7 +1096,8 @@ def sls_search(SLSData data, pos, Py_ssize_t k, Py_ssize_t max_steps=5000,
     example and generalises (uncovered positive) or specialises (covered
     negative) a rule for it (see ``_generalise``/``_specialise``), and with
     probability ``p_restart`` re-initialises a random rule. ``check``
-    verifies the rules' coverage after every step (tests).
+    verifies the rules' coverage after every step and each specialisation's
+    kept class counts against fresh ones (tests).
 
     Returns ``(rules, score, steps, regions, best_step)``: the best rule set
     seen as an int32 ``(k, n_attrs, 2)`` array of ``(lo, hi)`` per rule and
@@ -993,6 +1120,7 @@ def sls_search(SLSData data, pos, Py_ssize_t k, Py_ssize_t max_steps=5000,
     cdef double[::1] reg = regions
     cdef Search s
     _alloc_search(&s, data, pos_v, k, seed)
+    s.check = check
     cdef Py_ssize_t t, step = 0, n_pos = 0, j, x, best_step = 0
     cdef double score, best_score
     cdef int err = 0
@@ -1025,7 +1153,7 @@ def sls_search(SLSData data, pos, Py_ssize_t k, Py_ssize_t max_steps=5000,
                     best_step = step
                     _store_rules(&s, best_rules)
                 if check:
-                    err = _verify(&s)
+                    err = _verify(&s) or s.err
             # where the best rule set fires, by class
             _load_rules(&s, best_rules)
             _others(&s, -1)
