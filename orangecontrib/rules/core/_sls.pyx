@@ -567,6 +567,34 @@ cdef inline void _free_range(Search *s, Py_ssize_t t, Py_ssize_t a, int32_t v,
     lo2[0], hi2[0] = nbm + s.lo[t * s.A + a], nbm + v
 
 
+cdef inline void _count_rows(Search *s, uint64_t word, Py_ssize_t j, int32_t *C,
+                             int32_t step) noexcept nogil:
+    """Add ``step`` to the slots of every attribute of the examples of
+    ``word`` (word ``j``)."""
+    cdef Py_ssize_t x, a, A = s.A
+    cdef const int32_t *row
+    while word:
+        x = j * 64 + ctz64(word)
+        word &= word - 1
+        row = s.slots + x * A
+        for a in range(A):
+            C[row[a]] += step
+
+
+cdef inline void _bin_counts(Search *s, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n_words,
+                             long long *kp, long long *kn) noexcept nogil:
+    """The positives and negatives only the rule covers (``s.only_pos``,
+    ``s.only_neg``, in the words ``s.words``) in bin or value ``b`` of
+    attribute ``a``, by popcounts."""
+    cdef const uint64_t *bb = s.bits + (s.row[a] + b) * s.W
+    cdef Py_ssize_t i, j
+    kp[0] = kn[0] = 0
+    for i in range(n_words):
+        j = s.words[i]
+        kp[0] += popcount64(s.only_pos[j] & bb[j])
+        kn[0] += popcount64(s.only_neg[j] & bb[j])
+
+
 cdef inline void _add_rows(Search *s, uint64_t word, Py_ssize_t j, double *H,
                            int32_t *C) noexcept nogil:
     """Add the examples of ``word`` (word ``j``) to the slots of all their
@@ -575,17 +603,16 @@ cdef inline void _add_rows(Search *s, uint64_t word, Py_ssize_t j, double *H,
     cdef Py_ssize_t x, a, A = s.A
     cdef const int32_t *row
     cdef double amount
+    if C != NULL:
+        _count_rows(s, word, j, C, 1)
+        return
     while word:
         x = j * 64 + ctz64(word)
         word &= word - 1
         row = s.slots + x * A
-        if C != NULL:
-            for a in range(A):
-                C[row[a]] += 1
-        else:
-            amount = s.w[x]
-            for a in range(A):
-                H[row[a]] += amount
+        amount = s.w[x]
+        for a in range(A):
+            H[row[a]] += amount
 
 
 cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
@@ -595,13 +622,8 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
     rule ``t`` covers (``s.only_pos``/``s.only_neg``) per value or bin, and
     in the missing slot. By example when they are few, else by popcounts of
     the bins' bitsets, whichever costs less."""
-    cdef Py_ssize_t i, c, j, a, b, x, lo, hi, n_only = 0, bins = 0, A = s.A
-    cdef double *Hc
-    cdef int32_t *Ci
-    cdef double sp, sn, amount
-    cdef uint64_t word
-    cdef const int32_t *row
-    cdef const uint64_t *bb
+    cdef Py_ssize_t i, c, j, a, b, lo, hi, n_only = 0, bins = 0, A = s.A
+    cdef double sp, sn
     cdef long long kp, kn
     for c in range(n_cand_attr):
         a = s.cand_attr[c]
@@ -639,12 +661,7 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
             lo, hi = 0, s.nb[a] - 1
         sp = sn = 0
         for b in range(lo, hi + 1):
-            bb = s.bits + (s.row[a] + b) * s.W
-            kp = kn = 0
-            for i in range(n_words):
-                j = s.words[i]
-                kp += popcount64(s.only_pos[j] & bb[j])
-                kn += popcount64(s.only_neg[j] & bb[j])
+            _bin_counts(s, a, b, n_words, &kp, &kn)
             s.Hp[s.off[a] + b], s.Hn[s.off[a] + b] = <double>kp, <double>kn
             sp += kp
             sn += kn
@@ -652,32 +669,17 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
         s.Hn[s.off[a] + s.nb[a]] = tot_neg - sn
 
 
-cdef inline void _count_rows(Search *s, uint64_t word, Py_ssize_t j, int32_t *C,
-                             int32_t step) noexcept nogil:
-    """Add ``step`` to the slots of every attribute of the examples of
-    ``word`` (word ``j``)."""
-    cdef Py_ssize_t x, a, A = s.A
-    cdef const int32_t *row
-    while word:
-        x = j * 64 + ctz64(word)
-        word &= word - 1
-        row = s.slots + x * A
-        for a in range(A):
-            C[row[a]] += step
-
-
-cdef bint _kept_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
+cdef void _kept_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
                            Py_ssize_t n_words, double tp, double tn) noexcept nogil:
     """Equal weights only: ``s.Hp``/``s.Hn`` as :func:`_class_histograms`
     gives them, from rule ``t``'s kept counts, brought up to date by the
     examples that entered or left ``t``'s only-covered set since (when they
-    are fewer than a fresh count would touch), or from a fresh count by
-    example that is kept for the next time. False (nothing done) when a
-    count by popcounts is cheaper; the caller does that one."""
+    are fewer than a fresh count would touch), or else from a fresh count of
+    every attribute (by example or by popcounts, whichever costs less) that
+    is kept for the next time."""
     cdef Py_ssize_t i, c, j, a, b, A = s.A, W = s.W, S = s.S, bins = 0
     cdef Py_ssize_t n_only = <Py_ssize_t>(tp + tn), n_diff = 0
     cdef long long kp, kn, sp, sn
-    cdef const uint64_t *bb
     cdef uint64_t now, before
     cdef uint64_t *kb = s.kept_bits + t * W
     cdef int32_t *cp = s.kept_pos + t * S
@@ -711,12 +713,7 @@ cdef bint _kept_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
         for a in range(A):
             sp = sn = 0
             for b in range(s.nb[a]):
-                bb = s.bits + (s.row[a] + b) * W
-                kp = kn = 0
-                for i in range(n_words):
-                    j = s.words[i]
-                    kp += popcount64(s.only_pos[j] & bb[j])
-                    kn += popcount64(s.only_neg[j] & bb[j])
+                _bin_counts(s, a, b, n_words, &kp, &kn)
                 cp[s.off[a] + b] = <int32_t>kp
                 cn[s.off[a] + b] = <int32_t>kn
                 sp += kp
@@ -731,7 +728,6 @@ cdef bint _kept_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
         for b in range(s.off[a], s.off[a] + s.nb[a] + 1):
             s.Hp[b] = cp[b]
             s.Hn[b] = cn[b]
-    return True
 
 
 cdef void _check_kept(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
@@ -834,10 +830,12 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         tn = _weight_of(s, s.only_neg)
         if s.unit:  # counts
             tp, tn = tp / s.w0 if s.w0 else 0, tn / s.w0 if s.w0 else 0
-        if not (s.unit and _kept_histograms(s, t, n_cand_attr, n_words, tp, tn)):
+        if s.unit:
+            _kept_histograms(s, t, n_cand_attr, n_words, tp, tn)
+            if s.check:
+                _check_kept(s, t, n_cand_attr, n_words, tp, tn)
+        else:
             _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
-        elif s.check:
-            _check_kept(s, t, n_cand_attr, n_words, tp, tn)
         for i in range(n_cand_attr):
             a = s.cand_attr[i]
             _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
