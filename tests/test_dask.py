@@ -90,13 +90,16 @@ def test_progress_advances_and_cancel_stops_submitting(client):
 
 
 @pytest.mark.slow
-def test_losing_a_worker_does_not_hang(client):
+@pytest.mark.parametrize("kill_at", [0.05, 0.3])
+def test_losing_a_worker_does_not_hang(client, kill_at):
+    """A worker killed as the fit starts (progress jumps to 0.1 at once:
+    the data are being sent) or in the middle of the permutations."""
     data = Table("heart_disease")
-    n_permutations = 20000  # about 6 s in one job: the kill lands mid-fit
+    n_permutations = 20000  # about 6 s in one job
     outcome, started = {}, threading.Event()
 
     def progress(p, *_):
-        if p > 0.05:
+        if p > kill_at:
             started.set()
 
     def fit():
@@ -118,3 +121,34 @@ def test_losing_a_worker_does_not_hang(client):
     if "model" in outcome:  # completed on the remaining worker: the same model
         assert pickle.dumps(outcome["model"]) == pickle.dumps(
             EVCRuleLearner(n_permutations=n_permutations)(data))
+    client.wait_for_workers(2, timeout=60)  # the nanny restarts it
+
+
+class _FlakyClient:
+    """A Dask client stand-in whose first ``scatter`` fails as when a
+    worker dies while the data is on its way."""
+
+    def __init__(self, failures):
+        self.failures, self.calls = failures, []
+
+    def scatter(self, data, broadcast, hash):
+        self.calls.append((len(data), broadcast, hash))
+        if len(self.calls) <= self.failures:
+            raise OSError("Stream is closed")
+        return [f"future-{i}" for i in range(len(data))]
+
+
+def test_sending_the_data_is_retried_then_raises():
+    import numpy as np
+    from joblib import delayed
+
+    from orangecontrib.rules.base import _resolved_call, _with_broadcast_data
+    big, small = np.zeros(1000), np.zeros(3)
+    jobs = [delayed(np.sum)(big, small), delayed(np.sum)(big, x=small)]
+    flaky = _FlakyClient(failures=1)
+    out = _with_broadcast_data(flaky, jobs)
+    assert flaky.calls == [(1, True, False), (1, True, False)]  # once more, broadcast
+    assert [args for _, args, _ in out] == [("future-0", small), ("future-0",)]
+    assert out[1][2] == {"x": small} and out[0][0].func is _resolved_call
+    with pytest.raises(OSError):
+        _with_broadcast_data(_FlakyClient(failures=3), jobs)

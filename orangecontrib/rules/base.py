@@ -8,7 +8,9 @@ says which fire on each instance and pickles.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -144,6 +146,104 @@ def parallel_jobs(n_jobs):
         return get_active_backend()[1]
     except (ImportError, AttributeError, TypeError, IndexError):  # another joblib
         return None
+
+
+def parallel_map(jobs, n_jobs=None):
+    """The results of joblib's ``delayed`` calls ``jobs``, in order, as they
+    finish: ``joblib.Parallel(n_jobs=parallel_jobs(n_jobs), prefer="threads",
+    return_as="generator")``, every learner's parallel loop.
+
+    Under joblib's Dask backend the large objects the tasks share (the
+    search data, the encoded table) are first sent to every worker, here in
+    the calling thread. Left to itself joblib sends each to one worker from
+    inside its event loop, and if that worker dies while the data is on its
+    way the error is dropped there and the loop waits forever (joblib 1.6.0
+    with distributed 2026.8.0). Sent here, a send that fails is tried again
+    (twice, to the workers left) and then raises; once sent, a lost worker
+    costs its tasks only (the others hold a copy; Dask reruns them, or joblib
+    runs the loop here if one core is left)."""
+    from joblib import Parallel
+
+    n_jobs = parallel_jobs(n_jobs)
+    jobs = list(jobs)
+    client = _dask_client(n_jobs) if len(jobs) > 1 else None
+    if client is not None:
+        jobs = _with_broadcast_data(client, jobs)
+    return Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(jobs)
+
+
+def _dask_client(n_jobs):
+    """The client of the active joblib Dask backend, if a loop of ``n_jobs``
+    would run on it from outside a Dask worker; else ``None``."""
+    if n_jobs == 1:
+        return None
+    try:
+        from joblib.parallel import get_active_backend
+        backend = get_active_backend()[0]
+    except (ImportError, AttributeError, TypeError, IndexError):  # another joblib
+        return None
+    if type(backend).__name__ != "DaskDistributedBackend":
+        return None
+    try:
+        from distributed import get_worker
+        get_worker()
+        return None  # a nested loop inside a task: leave it to joblib
+    except (ImportError, ValueError):
+        return getattr(backend, "client", None)
+
+
+def _with_broadcast_data(client, jobs):
+    """``jobs`` with every argument joblib would scatter (weak-referenceable,
+    over 1 kB by Dask's measure) replaced by the future of one broadcast
+    copy (``hash=False`` as joblib does: a nested scatter may not hash)."""
+    import weakref
+
+    from dask.sizeof import sizeof
+
+    def big(arg):
+        try:
+            weakref.ref(arg)
+        except TypeError:
+            return False
+        return sizeof(arg) > 1e3
+
+    shared = {}
+    for _, args, kwargs in jobs:
+        for arg in (*args, *kwargs.values()):
+            if id(arg) not in shared and big(arg):
+                shared[id(arg)] = arg
+    if not shared:
+        return jobs
+    for attempt in range(3):  # a worker lost while the data is on its way
+        try:
+            scattered = client.scatter(list(shared.values()), broadcast=True, hash=False)
+            break
+        except OSError:  # Dask's CommClosedError: again, to the workers left
+            if attempt == 2:
+                raise
+            time.sleep(1)
+    futures = dict(zip(shared, scattered))
+
+    def swap(arg):
+        return futures.get(id(arg), arg)
+
+    return [(partial(_resolved_call, func), tuple(swap(a) for a in args),
+             {k: swap(v) for k, v in kwargs.items()})
+            for func, args, kwargs in jobs]
+
+
+def _resolved_call(func, *args, **kwargs):
+    """``func`` on the data behind any future among its arguments. On a
+    worker Dask has put the data in already; joblib runs a loop in this
+    process instead when the cluster has one core left (a worker lost),
+    and then the futures are fetched here."""
+    from distributed import Future
+
+    def data(arg):
+        return arg.result() if isinstance(arg, Future) else arg
+
+    return func(*map(data, args), **{k: data(v) for k, v in kwargs.items()})
+
 
 class Interrupted(Exception):
     """Raised from a progress callback to stop a fit (widget's Cancel)."""

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .base import RuleLearner, ViewerColumn, parallel_jobs
+from .base import RuleLearner, ViewerColumn, parallel_map
 from .core import (OP_EQ, OP_GE, OP_LE, Quality, SearchCache, SearchData, beam_search,
                    class_weights, lrs, permutation_maxima, reach_table)
 from .core import chi2_isf as _chi2_isf
@@ -227,7 +227,7 @@ def fit_gumbel_parameters(sd: SearchData, y, n_classes, n_permutations=100,
     GIL), each with its own seed spawned from ``random_state``, so the
     result does not depend on ``n_jobs``. A class absent from the data
     costs nothing (its parameters are 0)."""
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     n_permutations = int(n_permutations)
     if n_permutations < 2:
@@ -242,7 +242,7 @@ def fit_gumbel_parameters(sd: SearchData, y, n_classes, n_permutations=100,
                                         boundary_only)
             for chunk in chunks)
     results = []
-    for r in Parallel(n_jobs=parallel_jobs(n_jobs), prefer="threads", return_as="generator")(jobs):
+    for r in parallel_map(jobs, n_jobs):
         results.extend(r)
         if progress is not None:
             progress(len(results) / n_permutations)
@@ -394,7 +394,7 @@ class EVCRuleLearner(RuleLearner):
         return found
 
     def fit_rules(self, data, enc):
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
         sd, attrs = self.search_data(enc)
         gumbel = self.gumbel
@@ -410,8 +410,7 @@ class EVCRuleLearner(RuleLearner):
         self.progress(start, "learning rules")
         jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel) for c in present)
         found = []
-        for found_c in Parallel(n_jobs=parallel_jobs(self.n_jobs), prefer="threads",
-                                return_as="generator")(jobs):
+        for found_c in parallel_map(jobs, self.n_jobs):
             found.append(found_c)
             self.progress(start + (1 - start) * len(found) / len(present),
                           "learning rules")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import RuleLearner, RuleModel, ViewerColumn, parallel_jobs
+from .base import RuleLearner, RuleModel, ViewerColumn, parallel_jobs, parallel_map
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
@@ -350,7 +350,7 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None):
     has its own seed, so the result does not depend on ``n_jobs``. With
     ``patience``, the folds are boosted in lockstep and stop once the mean
     hold-out error has not been lower for that many rounds."""
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     if not isinstance(seed, np.random.SeedSequence):
         seed = np.random.SeedSequence(seed)
@@ -361,9 +361,9 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None):
     if patience is not None:
         mean = _lockstep_errors(enc, ypos, folds, seeds[1:], T_max, patience)
     else:
-        errors = Parallel(n_jobs=parallel_jobs(n_jobs), prefer="threads")(
-            delayed(_fold_errors)(enc, ypos, train, test, T_max, s)
-            for (train, test), s in zip(folds, seeds[1:]))
+        errors = list(parallel_map(
+            (delayed(_fold_errors)(enc, ypos, train, test, T_max, s)
+             for (train, test), s in zip(folds, seeds[1:])), n_jobs))
         mean = np.mean(errors, axis=0)
     return int(np.argmin(mean)) + 1, mean  # argmin: first, i.e. smallest T
 
@@ -488,7 +488,7 @@ class SlipperLearner(RuleLearner):
         exactly what ``T`` rounds would give). Same model as the sequential
         path, about ``n_folds + 1`` jobs' worth of parallel work instead of
         ``n_folds`` and then one."""
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
         cv_seeds = seeds[0].spawn(self.n_folds + 1)
         folds = internal_folds(enc, ypos, self.n_folds, cv_seeds[0])
@@ -497,7 +497,7 @@ class SlipperLearner(RuleLearner):
         tasks.append(delayed(boost)(enc, ypos, enc.w, self.T_max,
                                     np.random.default_rng(seeds[1])))
         results = []
-        for r in Parallel(n_jobs=jobs, prefer="threads", return_as="generator")(tasks):
+        for r in parallel_map(tasks, jobs):
             results.append(r)
             if callback:
                 callback(len(results) / len(tasks))
@@ -507,7 +507,7 @@ class SlipperLearner(RuleLearner):
         return T, merge_duplicates(final[:T])
 
     def fit_rules(self, data, enc):
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
         classes = self._positive_classes(enc)
         if self.positive_class is not None and not 0 <= classes[0] < enc.n_classes:
@@ -525,8 +525,7 @@ class SlipperLearner(RuleLearner):
             self.progress(0.0, "boosting one booster per class")
             results = []
             jobs = (delayed(self.fit_booster)(enc, cls, s, 1) for cls, s in zip(classes, seeds))
-            for r in Parallel(n_jobs=parallel_jobs(self.n_jobs), prefer="threads",
-                              return_as="generator")(jobs):
+            for r in parallel_map(jobs, self.n_jobs):
                 results.append(r)
                 self.progress(len(results) / len(classes), "boosting one booster per class")
         short = ShortThresholds(lambda j: enc.Xc[:, j])
@@ -543,7 +542,7 @@ class SlipperLearner(RuleLearner):
         folds shared by all boosters (stratified by class; each fold's parts
         are encoded once), fold by fold, the boosters of a fold in parallel
         (threads; the kernels release the GIL), then the final boosters."""
-        from joblib import Parallel, delayed
+        from joblib import delayed
 
         n_jobs = parallel_jobs(self.n_jobs)
         ypos = [(enc.y == cls).astype(np.int32) for cls in classes]
@@ -561,8 +560,7 @@ class SlipperLearner(RuleLearner):
                     fold = SharedFold(enc, train, test)
                     jobs = (delayed(_shared_fold_errors)(fold, yp, self.T_max, fs[f])
                             for yp, fs in zip(ypos, fold_seeds))
-                    for b, e in enumerate(Parallel(n_jobs=n_jobs, prefer="threads",
-                                                   return_as="generator")(jobs)):
+                    for b, e in enumerate(parallel_map(jobs, n_jobs)):
                         errors[b, f] = e
                         self.progress((f * len(classes) + b + 1) / steps,
                                       f"choosing T: fold {f + 1} of {len(folds)}")
@@ -573,8 +571,7 @@ class SlipperLearner(RuleLearner):
         results = []
         jobs = (delayed(boost)(enc, yp, enc.w, T, np.random.default_rng(s[1]))
                 for yp, T, s in zip(ypos, rounds, seeds))
-        for T, hyp in zip(rounds, Parallel(n_jobs=n_jobs, prefer="threads",
-                                           return_as="generator")(jobs)):
+        for T, hyp in zip(rounds, parallel_map(jobs, n_jobs)):
             results.append((T, merge_duplicates(hyp)))
             self.progress((done + len(results)) / steps, "boosting one booster per class")
         return results

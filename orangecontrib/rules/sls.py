@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from math import exp, lgamma, log, log1p, sqrt
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import delayed
 
 from Orange.data import DiscreteVariable, Domain, Table
 from Orange.preprocess import Discretize, Preprocess
 from Orange.preprocess.discretize import EqualFreq
 from Orange.preprocess.transformation import Transformation
 
-from .base import RuleLearner, RuleModel, ViewerColumn, parallel_jobs
+from .base import RuleLearner, RuleModel, ViewerColumn, parallel_map
 from .core import SLSData, pack_bits, sls_search
 from .encoding import dense_X
 from .rules import MISSING_OF, Condition, Rule, covering, format_number, simplest_cuts
@@ -594,8 +594,7 @@ class SLSEnsembleLearner(RuleLearner):
                 for c, k, chunk in tasks)
         found = {c: {} for c in classes}  # distinct rule sets: (first k, regions)
         self.progress(0.0, "Searching rule sets")
-        results = Parallel(n_jobs=parallel_jobs(self.n_jobs), prefer="threads",
-                           return_as="generator")(jobs)
+        results = parallel_map(jobs, self.n_jobs)
         for i, batch in enumerate(results):  # in task order: the first k of a rule set
             c, k, _ = tasks[i]
             for rules, regions in batch:
