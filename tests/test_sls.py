@@ -207,12 +207,13 @@ def test_search_state_and_score_match_the_reference(seed, k, weighted, missing):
 @pytest.mark.parametrize("k", [1, 3, 8])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_kept_class_counts_match_fresh_ones(seed, k):
-    """Equal weights: a specialisation reads its class counts from the
-    rule's kept counts, brought up to date by the examples that entered or
-    left the rule's only-covered set, or counted afresh (by example or by
+    """Equal weights: a specialisation reads the positives minus the
+    negatives per slot from the rule's kept differences, brought up to date
+    by the examples that entered or left the rule's only-covered set, or
+    counted afresh (by the set's examples, by the examples outside it, or by
     popcounts). ``check=True`` compares them with a fresh count at every
     specialisation (and the coverage at every step); on data large enough
-    for all three ways to occur."""
+    for all four ways to occur (breaking any one of them fails this)."""
     _, data, _, y, _ = random_problem(seed, m=900, n_attrs=12, n_values=10,
                                       missing=0.05)
     rules, score, steps, _, _ = core.sls_search(data, bits(y), k, 1500, 0.2, 0.01,

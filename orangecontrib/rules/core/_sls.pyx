@@ -20,10 +20,11 @@ covers, counted in one pass (by example when they are few, else by
 popcounts of the bins' bitsets) and read with prefix sums over the bins of
 ordinal attributes: ``O(examples x attributes)`` or ``O(bins x words)``,
 whichever is less, plus ``O(literals)``, instead of one bitset pass per
-literal. With equal weights each rule keeps those counts, and a later
-specialisation of it updates them by the examples that entered or left its
-only-covered set when they are fewer (:func:`_kept_histograms`; exact
-integers, so the same choices).
+literal. With equal weights only the positives minus the negatives per
+slot are needed: each rule keeps them and brings them up to date the
+cheapest way, by the examples that entered or left its only-covered set,
+by the set's examples, by the examples outside it or by popcounts
+(:func:`_kept_differences`; exact integers, so the same choices).
 
 The random numbers come from a splitmix64 generator seeded by the caller, so
 a search depends on its seed only. On nominal data the random stream and
@@ -242,17 +243,20 @@ cdef struct Search:
     uint64_t *only_neg        # (W,) negatives only one rule covers
     int32_t *words            # (W,) words holding any of them
     int32_t *cand_attr        # (A,) attributes with candidate literals
+    int32_t *cand_range       # (A, 4) their literals: offsets [lo1, hi1) and [lo2, hi2)
     double *Hp               # (S,) weight (count if unit) of positives per slot (value/bin, missing)
     double *Hn               # (S,) of negatives
     int32_t *Cp              # (S,) counts of positives (equal weights)
     int32_t *Cn              # (S,) of negatives
     int32_t *ties             # (n_literals,) the best specialisation candidates, in literal order
-    # per rule, the counts (equal weights) of the examples only it covered
-    # when last counted by example, per class and slot, and those examples
+    # equal weights: per rule, the examples only it covered when last
+    # counted and, per slot, their positives minus their negatives
     uint64_t *kept_bits       # (k, W)
-    int32_t *kept_pos         # (k, S)
-    int32_t *kept_neg         # (k, S)
+    int32_t *kept_diff        # (k, S)
     int8_t *kept_ok           # (k,)
+    int32_t *all_diff         # (S,) positives minus negatives of all valid examples
+    Py_ssize_t n_valid        # valid examples
+    Py_ssize_t n_bins         # bins (values) of all attributes
     bint check                # tests: compare kept counts with fresh ones
     int err                   # set by such a check (3: they differ)
     uint64_t state
@@ -669,86 +673,85 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
         s.Hn[s.off[a] + s.nb[a]] = tot_neg - sn
 
 
-cdef void _kept_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
-                           Py_ssize_t n_words, double tp, double tn) noexcept nogil:
-    """Equal weights only: ``s.Hp``/``s.Hn`` as :func:`_class_histograms`
-    gives them, from rule ``t``'s kept counts, brought up to date by the
-    examples that entered or left ``t``'s only-covered set since (when they
-    are fewer than a fresh count would touch), or else from a fresh count of
-    every attribute (by example or by popcounts, whichever costs less) that
-    is kept for the next time."""
-    cdef Py_ssize_t i, c, j, a, b, A = s.A, W = s.W, S = s.S, bins = 0
-    cdef Py_ssize_t n_only = <Py_ssize_t>(tp + tn), n_diff = 0
-    cdef long long kp, kn, sp, sn
-    cdef uint64_t now, before
+cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_words,
+                                      Py_ssize_t n_only) noexcept nogil:
+    """Equal weights only: per slot, the positives minus the negatives among
+    the examples only rule ``t`` covers (``s.only_pos``/``s.only_neg``),
+    which is all a specialisation's score changes need. Rule ``t`` keeps
+    them; they are brought up to date the cheapest of four ways: by the
+    examples that entered or left ``t``'s only-covered set since they were
+    last counted, by a fresh count of the set's examples, by the valid
+    examples outside it (subtracted from those of all examples), or by
+    popcounts of every bin's bitset. Costs in added slots, the popcounts'
+    weighed as measured."""
+    cdef Py_ssize_t i, j, a, b, A = s.A, W = s.W, S = s.S, n_diff = -1
+    cdef long long kp, kn, sd
+    cdef uint64_t now, before, out
     cdef uint64_t *kb = s.kept_bits + t * W
-    cdef int32_t *cp = s.kept_pos + t * S
-    cdef int32_t *cn = s.kept_neg + t * S
-    for c in range(n_cand_attr):
-        bins += s.nb[s.cand_attr[c]]
+    cdef int32_t *d = s.kept_diff + t * S
+    cdef Py_ssize_t cost, pop = s.n_bins * n_words * 2
     if s.kept_ok[t]:
+        n_diff = 0
         for j in range(W):
             n_diff += popcount64((s.only_pos[j] | s.only_neg[j]) ^ kb[j])
-    if s.kept_ok[t] and n_diff * A < n_only * A and n_diff * A < bins * n_words * 2:
+    cost = min(n_only, s.n_valid - n_only)
+    if n_diff >= 0 and n_diff < cost and n_diff * A < pop:
         for j in range(W):
             now = s.only_pos[j] | s.only_neg[j]
             before = kb[j]
             if now != before:
-                _count_rows(s, before & ~now & s.pos[j], j, cp, -1)
-                _count_rows(s, before & ~now & ~s.pos[j], j, cn, -1)
-                _count_rows(s, now & ~before & s.pos[j], j, cp, 1)
-                _count_rows(s, now & ~before & ~s.pos[j], j, cn, 1)
+                _count_rows(s, before & ~now & s.pos[j], j, d, -1)
+                _count_rows(s, before & ~now & ~s.pos[j], j, d, 1)
+                _count_rows(s, now & ~before & s.pos[j], j, d, 1)
+                _count_rows(s, now & ~before & ~s.pos[j], j, d, -1)
                 kb[j] = now
-    elif n_only * A < bins * n_words * 2:  # a fresh count by example, kept
-        memset(cp, 0, S * sizeof(int32_t))
-        memset(cn, 0, S * sizeof(int32_t))
+        return d
+    if cost * A < pop and n_only <= s.n_valid - n_only:  # the set's examples
+        memset(d, 0, S * sizeof(int32_t))
         for i in range(n_words):
             j = s.words[i]
-            _count_rows(s, s.only_pos[j], j, cp, 1)
-            _count_rows(s, s.only_neg[j], j, cn, 1)
+            _count_rows(s, s.only_pos[j], j, d, 1)
+            _count_rows(s, s.only_neg[j], j, d, -1)
+    elif cost * A < pop:  # all examples' but those outside the set
+        memcpy(d, s.all_diff, S * sizeof(int32_t))
         for j in range(W):
-            kb[j] = s.only_pos[j] | s.only_neg[j]
-        s.kept_ok[t] = 1
-    else:  # a fresh count by popcounts of every bin's bitset, kept
+            out = s.valid[j] & ~(s.only_pos[j] | s.only_neg[j])
+            _count_rows(s, out & s.pos[j], j, d, -1)
+            _count_rows(s, out & ~s.pos[j], j, d, 1)
+    else:  # popcounts of every bin's bitset
         for a in range(A):
-            sp = sn = 0
+            sd = 0
             for b in range(s.nb[a]):
                 _bin_counts(s, a, b, n_words, &kp, &kn)
-                cp[s.off[a] + b] = <int32_t>kp
-                cn[s.off[a] + b] = <int32_t>kn
-                sp += kp
-                sn += kn
-            cp[s.off[a] + s.nb[a]] = <int32_t>(<Py_ssize_t>tp - sp)   # the missing slot
-            cn[s.off[a] + s.nb[a]] = <int32_t>(<Py_ssize_t>tn - sn)
-        for j in range(W):
-            kb[j] = s.only_pos[j] | s.only_neg[j]
-        s.kept_ok[t] = 1
+                d[s.off[a] + b] = <int32_t>(kp - kn)
+                sd += kp - kn
+            d[s.off[a] + s.nb[a]] = <int32_t>(_only_diff(s) - sd)   # the missing slot
+    for j in range(W):
+        kb[j] = s.only_pos[j] | s.only_neg[j]
+    s.kept_ok[t] = 1
+    return d
+
+
+cdef inline long long _only_diff(Search *s) noexcept nogil:
+    """Positives minus negatives only the rule covers (equal weights)."""
+    cdef Py_ssize_t j
+    cdef long long n = 0
+    for j in range(s.W):
+        n += popcount64(s.only_pos[j]) - popcount64(s.only_neg[j])
+    return n
+
+
+cdef void _check_kept(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr, Py_ssize_t n_words,
+                      const int32_t *d, double tp, double tn) noexcept nogil:
+    """Tests: ``s.err = 3`` unless a fresh count (:func:`_class_histograms`)
+    gives the kept differences ``d`` on the candidate attributes."""
+    cdef Py_ssize_t c, a, b
+    _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
     for c in range(n_cand_attr):
         a = s.cand_attr[c]
         for b in range(s.off[a], s.off[a] + s.nb[a] + 1):
-            s.Hp[b] = cp[b]
-            s.Hn[b] = cn[b]
-
-
-cdef void _check_kept(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
-                      Py_ssize_t n_words, double tp, double tn) noexcept nogil:
-    """Tests: ``s.err = 3`` unless a fresh count gives the kept counts."""
-    cdef Py_ssize_t c, a, b
-    cdef double *kp = <double *>malloc(s.S * sizeof(double))
-    cdef double *kn = <double *>malloc(s.S * sizeof(double))
-    if kp == NULL or kn == NULL:
-        s.err = 4
-    else:
-        memcpy(kp, s.Hp, s.S * sizeof(double))
-        memcpy(kn, s.Hn, s.S * sizeof(double))
-        _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
-        for c in range(n_cand_attr):
-            a = s.cand_attr[c]
-            for b in range(s.off[a], s.off[a] + s.nb[a] + 1):
-                if kp[b] != s.Hp[b] or kn[b] != s.Hn[b]:
-                    s.err = 3
-    free(kp)
-    free(kn)
+            if d[b] != s.Hp[b] - s.Hn[b]:
+                s.err = 3
 
 
 cdef inline void _candidate(Search *s, double delta, Py_ssize_t lit, double *best,
@@ -762,6 +765,115 @@ cdef inline void _candidate(Search *s, double delta, Py_ssize_t lit, double *bes
         n_ties[0] += 1
 
 
+cdef Py_ssize_t _best_by_weights(Search *s, Py_ssize_t n_cand_attr, double tp,
+                                 double tn) noexcept nogil:
+    """The literals a specialisation may add (``s.cand_attr``,
+    ``s.cand_range``) whose addition changes the score least (uncovered
+    positives minus uncovered negatives of the examples only the rule
+    covers, ``tp`` and ``tn`` in all), from their class weights per slot
+    ``s.Hp``, ``s.Hn`` with prefix sums over ordinal bins: into ``s.ties``
+    in literal order; returns how many."""
+    cdef Py_ssize_t i, a, l, b, nbm, lo1, hi1, lo2, hi2, n_ties = 0
+    cdef double best = INFINITY, delta, mp, mn, pp, pn
+    cdef const double *Hp
+    cdef const double *Hn
+    for i in range(n_cand_attr):
+        a = s.cand_attr[i]
+        lo1, hi1, lo2, hi2 = (s.cand_range[4 * i], s.cand_range[4 * i + 1],
+                              s.cand_range[4 * i + 2], s.cand_range[4 * i + 3])
+        Hp, Hn = s.Hp + s.off[a], s.Hn + s.off[a]
+        if not s.ordinal[a]:   # A = u uncovers the only-t examples of other values
+            for l in range(lo1, hi1):
+                delta = (tp - Hp[l]) - (tn - Hn[l])
+                _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+            for l in range(lo2, hi2):
+                delta = (tp - Hp[l]) - (tn - Hn[l])
+                _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+            continue
+        nbm = s.nb[a] - 1
+        mp, mn = Hp[nbm + 1], Hn[nbm + 1]   # the missing slot
+        # lower bound b (offset b - 1) uncovers the missing and the bins < b
+        pp = pn = 0
+        b = 0
+        for l in range(lo1, hi1):
+            while b < l + 1:
+                pp += Hp[b]
+                pn += Hn[b]
+                b += 1
+            delta = (mp + pp) - (mn + pn)
+            _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+        # upper bound b (offset nbm + b) uncovers the missing and the bins > b
+        pp = pn = 0
+        b = 0
+        for l in range(lo2, hi2):
+            while b < l - nbm + 1:
+                pp += Hp[b]
+                pn += Hn[b]
+                b += 1
+            delta = (tp - pp) - (tn - pn)
+            _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+    return n_ties
+
+
+cdef Py_ssize_t _best_by_differences(Search *s, Py_ssize_t n_cand_attr, const int32_t *D,
+                                     int32_t total) noexcept nogil:
+    """:func:`_best_by_weights` for equal weights, in integers, from the
+    positives minus negatives per slot ``D`` of the examples only the rule
+    covers (``total`` of them): adding a literal changes the score by the
+    difference of the examples it uncovers."""
+    cdef Py_ssize_t i, a, l, b, nbm, lo1, hi1, lo2, hi2, n_ties = 0
+    cdef int32_t best = 2147483647, delta, below
+    cdef const int32_t *d
+    cdef int32_t *ties = s.ties
+    for i in range(n_cand_attr):
+        a = s.cand_attr[i]
+        lo1, hi1, lo2, hi2 = (s.cand_range[4 * i], s.cand_range[4 * i + 1],
+                              s.cand_range[4 * i + 2], s.cand_range[4 * i + 3])
+        d = D + s.off[a]
+        if not s.ordinal[a]:   # A = u uncovers the only-t examples of other values
+            for l in range(lo1, hi1):
+                delta = total - d[l]
+                if delta <= best:
+                    if delta < best:
+                        best, n_ties = delta, 0
+                    ties[n_ties] = <int32_t>(s.lit[a] + l)
+                    n_ties += 1
+            for l in range(lo2, hi2):
+                delta = total - d[l]
+                if delta <= best:
+                    if delta < best:
+                        best, n_ties = delta, 0
+                    ties[n_ties] = <int32_t>(s.lit[a] + l)
+                    n_ties += 1
+            continue
+        nbm = s.nb[a] - 1
+        # lower bound b (offset l = b - 1) uncovers the missing and the bins < b
+        below = 0
+        for b in range(lo1):
+            below += d[b]
+        for l in range(lo1, hi1):
+            below += d[l]
+            delta = d[nbm + 1] + below
+            if delta <= best:
+                if delta < best:
+                    best, n_ties = delta, 0
+                ties[n_ties] = <int32_t>(s.lit[a] + l)
+                n_ties += 1
+        # upper bound b (offset l = nbm + b) uncovers the missing and the bins > b
+        below = 0
+        for b in range(lo2 - nbm):
+            below += d[b]
+        for l in range(lo2, hi2):
+            below += d[l - nbm]
+            delta = total - below
+            if delta <= best:
+                if delta < best:
+                    best, n_ties = delta, 0
+                ties[n_ties] = <int32_t>(s.lit[a] + l)
+                n_ties += 1
+    return n_ties
+
+
 cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept nogil:
     """``x`` is a covered negative. A random rule covering ``x`` gets one
     literal that ``x`` violates and the rule can take: a random one with
@@ -770,16 +882,15 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
 
     Adding a literal to rule ``t`` uncovers the examples only ``t`` covers
     that do not satisfy it: the score changes by their positives minus
-    their negatives, read from the class weights of those examples per
-    value or bin (:func:`_class_histograms`) with prefix sums over the bins
-    of ordinal attributes."""
+    their negatives, read from those examples' class weights per value or
+    bin (:func:`_class_histograms`; equal weights: their differences,
+    :func:`_kept_differences`) with prefix sums over the bins of ordinal
+    attributes."""
     cdef Py_ssize_t r, i, j, a, l, t = -1, n_cov = 0, n_free = 0, best_l = -1
-    cdef Py_ssize_t lo1, hi1, lo2, hi2, n_ties = 0, nbm, b, A = s.A
+    cdef Py_ssize_t lo1, hi1, lo2, hi2, n_ties = 0, A = s.A
     cdef Py_ssize_t n_cand_attr = 0, n_words = 0
-    cdef double best = INFINITY, delta, mp, mn, pp, pn, tp, tn
-    cdef double scale = s.w0 if s.unit else 1.0
-    cdef const double *Hp
-    cdef const double *Hn
+    cdef double tp, tn
+    cdef const int32_t *D
     cdef const uint64_t *bits
     cdef uint64_t word
     for r in range(s.k):
@@ -794,6 +905,10 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         if hi1 > lo1 or hi2 > lo2:
             n_free += (hi1 - lo1 if hi1 > lo1 else 0) + (hi2 - lo2 if hi2 > lo2 else 0)
             s.cand_attr[n_cand_attr] = <int32_t>a
+            s.cand_range[4 * n_cand_attr] = <int32_t>lo1
+            s.cand_range[4 * n_cand_attr + 1] = <int32_t>hi1
+            s.cand_range[4 * n_cand_attr + 2] = <int32_t>lo2
+            s.cand_range[4 * n_cand_attr + 3] = <int32_t>hi2
             n_cand_attr += 1
     if n_free == 0:
         return t
@@ -801,7 +916,8 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         r = _randint(&s.state, n_free)
         for i in range(n_cand_attr):
             a = s.cand_attr[i]
-            _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
+            lo1, hi1, lo2, hi2 = (s.cand_range[4 * i], s.cand_range[4 * i + 1],
+                                  s.cand_range[4 * i + 2], s.cand_range[4 * i + 3])
             for l in range(lo1, hi1):
                 if r == 0:
                     best_l = s.lit[a] + l
@@ -826,50 +942,21 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             if word:
                 s.words[n_words] = <int32_t>j
                 n_words += 1
-        tp = _weight_of(s, s.only_pos)
-        tn = _weight_of(s, s.only_neg)
-        if s.unit:  # counts
-            tp, tn = tp / s.w0 if s.w0 else 0, tn / s.w0 if s.w0 else 0
-        if s.unit:
-            _kept_histograms(s, t, n_cand_attr, n_words, tp, tn)
+        if s.unit:  # counts: the scores' differences in examples
+            tp = tn = 0
+            for i in range(n_words):
+                j = s.words[i]
+                tp += popcount64(s.only_pos[j])
+                tn += popcount64(s.only_neg[j])
+            D = _kept_differences(s, t, n_words, <Py_ssize_t>(tp + tn))
             if s.check:
-                _check_kept(s, t, n_cand_attr, n_words, tp, tn)
+                _check_kept(s, t, n_cand_attr, n_words, D, tp, tn)
+            n_ties = _best_by_differences(s, n_cand_attr, D, <int32_t>(tp - tn))
         else:
+            tp = _weight_of(s, s.only_pos)
+            tn = _weight_of(s, s.only_neg)
             _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
-        for i in range(n_cand_attr):
-            a = s.cand_attr[i]
-            _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
-            Hp, Hn = s.Hp + s.off[a], s.Hn + s.off[a]
-            if not s.ordinal[a]:   # A = u uncovers the only-t examples of other values
-                for l in range(lo1, hi1):
-                    delta = ((tp - Hp[l]) - (tn - Hn[l])) * scale
-                    _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
-                for l in range(lo2, hi2):
-                    delta = ((tp - Hp[l]) - (tn - Hn[l])) * scale
-                    _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
-                continue
-            nbm = s.nb[a] - 1
-            mp, mn = Hp[nbm + 1], Hn[nbm + 1]   # the missing slot
-            # lower bound b (offset b - 1) uncovers the missing and the bins < b
-            pp = pn = 0
-            b = 0
-            for l in range(lo1, hi1):
-                while b < l + 1:
-                    pp += Hp[b]
-                    pn += Hn[b]
-                    b += 1
-                delta = ((mp + pp) - (mn + pn)) * scale
-                _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
-            # upper bound b (offset nbm + b) uncovers the missing and the bins > b
-            pp = pn = 0
-            b = 0
-            for l in range(lo2, hi2):
-                while b < l - nbm + 1:
-                    pp += Hp[b]
-                    pn += Hn[b]
-                    b += 1
-                delta = ((tp - pp) - (tn - pn)) * scale
-                _candidate(s, delta, s.lit[a] + l, &best, &n_ties)
+            n_ties = _best_by_weights(s, n_cand_attr, tp, tn)
         best_l = s.ties[_randint(&s.state, n_ties)]  # the r-th tie in literal order
     if best_l >= 0:
         a = s.lit_attr[best_l]
@@ -904,14 +991,15 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.only_neg)
     free(s.words)
     free(s.cand_attr)
+    free(s.cand_range)
     free(s.Hp)
     free(s.Hn)
     free(s.Cp)
     free(s.Cn)
     free(s.ties)
     free(s.kept_bits)
-    free(s.kept_pos)
-    free(s.kept_neg)
+    free(s.kept_diff)
+    free(s.all_diff)
     free(s.kept_ok)
 
 
@@ -919,7 +1007,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
                        uint64_t seed) except -1:
     """The search's state for ``data``, the positives ``pos`` and ``k``
     rules testing nothing (free with :func:`_free_search`)."""
-    cdef Py_ssize_t t, a, L = max(data.n_literals, 1)
+    cdef Py_ssize_t t, a, j, L = max(data.n_literals, 1)
     memset(s, 0, sizeof(Search))
     s.m, s.A, s.W, s.S, s.k = data.m, data.n_attrs, data.n_words, data.n_slots, k
     s.codes = &data.codes[0, 0]
@@ -949,27 +1037,35 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.only_neg = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.words = <int32_t *>calloc(s.W, sizeof(int32_t))
     s.cand_attr = <int32_t *>calloc(s.A, sizeof(int32_t))
+    s.cand_range = <int32_t *>calloc(4 * s.A, sizeof(int32_t))
     s.Hp = <double *>calloc(s.S, sizeof(double))
     s.Hn = <double *>calloc(s.S, sizeof(double))
     s.Cp = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.Cn = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.ties = <int32_t *>malloc(L * sizeof(int32_t))
     s.kept_bits = <uint64_t *>calloc(k * s.W, sizeof(uint64_t))
-    s.kept_pos = <int32_t *>calloc(k * s.S, sizeof(int32_t))
-    s.kept_neg = <int32_t *>calloc(k * s.S, sizeof(int32_t))
+    s.kept_diff = <int32_t *>calloc(k * s.S, sizeof(int32_t))
+    s.all_diff = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.kept_ok = <int8_t *>calloc(k, sizeof(int8_t))
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
             or s.cov == NULL or s.others == NULL or s.mis == NULL or s.scratch == NULL
             or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
-            or s.cand_attr == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL
+            or s.cand_attr == NULL or s.cand_range == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL
             or s.Cp == NULL or s.Cn == NULL or s.kept_bits == NULL
-            or s.kept_pos == NULL or s.kept_neg == NULL or s.kept_ok == NULL):
+            or s.kept_diff == NULL or s.all_diff == NULL or s.kept_ok == NULL):
         _free_search(s)
         raise MemoryError()
     for t in range(k):
         for a in range(s.A):
             _set_none(s, t, a)
         _and_literals(s, t, -1, 0, s.cov + t * s.W)
+    for a in range(s.A):
+        s.n_bins += s.nb[a]
+    for j in range(s.W):
+        s.n_valid += popcount64(s.valid[j])
+        if s.unit:
+            _count_rows(s, s.valid[j] & s.pos[j], j, s.all_diff, 1)
+            _count_rows(s, s.valid[j] & ~s.pos[j], j, s.all_diff, -1)
     return 0
 
 
