@@ -815,6 +815,18 @@ cdef Py_ssize_t _best_by_weights(Search *s, Py_ssize_t n_cand_attr, double tp,
     return n_ties
 
 
+cdef inline void _keep(int32_t delta, Py_ssize_t lit, int32_t *best, Py_ssize_t *n_ties,
+                       int32_t *ties) noexcept nogil:
+    """:func:`_candidate` in integers: keep the literals of the lowest
+    change so far, in literal order."""
+    if delta <= best[0]:
+        if delta < best[0]:
+            best[0] = delta
+            n_ties[0] = 0
+        ties[n_ties[0]] = <int32_t>lit
+        n_ties[0] += 1
+
+
 cdef Py_ssize_t _best_by_differences(Search *s, Py_ssize_t n_cand_attr, const int32_t *D,
                                      int32_t total) noexcept nogil:
     """:func:`_best_by_weights` for equal weights, in integers, from the
@@ -824,7 +836,6 @@ cdef Py_ssize_t _best_by_differences(Search *s, Py_ssize_t n_cand_attr, const in
     cdef Py_ssize_t i, a, l, b, nbm, lo1, hi1, lo2, hi2, n_ties = 0
     cdef int32_t best = 2147483647, delta, below
     cdef const int32_t *d
-    cdef int32_t *ties = s.ties
     for i in range(n_cand_attr):
         a = s.cand_attr[i]
         lo1, hi1, lo2, hi2 = (s.cand_range[4 * i], s.cand_range[4 * i + 1],
@@ -833,18 +844,10 @@ cdef Py_ssize_t _best_by_differences(Search *s, Py_ssize_t n_cand_attr, const in
         if not s.ordinal[a]:   # A = u uncovers the only-t examples of other values
             for l in range(lo1, hi1):
                 delta = total - d[l]
-                if delta <= best:
-                    if delta < best:
-                        best, n_ties = delta, 0
-                    ties[n_ties] = <int32_t>(s.lit[a] + l)
-                    n_ties += 1
+                _keep(delta, s.lit[a] + l, &best, &n_ties, s.ties)
             for l in range(lo2, hi2):
                 delta = total - d[l]
-                if delta <= best:
-                    if delta < best:
-                        best, n_ties = delta, 0
-                    ties[n_ties] = <int32_t>(s.lit[a] + l)
-                    n_ties += 1
+                _keep(delta, s.lit[a] + l, &best, &n_ties, s.ties)
             continue
         nbm = s.nb[a] - 1
         # lower bound b (offset l = b - 1) uncovers the missing and the bins < b
@@ -854,11 +857,7 @@ cdef Py_ssize_t _best_by_differences(Search *s, Py_ssize_t n_cand_attr, const in
         for l in range(lo1, hi1):
             below += d[l]
             delta = d[nbm + 1] + below
-            if delta <= best:
-                if delta < best:
-                    best, n_ties = delta, 0
-                ties[n_ties] = <int32_t>(s.lit[a] + l)
-                n_ties += 1
+            _keep(delta, s.lit[a] + l, &best, &n_ties, s.ties)
         # upper bound b (offset l = nbm + b) uncovers the missing and the bins > b
         below = 0
         for b in range(lo2 - nbm):
@@ -866,11 +865,7 @@ cdef Py_ssize_t _best_by_differences(Search *s, Py_ssize_t n_cand_attr, const in
         for l in range(lo2, hi2):
             below += d[l - nbm]
             delta = total - below
-            if delta <= best:
-                if delta < best:
-                    best, n_ties = delta, 0
-                ties[n_ties] = <int32_t>(s.lit[a] + l)
-                n_ties += 1
+            _keep(delta, s.lit[a] + l, &best, &n_ties, s.ties)
     return n_ties
 
 
