@@ -139,13 +139,18 @@ def parallel_jobs(n_jobs):
     it when a loop prefers threads and the configuration names no backend,
     so ``with parallel_config(n_jobs=2)`` would run one job), else ``None``
     (one job)."""
-    if n_jobs is not None:
-        return n_jobs
+    return n_jobs if n_jobs is not None else _active_backend()[1]
+
+
+def _active_backend():
+    """joblib's active ``(backend, n_jobs)``; ``(None, None)`` if this
+    joblib cannot say."""
     try:
         from joblib.parallel import get_active_backend
-        return get_active_backend()[1]
-    except (ImportError, AttributeError, TypeError, IndexError):  # another joblib
-        return None
+        backend, n_jobs = get_active_backend()
+        return backend, n_jobs
+    except (ImportError, AttributeError, TypeError, ValueError):  # another joblib
+        return None, None
 
 
 def parallel_map(jobs, n_jobs=None):
@@ -165,24 +170,17 @@ def parallel_map(jobs, n_jobs=None):
     from joblib import Parallel
 
     n_jobs = parallel_jobs(n_jobs)
-    jobs = list(jobs)
-    client = _dask_client(n_jobs) if len(jobs) > 1 else None
+    client = _dask_client(n_jobs)
     if client is not None:
-        jobs = _with_broadcast_data(client, jobs)
+        jobs = _with_broadcast_data(client, list(jobs))
     return Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(jobs)
 
 
 def _dask_client(n_jobs):
     """The client of the active joblib Dask backend, if a loop of ``n_jobs``
     would run on it from outside a Dask worker; else ``None``."""
-    if n_jobs == 1:
-        return None
-    try:
-        from joblib.parallel import get_active_backend
-        backend = get_active_backend()[0]
-    except (ImportError, AttributeError, TypeError, IndexError):  # another joblib
-        return None
-    if type(backend).__name__ != "DaskDistributedBackend":
+    backend = _active_backend()[0]
+    if n_jobs == 1 or type(backend).__name__ != "DaskDistributedBackend":
         return None
     try:
         from distributed import get_worker

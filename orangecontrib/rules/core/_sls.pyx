@@ -674,10 +674,11 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
 
 
 cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_words,
-                                      Py_ssize_t n_only) noexcept nogil:
+                                      Py_ssize_t n_only, Py_ssize_t total) noexcept nogil:
     """Equal weights only: per slot, the positives minus the negatives among
-    the examples only rule ``t`` covers (``s.only_pos``/``s.only_neg``),
-    which is all a specialisation's score changes need. Rule ``t`` keeps
+    the examples only rule ``t`` covers (``s.only_pos``/``s.only_neg``;
+    ``n_only`` examples, ``total`` positives minus negatives), which is all
+    a specialisation's score changes need. Rule ``t`` keeps
     them; they are brought up to date the cheapest of four ways: by the
     examples that entered or left ``t``'s only-covered set since they were
     last counted, by a fresh count of the set's examples, by the valid
@@ -706,7 +707,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
                 _count_rows(s, now & ~before & ~s.pos[j], j, d, -1)
                 kb[j] = now
         return d
-    if cost * A < pop and n_only <= s.n_valid - n_only:  # the set's examples
+    if cost * A < pop and n_only == cost:  # the set's examples
         memset(d, 0, S * sizeof(int32_t))
         for i in range(n_words):
             j = s.words[i]
@@ -725,20 +726,11 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
                 _bin_counts(s, a, b, n_words, &kp, &kn)
                 d[s.off[a] + b] = <int32_t>(kp - kn)
                 sd += kp - kn
-            d[s.off[a] + s.nb[a]] = <int32_t>(_only_diff(s) - sd)   # the missing slot
+            d[s.off[a] + s.nb[a]] = <int32_t>(total - sd)   # the missing slot
     for j in range(W):
         kb[j] = s.only_pos[j] | s.only_neg[j]
     s.kept_ok[t] = 1
     return d
-
-
-cdef inline long long _only_diff(Search *s) noexcept nogil:
-    """Positives minus negatives only the rule covers (equal weights)."""
-    cdef Py_ssize_t j
-    cdef long long n = 0
-    for j in range(s.W):
-        n += popcount64(s.only_pos[j]) - popcount64(s.only_neg[j])
-    return n
 
 
 cdef void _check_kept(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr, Py_ssize_t n_words,
@@ -943,7 +935,8 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
                 j = s.words[i]
                 tp += popcount64(s.only_pos[j])
                 tn += popcount64(s.only_neg[j])
-            D = _kept_differences(s, t, n_words, <Py_ssize_t>(tp + tn))
+            D = _kept_differences(s, t, n_words, <Py_ssize_t>(tp + tn),
+                                  <Py_ssize_t>(tp - tn))
             if s.check:
                 _check_kept(s, t, n_cand_attr, n_words, D, tp, tn)
             n_ties = _best_by_differences(s, n_cand_attr, D, <int32_t>(tp - tn))
