@@ -76,11 +76,18 @@ def test_cover_matrix(d, n_rules, max_len):
     got = core.cover_matrix(d["Xd"], d["Xc"], ptr, kind, col, op, val)
     n = len(d["y"])
     expected = np.ones((n, n_rules), bool)
+    failed = np.zeros((n, n_rules), int)
     for r in range(n_rules):
         for k in range(ptr[r], ptr[r + 1]):
-            expected[:, r] &= ref_condition(d, kind[k], col[k], op[k], val[k])
+            holds = ref_condition(d, kind[k], col[k], op[k], val[k])
+            expected[:, r] &= holds
+            failed[:, r] += ~holds
     assert got.dtype == bool and got.shape == (n, n_rules)
     np.testing.assert_array_equal(got, expected)
+    # how many conditions each row fails (SLS's nearest-miss regions)
+    v = core.violation_matrix(d["Xd"], d["Xc"], ptr, kind, col, op, val)
+    assert v.dtype == np.uint8 and v.shape == (n, n_rules)
+    np.testing.assert_array_equal(v, failed)
     # the same coverage as sparse columns (models of many rules on many rows)
     indptr, indices = core.cover_columns(d["Xd"], d["Xc"], ptr, kind, col, op, val)
     assert indptr.shape == (n_rules + 1,) and indptr[-1] == len(indices) == expected.sum()

@@ -396,16 +396,23 @@ def test_class_score_and_probabilities(heart, heart_model):
     scores = model.class_scores(heart)
     np.testing.assert_allclose(scores[:, ens.cls], c)
     np.testing.assert_allclose(scores[:, 1 - ens.cls], -c)
-    # the probability: Q-weighted Laplace estimates of each rule set's two
-    # regions, counted here from the training data by hand
+    # the probability: Q-weighted Laplace estimates of each rule set's three
+    # regions (its nearest rule misses 0, 1, or more literals), counted
+    # here from the training data by hand, one literal at a time
     train = model.data_to_model_domain(heart)
     y = train.Y.astype(int) == ens.cls
+
+    def nearest_miss(rs, X):
+        misses = [sum(~rule_set_fires(((lit,),), X) for lit in rule) for rule in rs]
+        return np.minimum(np.min(misses, axis=0), 2)
+
     expected = np.zeros(len(heart))
     for q, rs in zip(ens.weights, ens.rule_sets):
-        f = rule_set_fires(rs, train.X)
-        p_fire = ((f & y).sum() + 1) / (f.sum() + 2)
-        p_not = ((~f & y).sum() + 1) / ((~f).sum() + 2)
-        expected += q * np.where(rule_set_fires(rs, Xd), p_fire, p_not)
+        g_train, g = nearest_miss(rs, train.X), nearest_miss(rs, Xd)
+        est = [((g_train == r) & y).sum() + 1 for r in range(3)]
+        est = [e / ((g_train == r).sum() + 2) for r, e in enumerate(est)]
+        assert np.array_equal(g == 0, rule_set_fires(rs, Xd))
+        expected += q * np.take(est, g)
     p = model(heart, model.Probs)
     np.testing.assert_allclose(p[:, ens.cls], expected)
     np.testing.assert_allclose(p.sum(axis=1), 1)
@@ -461,6 +468,24 @@ def test_determinism_and_n_jobs(heart):
     np.testing.assert_array_equal(pa, c(heart, c.Probs))
     assert a.ensembles[0].rule_sets == c.ensembles[0].rule_sets
     assert a.ensembles[0].rule_sets != d.ensembles[0].rule_sets
+
+
+def test_models_pickled_by_earlier_versions_still_predict(heart, heart_model):
+    """Earlier versions kept two regions per rule set (does not fire,
+    fires) or none (the paper's ``(c + 1) / 2``); such a model, unpickled,
+    must give those probabilities."""
+    model = pickle.loads(pickle.dumps(heart_model))
+    ens = model.ensembles[0]
+    Xd = model.data_to_model_domain(heart).X
+    fires = np.array([rule_set_fires(rs, Xd) for rs in ens.rule_sets])  # (R, n)
+    two = np.column_stack([np.linspace(0.2, 0.3, len(ens.weights)),
+                           np.linspace(0.7, 0.9, len(ens.weights))])
+    ens.leaf = two
+    expected = ens.weights @ np.where(fires, two[:, 1:], two[:, :1])
+    np.testing.assert_allclose(model(heart, model.Probs)[:, ens.cls], expected)
+    ens.leaf = None
+    np.testing.assert_allclose(model(heart, model.Probs)[:, ens.cls],
+                               (model.class_scores(heart)[:, ens.cls] + 1) / 2)
 
 
 def test_pickle(heart, heart_model):

@@ -14,7 +14,8 @@ import numpy as np
 
 from Orange.data import Domain
 
-from .core import KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, OP_LT, cover_columns, cover_matrix
+from .core import (KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, OP_LT, cover_columns, cover_matrix,
+                   violation_matrix)
 from .encoding import dense_X
 
 OPERATORS = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE, "<": OP_LT}
@@ -240,6 +241,12 @@ def _coverage_arguments(rules: Sequence["Rule"], X) -> tuple:
 def covering(rules: Sequence["Rule"], X) -> np.ndarray:
     """Boolean ``(n, len(rules))``: which rules fire on each row of Orange's ``X``."""
     return cover_matrix(*_coverage_arguments(rules, X))
+
+
+def violations(rules: Sequence["Rule"], X) -> np.ndarray:
+    """``uint8 (n, len(rules))``: how many conditions of each rule a row of
+    Orange's ``X`` fails (0: the rule fires; a missing value fails)."""
+    return violation_matrix(*_coverage_arguments(rules, X))
 
 
 def covering_sparse(rules: Sequence["Rule"], X):

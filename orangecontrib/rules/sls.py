@@ -31,7 +31,8 @@ from Orange.preprocess.transformation import Transformation
 from .base import RuleLearner, RuleModel, ViewerColumn, parallel_map
 from .core import SLSData, pack_bits, sls_search
 from .encoding import dense_X
-from .rules import MISSING_OF, Condition, Rule, covering, format_number, simplest_cuts
+from .rules import (MISSING_OF, Condition, Rule, covering, format_number, row_blocks,
+                    simplest_cuts, violations)
 
 UNKNOWN = "unknown"
 
@@ -211,17 +212,31 @@ def white_noise_weights(errors: np.ndarray, rho: float) -> np.ndarray:
     return q / q.sum()
 
 
-def leaf_estimates(regions) -> np.ndarray:
-    """``(R, 2)``: for each rule set, the Laplace estimate ``(s + 1) /
-    (n + 2)`` of the class where it does not fire (column 0) and where it
-    fires (column 1), from the weighted training examples of each region
-    (``regions[r] = [fire_pos, fire_neg, rest_pos, rest_neg]``, with the
-    weights scaled to sum to the number of examples, so the pseudo-counts
-    mean the same whatever the scale of the weights)."""
-    r = np.asarray(regions, dtype=float).reshape(-1, 4)
-    fire = (r[:, 0] + 1) / (r[:, 0] + r[:, 1] + 2)
-    rest = (r[:, 2] + 1) / (r[:, 2] + r[:, 3] + 2)
-    return np.column_stack([rest, fire])
+#: a rule set's regions for its probabilities: the rows its nearest rule
+#: misses by 0 literals (it fires), by 1, or by more
+N_REGIONS = 3
+
+
+def nearest_misses(V, idx) -> np.ndarray:
+    """For each row, the region of one rule set: how many literals its
+    nearest rule misses (Algorithm 1's distance of an example to a rule set,
+    the one its generalisation step uses), capped at ``N_REGIONS - 1``.
+    ``V``: the failed literals per row and rule (:func:`rules.violations`),
+    ``idx``: the rule set's columns."""
+    if len(idx) == 0:
+        return np.full(V.shape[0], N_REGIONS - 1, dtype=np.intp)
+    return np.minimum(V[:, idx].min(axis=1), N_REGIONS - 1).astype(np.intp)
+
+
+def leaf_estimates(counts) -> np.ndarray:
+    """``(R, N_REGIONS)``: for each rule set and region (see
+    :func:`nearest_misses`), the Laplace estimate ``(s + 1) / (n + 2)`` of the
+    class from the weighted training examples there (``counts[r, g] =
+    [positives, negatives]``, the weights scaled to sum to the number of
+    examples, so the pseudo-counts mean the same whatever the scale of the
+    weights)."""
+    c = np.asarray(counts, dtype=float).reshape(-1, N_REGIONS, 2)
+    return (c[:, :, 0] + 1) / (c[:, :, 0] + c[:, :, 1] + 2)
 
 
 # --------------------------------------------------------------- bounds
@@ -280,7 +295,7 @@ class Ensemble:
     weights: np.ndarray  # Q(r), summing to 1
     errors: np.ndarray   # training errors e(r) (in examples)
     ks: np.ndarray       # the k each rule set was searched with
-    leaf: np.ndarray = None  # (R, 2): P(cls) where r does not fire / fires (Laplace)
+    leaf: np.ndarray = None  # (R, N_REGIONS): P(cls) by region (Laplace), see nearest_misses
 
     def literal_weights(self) -> Counter:
         """For each literal, the weight of the rule sets that use it."""
@@ -376,36 +391,70 @@ class SLSEnsembleModel(RuleModel):
     def class_probabilities(self, X) -> np.ndarray:
         """``(n, n_classes)``: for each class, ``sum_r Q(r) P_r(y | x)``, the
         predictive probability under the posterior ``Q`` when each rule set
-        ``r`` is read as a classifier of two regions, where it fires and
-        where it does not, each with the Laplace estimate of the class on the
-        training data. Unlike ``(c + 1) / 2`` it is never 0 or 1, and it
-        reflects how pure each rule set's regions were. Two classes: the
-        other class gets the complement; more: normalised (one-vs-all), and
-        a row on which no rule fires gets the training prior."""
-        cover = self.covering(X)
-        out = np.zeros((cover.shape[0], self.n_classes))
-        for ens, cols in zip(self.ensembles, self._columns):
-            if ens.leaf is None:  # a model pickled before leaf estimates
-                c = np.zeros(cover.shape[0])
-                for q, idx in zip(ens.weights, cols):
-                    c += q * np.where(cover[:, idx].any(axis=1), 1.0, -1.0)
-                out[:, ens.cls] = (c + 1) / 2
-                continue
-            p = np.zeros(cover.shape[0])
-            for q, idx, (p0, p1) in zip(ens.weights, cols, ens.leaf):
-                p += q * np.where(cover[:, idx].any(axis=1), p1, p0)
-            out[:, ens.cls] = p
+        ``r`` is read as a classifier of three regions, the rows its nearest
+        rule misses by 0 literals (it fires), by 1 or by more
+        (:func:`nearest_misses`), each with the Laplace estimate of the class
+        on the training data (:meth:`fit_leaf_estimates`). Unlike ``(c + 1) /
+        2`` it is never 0 or 1, it reflects how pure each region was, and it
+        ranks the rows no rule set covers by how near they come. Two
+        classes: the other class gets the complement; more: normalised
+        (one-vs-all), and a row on which no rule fires gets the training
+        prior."""
+        X = self._model_X(X)
+        out = np.zeros((X.shape[0], self.n_classes))
+        fired = np.zeros(X.shape[0], bool)
+        for rows in row_blocks(X.shape[0], len(self.rule_list)):
+            V = violations(self.rule_list, X[rows])
+            fired[rows] = (V == 0).any(axis=1)
+            for ens, cols in zip(self.ensembles, self._columns):
+                out[rows, ens.cls] = self._ensemble_probability(ens, cols, V)
         if self.n_classes == 2 and len(self.ensembles) == 1:
             cls = self.ensembles[0].cls
             out[:, 1 - cls] = 1 - out[:, cls]
             return out
         total = out.sum(axis=1, keepdims=True)
         # more classes: where no rule set of any class fires, the ensembles
-        # say nothing about the row (e.g. all its values unknown); the
-        # normalised "does not fire" estimates would be near uniform, so
-        # the row gets the training prior
-        silent = ~cover.any(axis=1, keepdims=True) | (total <= 0)
+        # say little about the row (e.g. all its values unknown), so the
+        # row gets the training prior
+        silent = ~fired[:, None] | (total <= 0)
         return np.where(silent, self.prior, out / np.where(total > 0, total, 1))
+
+    @staticmethod
+    def _ensemble_probability(ens, cols, V) -> np.ndarray:
+        """``sum_r Q(r) P_r(cls | x)`` of one ensemble on rows with failed
+        literals ``V``; models pickled by earlier versions hold two regions
+        (does not fire, fires) or none (the paper's ``(c + 1) / 2``)."""
+        p = np.zeros(V.shape[0])
+        for r, (q, idx) in enumerate(zip(ens.weights, cols)):
+            if ens.leaf is None:
+                p += q * (V[:, idx] == 0).any(axis=1)
+            elif ens.leaf.shape[1] == 2:
+                p += q * ens.leaf[r, (V[:, idx] == 0).any(axis=1).astype(np.intp)]
+            else:
+                p += q * ens.leaf[r, nearest_misses(V, idx)]
+        return p
+
+    def fit_leaf_estimates(self, X, y, w):
+        """Each rule set's Laplace estimates per region (:func:`leaf_estimates`)
+        from the training rows ``X`` (model domain), class codes ``y`` and
+        weights ``w`` (scaled here to sum to the number of examples of
+        positive weight)."""
+        w = np.asarray(w, dtype=float)
+        w = w * (np.count_nonzero(w > 0) / w.sum()) if w.sum() > 0 else w
+        counts = {id(ens): np.zeros((len(ens.rule_sets), N_REGIONS, 2))
+                  for ens in self.ensembles}
+        for rows in row_blocks(X.shape[0], len(self.rule_list)):
+            V = violations(self.rule_list, X[rows])
+            for ens, cols in zip(self.ensembles, self._columns):
+                pos = np.where(y[rows] == ens.cls, w[rows], 0.0)
+                neg = w[rows] - pos
+                c = counts[id(ens)]
+                for r, idx in enumerate(cols):
+                    g = nearest_misses(V, idx)
+                    c[r, :, 0] += np.bincount(g, pos, N_REGIONS)
+                    c[r, :, 1] += np.bincount(g, neg, N_REGIONS)
+        for ens in self.ensembles:
+            ens.leaf = leaf_estimates(counts[id(ens)])
 
     def predict(self, X):
         p = self.class_probabilities(X)
@@ -609,8 +658,7 @@ class SLSEnsembleLearner(RuleLearner):
             errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
             q = white_noise_weights(errors, self.rho)
             ensembles.append(Ensemble(c, rule_sets, q, errors,
-                                      np.array([found[c][rs][0] for rs in rule_sets]),
-                                      leaf_estimates(regions)))
+                                      np.array([found[c][rs][0] for rs in rule_sets])))
             nz = q[q > 0]
             kl = max(0.0, log_r + float(np.sum(nz * np.log(nz))))
             bounds[c] = EnsembleBound(float(np.dot(q, errors)) / m, kl,
@@ -618,4 +666,5 @@ class SLSEnsembleLearner(RuleLearner):
         model = SLSEnsembleModel(data.domain, ensembles, dist, bounds,
                                  theta=self.theta, k_max=self.k_max)
         model.set_rule_distributions(data, enc)
+        model.fit_leaf_estimates(dense_X(data.X), y, w)
         return model

@@ -38,6 +38,7 @@ from ._coverage import (  # noqa: E402
     n_words,
     pack_bits,
     unpack_bits,
+    violation_matrix,
 )
 
 # the condition codes every kernel shares (one enum, ``core/_coverage.pxd``)
@@ -52,7 +53,7 @@ __all__ = [
     "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
     "evc_quality", "permutation_maxima", "reach_table",
     "column_mask", "cover_columns", "condition_bitsets", "continuous_refinements",
-    "cover_matrix", "IndicatorMatrix", "discrete_refinements", "n_words", "pack_bits",
+    "cover_matrix", "violation_matrix", "IndicatorMatrix", "discrete_refinements", "n_words", "pack_bits",
     "coverage_counts", "first_insertion", "mine_class_rules", "SLSData", "empty_rules",
     "rule_set_cover", "sls_move", "sls_search", "unpack_bits",
 ]

@@ -124,6 +124,28 @@ def cover_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
     return out_arr.view(np.bool_)
 
 
+def violation_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
+                     const int32_t[::1] rule_ptr, const int32_t[::1] kind,
+                     const int32_t[::1] col, const int8_t[::1] op,
+                     const double[::1] value):
+    """``uint8 (n, n_rules)``: how many of rule ``r``'s conditions example
+    ``i`` fails (a missing value fails its conditions; at most 255); 0 where
+    :func:`cover_matrix` is true."""
+    cdef Py_ssize_t n = Xd.shape[0]
+    cdef Py_ssize_t n_rules = _check_rule_set(Xd, Xc, rule_ptr, kind, col, op, value)
+    out_arr = np.zeros((n, n_rules), dtype=np.uint8)
+    cdef uint8_t[:, ::1] out = out_arr
+    cdef Py_ssize_t i, r, k, failed
+    with nogil:
+        for i in range(n):
+            for r in range(n_rules):
+                failed = 0
+                for k in range(rule_ptr[r], rule_ptr[r + 1]):
+                    failed += not _satisfies(Xd, Xc, i, kind[k], col[k], op[k], value[k])
+                out[i, r] = <uint8_t>(failed if failed < 255 else 255)
+    return out_arr
+
+
 def column_mask(const double[:] x, int8_t op, double value):
     """Boolean mask of ``x op value`` over one column (``x`` may be strided;
     integer codes as floats, ``-1`` for missing, with ``OP_EQ``); a missing
