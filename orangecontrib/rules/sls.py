@@ -11,8 +11,10 @@ abstention and PAC-Bayes bounds (Rückert & Kramer 2006; doc/sls.md).
 * :class:`SLSEnsembleLearner` is Algorithm 2: per class (one-vs-all; one
   ensemble for two-class data), ``o`` rule sets for each ``k = 1..k_max``,
   weighted by ``Q(r) ∝ rho^e(r)`` (Section 4).
-* :class:`SLSEnsembleModel` predicts from the class scores ``c(Q_y, x)``,
-  can abstain (Section 5.2) and reports the PAC-Bayes bounds (Theorems 1-3).
+* :class:`SLSEnsembleModel` scores with the vote ``c(Q_y, x)``, can abstain
+  (Section 5.2) and reports the PAC-Bayes bounds (Theorems 1-3); its
+  probabilities (this project) are the ``Q``-weighted Laplace estimates of
+  three regions per rule set, by how many literals its nearest rule misses.
 """
 from __future__ import annotations
 
