@@ -3,8 +3,12 @@
 ``results/sls_summary.md``: accuracy and AUC per data set, wins / ties /
 losses of the SLS ensemble against each peer, and average ranks.
 
-    python benchmarks/summarise_sls.py
+    python benchmarks/summarise_sls.py [--parts a.md,b.md] [--out summary.md]
+
+(``--parts``: reports in ``results/``, by default the two above; a single
+report of all 15 sets, e.g. ``sls_accuracy_rerun.md``, works too.)
 """
+import argparse
 import os
 
 import numpy as np
@@ -37,9 +41,13 @@ def table(text, heading):
 
 
 def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--parts", default=",".join(PARTS))
+    p.add_argument("--out", default="sls_summary.md")
+    args = p.parse_args()
     commands, tables = [], {"Classification accuracy": {}, "AUC": {}}
     names = None
-    for part in PARTS:
+    for part in args.parts.split(","):
         text, command = read_part(part)
         commands.append(command)
         for heading, acc in tables.items():
@@ -70,7 +78,7 @@ def main():
             lines.append(f"* Average rank ({label}, {len(sets)} sets; 1 = best): " + ", ".join(
                 f"{n} {r:.2f}" for r, n in sorted(zip(ranks, cols))))
         lines.append("")
-    with open(os.path.join(RESULTS, "sls_summary.md"), "w", encoding="utf-8") as f:
+    with open(os.path.join(RESULTS, args.out), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))
 

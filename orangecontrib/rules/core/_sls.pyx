@@ -21,10 +21,11 @@ popcounts of the bins' bitsets) and read with prefix sums over the bins of
 ordinal attributes: ``O(examples x attributes)`` or ``O(bins x words)``,
 whichever is less, plus ``O(literals)``, instead of one bitset pass per
 literal. With equal weights only the positives minus the negatives per
-slot are needed: each rule keeps them and brings them up to date the
-cheapest way, by the examples that entered or left its only-covered set,
-by the set's examples, by the examples outside it or by popcounts
-(:func:`_kept_differences`; exact integers, so the same choices).
+slot are needed: each rule keeps them for its last ``N_KEPT`` counted
+sets and brings the nearest up to date the cheapest way, by the examples
+that entered or left its only-covered set since, by the set's examples, by
+the examples outside it or by popcounts (:func:`_kept_differences`; exact
+integers, so the same choices).
 
 The random numbers come from a splitmix64 generator seeded by the caller, so
 a search depends on its seed only. On nominal data the random stream and
@@ -212,6 +213,10 @@ cdef class SLSData:
 
 # ------------------------------------------------------------ the search
 
+# each rule keeps its last N_KEPT counted sets with their differences
+cdef enum:
+    N_KEPT = 4
+
 cdef struct Search:
     Py_ssize_t m, A, W, S, k
     const int32_t *codes      # (m, A)
@@ -249,11 +254,13 @@ cdef struct Search:
     int32_t *Cp              # (S,) counts of positives (equal weights)
     int32_t *Cn              # (S,) of negatives
     int32_t *ties             # (n_literals,) the best specialisation candidates, in literal order
-    # equal weights: per rule, the examples only it covered when last
-    # counted and, per slot, their positives minus their negatives
-    uint64_t *kept_bits       # (k, W)
-    int32_t *kept_diff        # (k, S)
-    int8_t *kept_ok           # (k,)
+    # equal weights: per rule, the examples only it covered the last
+    # N_KEPT times they were counted and, per slot, their positives minus
+    # their negatives (any such pair is a valid starting point)
+    uint64_t *kept_bits       # (k, N_KEPT, W)
+    int32_t *kept_diff        # (k, N_KEPT, S)
+    int8_t *kept_ok           # (k,) snapshots held
+    int8_t *kept_next         # (k,) the snapshot to write next
     int32_t *all_diff         # (S,) positives minus negatives of all valid examples
     Py_ssize_t n_valid        # valid examples
     Py_ssize_t n_bins         # bins (values) of all attributes
@@ -678,25 +685,39 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     """Equal weights only: per slot, the positives minus the negatives among
     the examples only rule ``t`` covers (``s.only_pos``/``s.only_neg``;
     ``n_only`` examples, ``total`` positives minus negatives), which is all
-    a specialisation's score changes need. Rule ``t`` keeps
-    them; they are brought up to date the cheapest of four ways: by the
-    examples that entered or left ``t``'s only-covered set since they were
-    last counted, by a fresh count of the set's examples, by the valid
-    examples outside it (subtracted from those of all examples), or by
-    popcounts of every bin's bitset. Costs in added slots, the popcounts'
-    weighed as measured."""
-    cdef Py_ssize_t i, j, a, b, A = s.A, W = s.W, S = s.S, n_diff = -1
+    a specialisation's score changes need. Rule ``t`` keeps them for the
+    last ``N_KEPT`` sets it counted (a local search often comes back near
+    where it was); the result is the cheapest of four ways: the nearest
+    kept set brought up to date by the examples that entered or left since,
+    a fresh count of the set's examples, of the valid examples outside it
+    (subtracted from those of all examples), or popcounts of every bin's
+    bitset. It replaces the oldest kept set. Costs in added slots, the
+    popcounts' weighed as measured."""
+    cdef Py_ssize_t i, j, a, b, A = s.A, W = s.W, S = s.S, n_diff = -1, nd, r, best = -1
     cdef long long kp, kn, sd
     cdef uint64_t now, before, out
-    cdef uint64_t *kb = s.kept_bits + t * W
-    cdef int32_t *d = s.kept_diff + t * S
+    cdef uint64_t *kb
+    cdef int32_t *d
     cdef Py_ssize_t cost, pop = s.n_bins * n_words * 2
-    if s.kept_ok[t]:
-        n_diff = 0
+    # the snapshot nearest the set, and the slot the result goes to (the oldest)
+    for r in range(s.kept_ok[t]):
+        kb = s.kept_bits + (t * N_KEPT + r) * W
+        nd = 0
         for j in range(W):
-            n_diff += popcount64((s.only_pos[j] | s.only_neg[j]) ^ kb[j])
+            nd += popcount64((s.only_pos[j] | s.only_neg[j]) ^ kb[j])
+        if n_diff < 0 or nd < n_diff:
+            n_diff, best = nd, r
+    r = s.kept_next[t]
+    s.kept_next[t] = (r + 1) % N_KEPT
+    if s.kept_ok[t] < N_KEPT:
+        s.kept_ok[t] += 1
+    kb = s.kept_bits + (t * N_KEPT + r) * W
+    d = s.kept_diff + (t * N_KEPT + r) * S
     cost = min(n_only, s.n_valid - n_only)
     if n_diff >= 0 and n_diff < cost and n_diff * A < pop:
+        if best != r:
+            memcpy(kb, s.kept_bits + (t * N_KEPT + best) * W, W * sizeof(uint64_t))
+            memcpy(d, s.kept_diff + (t * N_KEPT + best) * S, S * sizeof(int32_t))
         for j in range(W):
             now = s.only_pos[j] | s.only_neg[j]
             before = kb[j]
@@ -729,7 +750,6 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
             d[s.off[a] + s.nb[a]] = <int32_t>(total - sd)   # the missing slot
     for j in range(W):
         kb[j] = s.only_pos[j] | s.only_neg[j]
-    s.kept_ok[t] = 1
     return d
 
 
@@ -989,6 +1009,7 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.kept_diff)
     free(s.all_diff)
     free(s.kept_ok)
+    free(s.kept_next)
 
 
 cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssize_t k,
@@ -1031,8 +1052,9 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.Cp = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.Cn = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.ties = <int32_t *>malloc(L * sizeof(int32_t))
-    s.kept_bits = <uint64_t *>calloc(k * s.W, sizeof(uint64_t))
-    s.kept_diff = <int32_t *>calloc(k * s.S, sizeof(int32_t))
+    s.kept_bits = <uint64_t *>calloc(k * N_KEPT * s.W, sizeof(uint64_t))
+    s.kept_diff = <int32_t *>calloc(k * N_KEPT * s.S, sizeof(int32_t))
+    s.kept_next = <int8_t *>calloc(k, sizeof(int8_t))
     s.all_diff = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.kept_ok = <int8_t *>calloc(k, sizeof(int8_t))
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
@@ -1040,7 +1062,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
             or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
             or s.cand_attr == NULL or s.cand_range == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL
             or s.Cp == NULL or s.Cn == NULL or s.kept_bits == NULL
-            or s.kept_diff == NULL or s.all_diff == NULL or s.kept_ok == NULL):
+            or s.kept_diff == NULL or s.all_diff == NULL or s.kept_ok == NULL or s.kept_next == NULL):
         _free_search(s)
         raise MemoryError()
     for t in range(k):
