@@ -35,16 +35,21 @@ def probabilities(model, Xtr, ytr, Xte, G):
     return np.where(~fired[:, None], model.prior, out / out.sum(1, keepdims=True))
 
 
-for name in sys.argv[1:]:
-    data = load_keel(name)
-    y, n_classes, per = data.Y.astype(int), len(data.domain.class_var.values), {}
-    for train, test in stratified_folds(data):
-        model = R.SLSEnsembleLearner()(data[train])
-        Xtr = model.data_to_model_domain(data[train]).X
-        Xte = model.data_to_model_domain(data[test]).X
-        for G in (2, 3, 4):
-            p = probabilities(model, Xtr, y[train], Xte, G)
-            per.setdefault(G, []).append(fold_metrics(y[test], p, n_classes))
-    print(name, len(data), n_classes, "  ".join(
-        f"G={G}: " + "/".join(f"{v:.3f}" for v in np.mean(per[G], 0)[:3]) for G in per),
-        flush=True)
+def main(names):
+    for name in names:
+        data = load_keel(name)
+        y, n_classes, per = data.Y.astype(int), len(data.domain.class_var.values), {}
+        for train, test in stratified_folds(data):
+            model = R.SLSEnsembleLearner()(data[train])
+            Xtr = model.data_to_model_domain(data[train]).X
+            Xte = model.data_to_model_domain(data[test]).X
+            for G in (2, 3, 4):
+                p = probabilities(model, Xtr, y[train], Xte, G)
+                per.setdefault(G, []).append(fold_metrics(y[test], p, n_classes))
+        print(name, len(data), n_classes, "  ".join(
+            f"G={G}: " + "/".join(f"{v:.3f}" for v in np.mean(per[G], 0)[:3]) for G in per),
+            flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
