@@ -439,10 +439,9 @@ class SLSEnsembleModel(RuleModel):
     def fit_leaf_estimates(self, X, y, w):
         """Each rule set's Laplace estimates per region (:func:`leaf_estimates`)
         from the training rows ``X`` (model domain), class codes ``y`` and
-        weights ``w`` (scaled here to sum to the number of examples of
-        positive weight)."""
+        weights ``w`` (scaled by the caller to sum to the number of examples
+        of positive weight, as the searches' errors are)."""
         w = np.asarray(w, dtype=float)
-        w = w * (np.count_nonzero(w > 0) / w.sum()) if w.sum() > 0 else w
         counts = {id(ens): np.zeros((len(ens.rule_sets), N_REGIONS, 2))
                   for ens in self.ensembles}
         for rows in row_blocks(X.shape[0], len(self.rule_list)):
@@ -668,5 +667,5 @@ class SLSEnsembleLearner(RuleLearner):
         model = SLSEnsembleModel(data.domain, ensembles, dist, bounds,
                                  theta=self.theta, k_max=self.k_max)
         model.set_rule_distributions(data, enc)
-        model.fit_leaf_estimates(dense_X(data.X), y, w)
+        model.fit_leaf_estimates(dense_X(data.X), y, w * scale)
         return model

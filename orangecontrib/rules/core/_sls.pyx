@@ -259,7 +259,7 @@ cdef struct Search:
     # their negatives (any such pair is a valid starting point)
     uint64_t *kept_bits       # (k, N_KEPT, W)
     int32_t *kept_diff        # (k, N_KEPT, S)
-    int8_t *kept_ok           # (k,) snapshots held
+    int8_t *n_kept           # (k,) snapshots held
     int8_t *kept_next         # (k,) the snapshot to write next
     int32_t *all_diff         # (S,) positives minus negatives of all valid examples
     Py_ssize_t n_valid        # valid examples
@@ -700,7 +700,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     cdef int32_t *d
     cdef Py_ssize_t cost, pop = s.n_bins * n_words * 2
     # the snapshot nearest the set, and the slot the result goes to (the oldest)
-    for r in range(s.kept_ok[t]):
+    for r in range(s.n_kept[t]):
         kb = s.kept_bits + (t * N_KEPT + r) * W
         nd = 0
         for j in range(W):
@@ -709,8 +709,8 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
             n_diff, best = nd, r
     r = s.kept_next[t]
     s.kept_next[t] = (r + 1) % N_KEPT
-    if s.kept_ok[t] < N_KEPT:
-        s.kept_ok[t] += 1
+    if s.n_kept[t] < N_KEPT:
+        s.n_kept[t] += 1
     kb = s.kept_bits + (t * N_KEPT + r) * W
     d = s.kept_diff + (t * N_KEPT + r) * S
     cost = min(n_only, s.n_valid - n_only)
@@ -1008,7 +1008,7 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.kept_bits)
     free(s.kept_diff)
     free(s.all_diff)
-    free(s.kept_ok)
+    free(s.n_kept)
     free(s.kept_next)
 
 
@@ -1056,13 +1056,13 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.kept_diff = <int32_t *>calloc(k * N_KEPT * s.S, sizeof(int32_t))
     s.kept_next = <int8_t *>calloc(k, sizeof(int8_t))
     s.all_diff = <int32_t *>calloc(s.S, sizeof(int32_t))
-    s.kept_ok = <int8_t *>calloc(k, sizeof(int8_t))
+    s.n_kept = <int8_t *>calloc(k, sizeof(int8_t))
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
             or s.cov == NULL or s.others == NULL or s.mis == NULL or s.scratch == NULL
             or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
             or s.cand_attr == NULL or s.cand_range == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL
             or s.Cp == NULL or s.Cn == NULL or s.kept_bits == NULL
-            or s.kept_diff == NULL or s.all_diff == NULL or s.kept_ok == NULL or s.kept_next == NULL):
+            or s.kept_diff == NULL or s.all_diff == NULL or s.n_kept == NULL or s.kept_next == NULL):
         _free_search(s)
         raise MemoryError()
     for t in range(k):
