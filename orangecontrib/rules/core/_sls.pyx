@@ -43,6 +43,22 @@ cnp.import_array()
 
 from ._bits cimport ctz64, popcount64, word_weight
 
+cdef extern from "_sls_count.h" nogil:
+    int simd_available "rules_sls_simd_available"()
+    void count_packed "rules_sls_count_packed"(
+        const uint64_t *masks, Py_ssize_t G, const int32_t *plus, Py_ssize_t n_plus,
+        const int32_t *minus, Py_ssize_t n_minus, int32_t *d)
+
+# a "packed" attribute has at most this many slots (values or bins and the
+# missing slot); the vector count takes four of them to a 512-bit register
+cdef enum:
+    PACKED_SLOTS = 16
+
+
+def simd_counting_available():
+    """True if this CPU and build count with AVX-512 (``_sls_count.h``)."""
+    return bool(simd_available())
+
 
 # ------------------------------------------------------------ random numbers
 
@@ -98,7 +114,7 @@ cdef class SLSData:
     lower bound ``j``, ``n_bins - 1 + j`` for an upper bound ``j``.
     """
 
-    cdef readonly object codes_arr, n_bins_arr, ordinal_arr, w_arr, bits_arr, slots_arr
+    cdef readonly object codes_arr, n_bins_arr, ordinal_arr, w_arr, bits_arr, slots_arr, masks_arr
     cdef object __weakref__          # so joblib's Dask backend can scatter it once
     cdef const int32_t[:, ::1] codes
     cdef int32_t[:, ::1] slots       # histogram slot of each cell: off[a] + code, or the missing slot
@@ -106,15 +122,17 @@ cdef class SLSData:
     cdef const int8_t[::1] ordinal
     cdef const double[::1] w
     cdef int32_t[::1] off            # first histogram slot of each attribute (bins, then missing)
+    cdef uint64_t[:, ::1] masks      # (m, G) per group of packed attributes, the example's slots
+    cdef int32_t[::1] wide           # attributes with more than PACKED_SLOTS slots
     cdef int32_t[::1] lit            # first literal number of each attribute
     cdef int32_t[::1] lit_attr       # attribute of each literal
     cdef int32_t[::1] row            # first bitset row of each attribute
     cdef uint64_t[:, ::1] bits       # (rows, words)
     cdef uint64_t[::1] valid         # examples of positive weight
-    cdef readonly Py_ssize_t m, n_attrs, n_words, n_slots, n_literals
-    cdef readonly bint unit
+    cdef readonly Py_ssize_t m, n_attrs, n_words, n_slots, n_literals, n_groups
+    cdef readonly bint unit, simd
 
-    def __init__(self, codes, n_bins, ordinal, w):
+    def __init__(self, codes, n_bins, ordinal, w, simd=None):
         self.codes_arr = np.ascontiguousarray(codes, dtype=np.int32)
         self.n_bins_arr = np.ascontiguousarray(n_bins, dtype=np.int32)
         self.ordinal_arr = np.ascontiguousarray(ordinal, dtype=np.int8)
@@ -145,10 +163,23 @@ cdef class SLSData:
         # exclusive prefix sums
         self.lit = (np.cumsum(n_lit) - n_lit).astype(np.int32)
         self.row = (np.cumsum(n_rows) - n_rows).astype(np.int32)
-        self.off = (np.cumsum(self.n_bins_arr + 1) - (self.n_bins_arr + 1)).astype(np.int32)
         self.lit_attr = np.repeat(np.arange(A, dtype=np.int32), n_lit)
         self.n_literals = int(n_lit.sum())
-        self.n_slots = int(np.sum(self.n_bins_arr + 1))
+        # histogram slots: the packed attributes first, PACKED_SLOTS apiece
+        # and four to a group of 64, then the others, n_bins + 1 apiece
+        width = self.n_bins_arr.astype(np.int64) + 1
+        packed = width <= PACKED_SLOTS
+        rank = np.cumsum(packed) - packed
+        self.n_groups = (int(packed.sum()) + 3) // 4
+        wide_w = np.where(packed, 0, width)
+        self.off = np.where(packed, PACKED_SLOTS * rank,
+                            64 * self.n_groups + np.cumsum(wide_w) - wide_w).astype(np.int32)
+        self.wide = np.flatnonzero(~packed).astype(np.int32)
+        self.n_slots = int(64 * self.n_groups + wide_w.sum())
+        self.simd = bool(simd_available() if simd is None else simd and simd_available())
+        self.simd = self.simd and self.n_groups > 0
+        self.masks_arr = np.zeros((m, self.n_groups if self.simd else 0), dtype=np.uint64)
+        self.masks = self.masks_arr
         self.unit = bool(np.all(self.w_arr == self.w_arr[0]))
         self.slots_arr = np.ascontiguousarray(
             np.where(self.codes_arr >= 0, self.codes_arr, self.n_bins_arr)
@@ -163,6 +194,7 @@ cdef class SLSData:
     cdef void _build(self) noexcept nogil:
         cdef Py_ssize_t x, a, j, v, base, nbm
         cdef uint64_t bit
+        cdef Py_ssize_t slot
         for x in range(self.m):
             bit = (<uint64_t>1) << (x & 63)
             if self.w[x] > 0:
@@ -171,6 +203,9 @@ cdef class SLSData:
                 v = self.codes[x, a]
                 if v >= 0:
                     self.bits[self.row[a] + v, x >> 6] |= bit
+                slot = self.slots[x, a]
+                if self.simd and slot < 64 * self.n_groups:
+                    self.masks[x, slot >> 6] |= (<uint64_t>1) << (slot & 63)
         for a in range(self.n_attrs):
             if not self.ordinal[a]:
                 continue
@@ -187,11 +222,13 @@ cdef class SLSData:
                         self.bits[base + nbm + j - 1, x] if j > 0 else 0)
 
     def __reduce__(self):
-        return SLSData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr, self.w_arr)
+        return SLSData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr, self.w_arr,
+                         self.simd)
 
     def __sizeof__(self):
         """The bytes it holds (what a task would copy if it were pickled)."""
-        return int(2 * self.codes_arr.nbytes + self.w_arr.nbytes + self.bits_arr.nbytes + 64)
+        return int(2 * self.codes_arr.nbytes + self.w_arr.nbytes + self.bits_arr.nbytes
+                   + self.masks_arr.nbytes + 64)
 
     def literal_bits(self, Py_ssize_t a):
         """The bitsets of attribute ``a``'s literals, in literal order (tests)."""
@@ -216,6 +253,8 @@ cdef class SLSData:
 # each rule keeps its last N_KEPT counted sets with their differences
 cdef enum:
     N_KEPT = 4
+    # one group's masked add, in scalar slot adds, for choosing how to count
+    SIMD_ROW_COST = 1
 
 cdef struct Search:
     Py_ssize_t m, A, W, S, k
@@ -264,6 +303,17 @@ cdef struct Search:
     int32_t *all_diff         # (S,) positives minus negatives of all valid examples
     Py_ssize_t n_valid        # valid examples
     Py_ssize_t n_bins         # bins (values) of all attributes
+    # counting with vector registers (SLSData.simd, _add_differences)
+    bint simd
+    const uint64_t *masks     # (m, G) the slots of each example per group of packed attributes
+    Py_ssize_t G
+    const int32_t *wide       # (n_wide,) the attributes that are not packed
+    Py_ssize_t n_wide
+    int32_t *plus             # (m,) examples to add (scratch)
+    int32_t *minus            # (m,) examples to subtract (scratch)
+    uint64_t *plus_bits       # (W,) the same as bitsets
+    uint64_t *minus_bits      # (W,)
+    Py_ssize_t row_cost       # cost of counting one example, in slot adds
     bint check                # tests: compare kept counts with fresh ones
     int err                   # set by such a check (3: they differ)
     uint64_t state
@@ -412,17 +462,21 @@ cdef double _score(Search *s) noexcept nogil:
     """Weight of uncovered positives plus covered negatives; leaves the
     misclassified examples in ``s.mis`` (``s.n_mis`` of them) for the next
     pick."""
-    cdef Py_ssize_t j
+    cdef Py_ssize_t j, r, n_mis = 0, W = s.W
     cdef double total = 0
-    _others(s, -1)
-    s.n_mis = 0
-    for j in range(s.W):  # misclassified: positive xor covered
-        s.mis[j] = (s.pos[j] ^ s.others[j]) & s.valid[j]
-        if s.mis[j]:
-            s.n_mis += popcount64(s.mis[j])
-            if not s.unit:
-                total += word_weight(s.mis[j], j, s.w, False)
-    return s.n_mis * s.w0 if s.unit else total
+    cdef uint64_t covered, mis
+    for j in range(W):  # misclassified: positive xor covered
+        covered = 0
+        for r in range(s.k):
+            covered |= s.cov[r * W + j]
+        s.others[j] = covered
+        mis = (s.pos[j] ^ covered) & s.valid[j]
+        s.mis[j] = mis
+        n_mis += popcount64(mis)
+        if not s.unit and mis:
+            total += word_weight(mis, j, s.w, False)
+    s.n_mis = n_mis
+    return n_mis * s.w0 if s.unit else total
 
 
 cdef void _init_rule(Search *s, Py_ssize_t t, Py_ssize_t n_pos) noexcept nogil:
@@ -592,6 +646,49 @@ cdef inline void _count_rows(Search *s, uint64_t word, Py_ssize_t j, int32_t *C,
             C[row[a]] += step
 
 
+cdef inline Py_ssize_t _bits_to_list(const uint64_t *bits, Py_ssize_t W,
+                                     int32_t *out) noexcept nogil:
+    """The examples of the bitset ``bits`` into ``out``, ascending; returns
+    how many."""
+    cdef Py_ssize_t j, n = 0
+    cdef uint64_t word
+    for j in range(W):
+        word = bits[j]
+        while word:
+            out[n] = <int32_t>(j * 64 + ctz64(word))
+            n += 1
+            word &= word - 1
+    return n
+
+
+cdef void _add_differences(Search *s, const uint64_t *plus, const uint64_t *minus,
+                           int32_t *d) noexcept nogil:
+    """``d[slot] +=`` the examples of ``plus`` minus those of ``minus`` in
+    the slot, for every attribute: with vector registers for the packed
+    attributes when the CPU has them (``_sls_count.h``), else one add per
+    example and attribute."""
+    cdef Py_ssize_t i, e, a, j, A = s.A, n_plus, n_minus
+    cdef const int32_t *slots = s.slots
+    if not s.simd:
+        for j in range(s.W):
+            if plus[j]:
+                _count_rows(s, plus[j], j, d, 1)
+            if minus[j]:
+                _count_rows(s, minus[j], j, d, -1)
+        return
+    n_plus = _bits_to_list(plus, s.W, s.plus)
+    n_minus = _bits_to_list(minus, s.W, s.minus)
+    if n_plus == 0 and n_minus == 0:
+        return
+    count_packed(s.masks, s.G, s.plus, n_plus, s.minus, n_minus, d)
+    for i in range(s.n_wide):
+        a = s.wide[i]
+        for e in range(n_plus):
+            d[slots[s.plus[e] * A + a]] += 1
+        for e in range(n_minus):
+            d[slots[s.minus[e] * A + a]] -= 1
+
+
 cdef inline void _bin_counts(Search *s, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n_words,
                              long long *kp, long long *kn) noexcept nogil:
     """The positives and negatives only the rule covers (``s.only_pos``,
@@ -698,7 +795,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     cdef uint64_t now, before, out
     cdef uint64_t *kb
     cdef int32_t *d
-    cdef Py_ssize_t cost, pop = s.n_bins * n_words * 2
+    cdef Py_ssize_t cost, pop = s.n_bins * n_words * 2, rc = s.row_cost
     # the snapshot nearest the set, and the slot the result goes to (the oldest)
     for r in range(s.n_kept[t]):
         kb = s.kept_bits + (t * N_KEPT + r) * W
@@ -714,32 +811,28 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     kb = s.kept_bits + (t * N_KEPT + r) * W
     d = s.kept_diff + (t * N_KEPT + r) * S
     cost = min(n_only, s.n_valid - n_only)
-    if n_diff >= 0 and n_diff < cost and n_diff * A < pop:
+    if n_diff >= 0 and n_diff < cost and n_diff * rc < pop:
         if best != r:
             memcpy(kb, s.kept_bits + (t * N_KEPT + best) * W, W * sizeof(uint64_t))
             memcpy(d, s.kept_diff + (t * N_KEPT + best) * S, S * sizeof(int32_t))
-        for j in range(W):
+        for j in range(W):  # entered positives and left negatives add, the others subtract
             now = s.only_pos[j] | s.only_neg[j]
             before = kb[j]
-            if now != before:
-                _count_rows(s, before & ~now & s.pos[j], j, d, -1)
-                _count_rows(s, before & ~now & ~s.pos[j], j, d, 1)
-                _count_rows(s, now & ~before & s.pos[j], j, d, 1)
-                _count_rows(s, now & ~before & ~s.pos[j], j, d, -1)
-                kb[j] = now
+            s.plus_bits[j] = (now & ~before & s.pos[j]) | (before & ~now & ~s.pos[j])
+            s.minus_bits[j] = (before & ~now & s.pos[j]) | (now & ~before & ~s.pos[j])
+            kb[j] = now
+        _add_differences(s, s.plus_bits, s.minus_bits, d)
         return d
-    if cost * A < pop and n_only == cost:  # the set's examples
+    if cost * rc < pop and n_only == cost:  # the set's examples
         memset(d, 0, S * sizeof(int32_t))
-        for i in range(n_words):
-            j = s.words[i]
-            _count_rows(s, s.only_pos[j], j, d, 1)
-            _count_rows(s, s.only_neg[j], j, d, -1)
-    elif cost * A < pop:  # all examples' but those outside the set
+        _add_differences(s, s.only_pos, s.only_neg, d)
+    elif cost * rc < pop:  # all examples' but those outside the set
         memcpy(d, s.all_diff, S * sizeof(int32_t))
         for j in range(W):
             out = s.valid[j] & ~(s.only_pos[j] | s.only_neg[j])
-            _count_rows(s, out & s.pos[j], j, d, -1)
-            _count_rows(s, out & ~s.pos[j], j, d, 1)
+            s.plus_bits[j] = out & ~s.pos[j]
+            s.minus_bits[j] = out & s.pos[j]
+        _add_differences(s, s.plus_bits, s.minus_bits, d)
     else:  # popcounts of every bin's bitset
         for a in range(A):
             sd = 0
@@ -1010,6 +1103,10 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.all_diff)
     free(s.n_kept)
     free(s.kept_next)
+    free(s.plus)
+    free(s.minus)
+    free(s.plus_bits)
+    free(s.minus_bits)
 
 
 cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssize_t k,
@@ -1057,6 +1154,24 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.kept_next = <int8_t *>calloc(k, sizeof(int8_t))
     s.all_diff = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.n_kept = <int8_t *>calloc(k, sizeof(int8_t))
+    s.plus_bits = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    s.minus_bits = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    if s.plus_bits == NULL or s.minus_bits == NULL:
+        _free_search(s)
+        raise MemoryError()
+    s.simd = data.simd
+    s.row_cost = s.A
+    if s.simd:
+        s.masks = &data.masks[0, 0]
+        s.G = data.n_groups
+        s.wide = &data.wide[0] if data.wide.shape[0] else NULL
+        s.n_wide = data.wide.shape[0]
+        s.row_cost = SIMD_ROW_COST * s.G + s.n_wide
+        s.plus = <int32_t *>malloc(s.m * sizeof(int32_t))
+        s.minus = <int32_t *>malloc(s.m * sizeof(int32_t))
+        if s.plus == NULL or s.minus == NULL:
+            _free_search(s)
+            raise MemoryError()
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
             or s.cov == NULL or s.others == NULL or s.mis == NULL or s.scratch == NULL
             or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL

@@ -1,0 +1,116 @@
+/* Counting examples into the SLS kernel's per-slot differences with
+ * AVX-512 (core/_sls.pyx, "Counting with vector registers").
+ *
+ * A "packed" attribute has at most 16 slots (its values or bins and the
+ * missing slot); the kernel lays packed attributes out 16 slots apiece,
+ * four to a group of 64 slots. Each example has one 64-bit mask per group:
+ * bit 16 i + c set for code c of the group's i-th attribute. Adding the
+ * example to the counts of all four attributes is then one masked byte add
+ * to a 512-bit register of 64 byte counters. The counters are signed bytes;
+ * each example moves a counter by at most one, so they are added to the
+ * 32-bit differences every 127 examples, before they can overflow.
+ *
+ * The counts are exact integers, the same as the scalar loop's (one add per
+ * attribute and example), so the search makes the same choices on any CPU.
+ * Only x86-64 with GCC or Clang builds the vector code; it runs where the
+ * CPU has AVX-512BW (checked at run time), else the caller counts with its
+ * scalar loop.
+ */
+#ifndef RULES_SLS_COUNT_H
+#define RULES_SLS_COUNT_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define RULES_SLS_HAVE_AVX512 1
+#include <immintrin.h>
+
+#define RULES_AVX512 __attribute__((target("avx512f,avx512bw")))
+
+static int rules_sls_simd_available(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
+
+/* add the byte counters of n_groups groups to the 32-bit differences at d
+ * (64 slots a group) and clear them */
+#define RULES_SLS_FLUSH(acc, n_groups, d)                                         \
+    for (int g_ = 0; g_ < (n_groups); g_++) {                                     \
+        int32_t *p_ = (d) + 64 * g_;                                              \
+        __m512i v0_ = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc[g_], 0)); \
+        __m512i v1_ = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc[g_], 1)); \
+        __m512i v2_ = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc[g_], 2)); \
+        __m512i v3_ = _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(acc[g_], 3)); \
+        _mm512_storeu_si512(p_, _mm512_add_epi32(_mm512_loadu_si512(p_), v0_));   \
+        _mm512_storeu_si512(p_ + 16, _mm512_add_epi32(_mm512_loadu_si512(p_ + 16), v1_)); \
+        _mm512_storeu_si512(p_ + 32, _mm512_add_epi32(_mm512_loadu_si512(p_ + 32), v2_)); \
+        _mm512_storeu_si512(p_ + 48, _mm512_add_epi32(_mm512_loadu_si512(p_ + 48), v3_)); \
+        acc[g_] = _mm512_setzero_si512();                                         \
+    }
+
+/* One pass over the examples for N groups starting at g0: +1 for the
+ * examples in plus, -1 for those in minus. N is a constant, so the N
+ * counters stay in registers. */
+#define RULES_SLS_CHUNK(N)                                                        \
+static RULES_AVX512 void rules_sls_chunk##N(                                      \
+        const uint64_t *masks, ptrdiff_t G, ptrdiff_t g0,                         \
+        const int32_t *plus, ptrdiff_t n_plus,                                    \
+        const int32_t *minus, ptrdiff_t n_minus, int32_t *d) {                    \
+    __m512i acc[N];                                                               \
+    const __m512i one = _mm512_set1_epi8(1);                                      \
+    int since = 0;                                                                \
+    for (int g = 0; g < N; g++) acc[g] = _mm512_setzero_si512();                  \
+    for (ptrdiff_t e = 0; e < n_plus; e++) {                                      \
+        const uint64_t *row = masks + (ptrdiff_t)plus[e] * G + g0;               \
+        for (int g = 0; g < N; g++)                                               \
+            acc[g] = _mm512_mask_add_epi8(acc[g], (__mmask64)row[g], acc[g], one); \
+        if (++since == 127) { RULES_SLS_FLUSH(acc, N, d + 64 * g0); since = 0; }  \
+    }                                                                             \
+    for (ptrdiff_t e = 0; e < n_minus; e++) {                                     \
+        const uint64_t *row = masks + (ptrdiff_t)minus[e] * G + g0;              \
+        for (int g = 0; g < N; g++)                                               \
+            acc[g] = _mm512_mask_sub_epi8(acc[g], (__mmask64)row[g], acc[g], one); \
+        if (++since == 127) { RULES_SLS_FLUSH(acc, N, d + 64 * g0); since = 0; }  \
+    }                                                                             \
+    RULES_SLS_FLUSH(acc, N, d + 64 * g0);                                         \
+}
+
+RULES_SLS_CHUNK(1)  RULES_SLS_CHUNK(2)  RULES_SLS_CHUNK(3)  RULES_SLS_CHUNK(4)
+RULES_SLS_CHUNK(5)  RULES_SLS_CHUNK(6)  RULES_SLS_CHUNK(7)  RULES_SLS_CHUNK(8)
+RULES_SLS_CHUNK(9)  RULES_SLS_CHUNK(10) RULES_SLS_CHUNK(11) RULES_SLS_CHUNK(12)
+RULES_SLS_CHUNK(13) RULES_SLS_CHUNK(14) RULES_SLS_CHUNK(15) RULES_SLS_CHUNK(16)
+
+typedef void (*rules_sls_chunk_fn)(const uint64_t *, ptrdiff_t, ptrdiff_t, const int32_t *,
+                                   ptrdiff_t, const int32_t *, ptrdiff_t, int32_t *);
+static const rules_sls_chunk_fn rules_sls_chunks[17] = {
+    NULL, rules_sls_chunk1, rules_sls_chunk2, rules_sls_chunk3, rules_sls_chunk4,
+    rules_sls_chunk5, rules_sls_chunk6, rules_sls_chunk7, rules_sls_chunk8,
+    rules_sls_chunk9, rules_sls_chunk10, rules_sls_chunk11, rules_sls_chunk12,
+    rules_sls_chunk13, rules_sls_chunk14, rules_sls_chunk15, rules_sls_chunk16};
+
+/* d[slot] += (examples of plus) - (examples of minus) in every slot of the
+ * G groups of packed attributes (d holds their 64 G slots first): one pass
+ * over the examples per 16 groups (16 of the 32 vector registers) */
+static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
+                                   const int32_t *plus, ptrdiff_t n_plus,
+                                   const int32_t *minus, ptrdiff_t n_minus,
+                                   int32_t *d) {
+    for (ptrdiff_t g0 = 0; g0 < G; g0 += 16) {
+        ptrdiff_t n = G - g0 < 16 ? G - g0 : 16;
+        rules_sls_chunks[n](masks, G, g0, plus, n_plus, minus, n_minus, d);
+    }
+}
+
+#else  /* no vector code: the caller always counts with its scalar loop */
+#define RULES_SLS_HAVE_AVX512 0
+static int rules_sls_simd_available(void) { return 0; }
+static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
+                                   const int32_t *plus, ptrdiff_t n_plus,
+                                   const int32_t *minus, ptrdiff_t n_minus,
+                                   int32_t *d) {
+    (void)masks; (void)G; (void)plus; (void)n_plus; (void)minus; (void)n_minus; (void)d;
+}
+#endif
+
+#endif
