@@ -46,13 +46,8 @@ from ._bits cimport ctz64, popcount64, word_weight
 cdef extern from "_sls_count.h" nogil:
     int simd_available "rules_sls_simd_available"()
     void count_packed "rules_sls_count_packed"(
-        const uint64_t *masks, Py_ssize_t G, const int32_t *plus, Py_ssize_t n_plus,
-        const int32_t *minus, Py_ssize_t n_minus, int32_t *d)
-
-# a "packed" attribute has at most this many slots (values or bins and the
-# missing slot); the vector count takes four of them to a 512-bit register
-cdef enum:
-    PACKED_SLOTS = 16
+        const uint64_t *masks, Py_ssize_t G, const uint64_t *plus, const uint64_t *minus,
+        Py_ssize_t W, int32_t *d)
 
 
 def simd_counting_available():
@@ -122,8 +117,8 @@ cdef class SLSData:
     cdef const int8_t[::1] ordinal
     cdef const double[::1] w
     cdef int32_t[::1] off            # first histogram slot of each attribute (bins, then missing)
-    cdef uint64_t[:, ::1] masks      # (m, G) per group of packed attributes, the example's slots
-    cdef int32_t[::1] wide           # attributes with more than PACKED_SLOTS slots
+    cdef uint64_t[:, ::1] masks      # (m, G) the example's slots in each group of 64 (vector counts)
+    cdef int32_t[::1] wide           # attributes of more than 64 slots (in no group)
     cdef int32_t[::1] lit            # first literal number of each attribute
     cdef int32_t[::1] lit_attr       # attribute of each literal
     cdef int32_t[::1] row            # first bitset row of each attribute
@@ -165,17 +160,26 @@ cdef class SLSData:
         self.row = (np.cumsum(n_rows) - n_rows).astype(np.int32)
         self.lit_attr = np.repeat(np.arange(A, dtype=np.int32), n_lit)
         self.n_literals = int(n_lit.sum())
-        # histogram slots: the packed attributes first, PACKED_SLOTS apiece
-        # and four to a group of 64, then the others, n_bins + 1 apiece
+        # histogram slots (n_bins + 1 per attribute: values or bins, then
+        # missing): the attributes of at most 64 slots first, in groups of
+        # 64 slots that no attribute straddles (in order, a new group when
+        # the next one does not fit), then the others
         width = self.n_bins_arr.astype(np.int64) + 1
-        packed = width <= PACKED_SLOTS
-        rank = np.cumsum(packed) - packed
-        self.n_groups = (int(packed.sum()) + 3) // 4
-        wide_w = np.where(packed, 0, width)
-        self.off = np.where(packed, PACKED_SLOTS * rank,
-                            64 * self.n_groups + np.cumsum(wide_w) - wide_w).astype(np.int32)
-        self.wide = np.flatnonzero(~packed).astype(np.int32)
-        self.n_slots = int(64 * self.n_groups + wide_w.sum())
+        off = np.zeros(A, dtype=np.int64)
+        groups, used, end = 0, 64, 0
+        for a in np.flatnonzero(width <= 64):
+            if used + width[a] > 64:
+                groups, used = groups + 1, 0
+            off[a] = 64 * (groups - 1) + used
+            used += width[a]
+        self.n_groups = groups
+        end = 64 * groups
+        for a in np.flatnonzero(width > 64):
+            off[a] = end
+            end += width[a]
+        self.off = off.astype(np.int32)
+        self.wide = np.flatnonzero(width > 64).astype(np.int32)
+        self.n_slots = int(end)
         self.simd = bool(simd_available() if simd is None else simd and simd_available())
         self.simd = self.simd and self.n_groups > 0
         self.masks_arr = np.zeros((m, self.n_groups if self.simd else 0), dtype=np.uint64)
@@ -305,14 +309,12 @@ cdef struct Search:
     Py_ssize_t n_bins         # bins (values) of all attributes
     # counting with vector registers (SLSData.simd, _add_differences)
     bint simd
-    const uint64_t *masks     # (m, G) the slots of each example per group of packed attributes
+    const uint64_t *masks     # (m, G) the slots of each example per group of 64
     Py_ssize_t G
-    const int32_t *wide       # (n_wide,) the attributes that are not packed
+    const int32_t *wide       # (n_wide,) the attributes in no group
     Py_ssize_t n_wide
-    int32_t *plus             # (m,) examples to add (scratch)
-    int32_t *minus            # (m,) examples to subtract (scratch)
-    uint64_t *plus_bits       # (W,) the same as bitsets
-    uint64_t *minus_bits      # (W,)
+    uint64_t *plus_bits       # (W,) examples to add (scratch)
+    uint64_t *minus_bits      # (W,) examples to subtract (scratch)
     Py_ssize_t row_cost       # cost of counting one example, in slot adds
     bint check                # tests: compare kept counts with fresh ones
     int err                   # set by such a check (3: they differ)
@@ -646,29 +648,15 @@ cdef inline void _count_rows(Search *s, uint64_t word, Py_ssize_t j, int32_t *C,
             C[row[a]] += step
 
 
-cdef inline Py_ssize_t _bits_to_list(const uint64_t *bits, Py_ssize_t W,
-                                     int32_t *out) noexcept nogil:
-    """The examples of the bitset ``bits`` into ``out``, ascending; returns
-    how many."""
-    cdef Py_ssize_t j, n = 0
-    cdef uint64_t word
-    for j in range(W):
-        word = bits[j]
-        while word:
-            out[n] = <int32_t>(j * 64 + ctz64(word))
-            n += 1
-            word &= word - 1
-    return n
-
-
 cdef void _add_differences(Search *s, const uint64_t *plus, const uint64_t *minus,
                            int32_t *d) noexcept nogil:
     """``d[slot] +=`` the examples of ``plus`` minus those of ``minus`` in
-    the slot, for every attribute: with vector registers for the packed
-    attributes when the CPU has them (``_sls_count.h``), else one add per
+    the slot, for every attribute: with vector registers for the
+    attributes in groups of 64 slots when the CPU has them (``_sls_count.h``), else one add per
     example and attribute."""
-    cdef Py_ssize_t i, e, a, j, A = s.A, n_plus, n_minus
+    cdef Py_ssize_t i, x, a, j, A = s.A
     cdef const int32_t *slots = s.slots
+    cdef uint64_t word
     if not s.simd:
         for j in range(s.W):
             if plus[j]:
@@ -676,17 +664,20 @@ cdef void _add_differences(Search *s, const uint64_t *plus, const uint64_t *minu
             if minus[j]:
                 _count_rows(s, minus[j], j, d, -1)
         return
-    n_plus = _bits_to_list(plus, s.W, s.plus)
-    n_minus = _bits_to_list(minus, s.W, s.minus)
-    if n_plus == 0 and n_minus == 0:
-        return
-    count_packed(s.masks, s.G, s.plus, n_plus, s.minus, n_minus, d)
+    count_packed(s.masks, s.G, plus, minus, s.W, d)
     for i in range(s.n_wide):
         a = s.wide[i]
-        for e in range(n_plus):
-            d[slots[s.plus[e] * A + a]] += 1
-        for e in range(n_minus):
-            d[slots[s.minus[e] * A + a]] -= 1
+        for j in range(s.W):
+            word = plus[j]
+            while word:
+                x = j * 64 + ctz64(word)
+                word &= word - 1
+                d[slots[x * A + a]] += 1
+            word = minus[j]
+            while word:
+                x = j * 64 + ctz64(word)
+                word &= word - 1
+                d[slots[x * A + a]] -= 1
 
 
 cdef inline void _bin_counts(Search *s, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n_words,
@@ -938,39 +929,46 @@ cdef Py_ssize_t _best_by_differences(Search *s, Py_ssize_t n_cand_attr, const in
     positives minus negatives per slot ``D`` of the examples only the rule
     covers (``total`` of them): adding a literal changes the score by the
     difference of the examples it uncovers."""
-    cdef Py_ssize_t i, a, l, b, nbm, lo1, hi1, lo2, hi2, n_ties = 0
-    cdef int32_t best = 2147483647, delta, below
+    cdef Py_ssize_t i, a, l, b, nbm, lo1, hi1, lo2, hi2, lit, n_ties = 0
+    cdef int32_t best = 2147483647, below, missing
     cdef const int32_t *d
+    # the search's arrays in locals: the compiler need not reload them
+    # after every store to ties
+    cdef const int32_t *cand_attr = s.cand_attr
+    cdef const int32_t *cand_range = s.cand_range
+    cdef const int32_t *off = s.off
+    cdef const int32_t *nb = s.nb
+    cdef const int32_t *first_lit = s.lit
+    cdef const int8_t *ordinal = s.ordinal
+    cdef int32_t *ties = s.ties
     for i in range(n_cand_attr):
-        a = s.cand_attr[i]
-        lo1, hi1, lo2, hi2 = (s.cand_range[4 * i], s.cand_range[4 * i + 1],
-                              s.cand_range[4 * i + 2], s.cand_range[4 * i + 3])
-        d = D + s.off[a]
-        if not s.ordinal[a]:   # A = u uncovers the only-t examples of other values
+        a = cand_attr[i]
+        lo1, hi1 = cand_range[4 * i], cand_range[4 * i + 1]
+        lo2, hi2 = cand_range[4 * i + 2], cand_range[4 * i + 3]
+        d = D + off[a]
+        lit = first_lit[a]
+        if not ordinal[a]:   # A = u uncovers the only-t examples of other values
             for l in range(lo1, hi1):
-                delta = total - d[l]
-                _keep(delta, s.lit[a] + l, &best, &n_ties, s.ties)
+                _keep(total - d[l], lit + l, &best, &n_ties, ties)
             for l in range(lo2, hi2):
-                delta = total - d[l]
-                _keep(delta, s.lit[a] + l, &best, &n_ties, s.ties)
+                _keep(total - d[l], lit + l, &best, &n_ties, ties)
             continue
-        nbm = s.nb[a] - 1
+        nbm = nb[a] - 1
+        missing = d[nbm + 1]
         # lower bound b (offset l = b - 1) uncovers the missing and the bins < b
         below = 0
         for b in range(lo1):
             below += d[b]
         for l in range(lo1, hi1):
             below += d[l]
-            delta = d[nbm + 1] + below
-            _keep(delta, s.lit[a] + l, &best, &n_ties, s.ties)
+            _keep(missing + below, lit + l, &best, &n_ties, ties)
         # upper bound b (offset l = nbm + b) uncovers the missing and the bins > b
         below = 0
         for b in range(lo2 - nbm):
             below += d[b]
         for l in range(lo2, hi2):
             below += d[l - nbm]
-            delta = total - below
-            _keep(delta, s.lit[a] + l, &best, &n_ties, s.ties)
+            _keep(total - below, lit + l, &best, &n_ties, ties)
     return n_ties
 
 
@@ -993,6 +991,8 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     cdef const int32_t *D
     cdef const uint64_t *bits
     cdef uint64_t word
+    cdef int32_t *cand_attr
+    cdef int32_t *cand_range
     for r in range(s.k):
         if _covers(s, r, x):
             n_cov += 1
@@ -1000,15 +1000,16 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
                 t = r
     if t < 0:
         return -1
+    cand_attr, cand_range = s.cand_attr, s.cand_range
     for a in range(A):
         _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
         if hi1 > lo1 or hi2 > lo2:
             n_free += (hi1 - lo1 if hi1 > lo1 else 0) + (hi2 - lo2 if hi2 > lo2 else 0)
-            s.cand_attr[n_cand_attr] = <int32_t>a
-            s.cand_range[4 * n_cand_attr] = <int32_t>lo1
-            s.cand_range[4 * n_cand_attr + 1] = <int32_t>hi1
-            s.cand_range[4 * n_cand_attr + 2] = <int32_t>lo2
-            s.cand_range[4 * n_cand_attr + 3] = <int32_t>hi2
+            cand_attr[n_cand_attr] = <int32_t>a
+            cand_range[4 * n_cand_attr] = <int32_t>lo1
+            cand_range[4 * n_cand_attr + 1] = <int32_t>hi1
+            cand_range[4 * n_cand_attr + 2] = <int32_t>lo2
+            cand_range[4 * n_cand_attr + 3] = <int32_t>hi2
             n_cand_attr += 1
     if n_free == 0:
         return t
@@ -1103,8 +1104,6 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.all_diff)
     free(s.n_kept)
     free(s.kept_next)
-    free(s.plus)
-    free(s.minus)
     free(s.plus_bits)
     free(s.minus_bits)
 
@@ -1167,11 +1166,6 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         s.wide = &data.wide[0] if data.wide.shape[0] else NULL
         s.n_wide = data.wide.shape[0]
         s.row_cost = SIMD_ROW_COST * s.G + s.n_wide
-        s.plus = <int32_t *>malloc(s.m * sizeof(int32_t))
-        s.minus = <int32_t *>malloc(s.m * sizeof(int32_t))
-        if s.plus == NULL or s.minus == NULL:
-            _free_search(s)
-            raise MemoryError()
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
             or s.cov == NULL or s.others == NULL or s.mis == NULL or s.scratch == NULL
             or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL

@@ -1,12 +1,12 @@
 /* Counting examples into the SLS kernel's per-slot differences with
- * AVX-512 (core/_sls.pyx, "Counting with vector registers").
+ * AVX-512 (core/_sls.pyx, SLSData and _add_differences).
  *
- * A "packed" attribute has at most 16 slots (its values or bins and the
- * missing slot); the kernel lays packed attributes out 16 slots apiece,
- * four to a group of 64 slots. Each example has one 64-bit mask per group:
- * bit 16 i + c set for code c of the group's i-th attribute. Adding the
- * example to the counts of all four attributes is then one masked byte add
- * to a 512-bit register of 64 byte counters. The counters are signed bytes;
+ * The kernel lays the slots of the attributes out in groups of 64 (an
+ * attribute's values or bins and its missing slot, n_bins + 1 slots, never
+ * across two groups; five attributes of ten bins to a group). Each example
+ * has one 64-bit mask per group: the bits of its slots in the group's
+ * attributes. Adding the example to the counts of all of them is then one
+ * masked byte add to a 512-bit register of 64 byte counters. The counters are signed bytes;
  * each example moves a counter by at most one, so they are added to the
  * 32-bit differences every 127 examples, before they can overflow.
  *
@@ -50,28 +50,33 @@ static int rules_sls_simd_available(void) {
     }
 
 /* One pass over the examples for N groups starting at g0: +1 for the
- * examples in plus, -1 for those in minus. N is a constant, so the N
- * counters stay in registers. */
+ * examples of the bitset plus, -1 for those of minus (W words each). N is a
+ * constant, so the N counters stay in registers. */
 #define RULES_SLS_CHUNK(N)                                                        \
 static RULES_AVX512 void rules_sls_chunk##N(                                      \
         const uint64_t *masks, ptrdiff_t G, ptrdiff_t g0,                         \
-        const int32_t *plus, ptrdiff_t n_plus,                                    \
-        const int32_t *minus, ptrdiff_t n_minus, int32_t *d) {                    \
+        const uint64_t *plus, const uint64_t *minus, ptrdiff_t W, int32_t *d) {   \
     __m512i acc[N];                                                               \
     const __m512i one = _mm512_set1_epi8(1);                                      \
     int since = 0;                                                                \
     for (int g = 0; g < N; g++) acc[g] = _mm512_setzero_si512();                  \
-    for (ptrdiff_t e = 0; e < n_plus; e++) {                                      \
-        const uint64_t *row = masks + (ptrdiff_t)plus[e] * G + g0;               \
-        for (int g = 0; g < N; g++)                                               \
-            acc[g] = _mm512_mask_add_epi8(acc[g], (__mmask64)row[g], acc[g], one); \
-        if (++since == 127) { RULES_SLS_FLUSH(acc, N, d + 64 * g0); since = 0; }  \
-    }                                                                             \
-    for (ptrdiff_t e = 0; e < n_minus; e++) {                                     \
-        const uint64_t *row = masks + (ptrdiff_t)minus[e] * G + g0;              \
-        for (int g = 0; g < N; g++)                                               \
-            acc[g] = _mm512_mask_sub_epi8(acc[g], (__mmask64)row[g], acc[g], one); \
-        if (++since == 127) { RULES_SLS_FLUSH(acc, N, d + 64 * g0); since = 0; }  \
+    for (ptrdiff_t j = 0; j < W; j++) {                                           \
+        uint64_t word = plus[j];                                                  \
+        while (word) {                                                            \
+            const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
+            word &= word - 1;                                                     \
+            for (int g = 0; g < N; g++)                                           \
+                acc[g] = _mm512_mask_add_epi8(acc[g], (__mmask64)row[g], acc[g], one); \
+            if (++since == 127) { RULES_SLS_FLUSH(acc, N, d + 64 * g0); since = 0; } \
+        }                                                                         \
+        word = minus[j];                                                          \
+        while (word) {                                                            \
+            const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
+            word &= word - 1;                                                     \
+            for (int g = 0; g < N; g++)                                           \
+                acc[g] = _mm512_mask_sub_epi8(acc[g], (__mmask64)row[g], acc[g], one); \
+            if (++since == 127) { RULES_SLS_FLUSH(acc, N, d + 64 * g0); since = 0; } \
+        }                                                                         \
     }                                                                             \
     RULES_SLS_FLUSH(acc, N, d + 64 * g0);                                         \
 }
@@ -80,25 +85,29 @@ RULES_SLS_CHUNK(1)  RULES_SLS_CHUNK(2)  RULES_SLS_CHUNK(3)  RULES_SLS_CHUNK(4)
 RULES_SLS_CHUNK(5)  RULES_SLS_CHUNK(6)  RULES_SLS_CHUNK(7)  RULES_SLS_CHUNK(8)
 RULES_SLS_CHUNK(9)  RULES_SLS_CHUNK(10) RULES_SLS_CHUNK(11) RULES_SLS_CHUNK(12)
 RULES_SLS_CHUNK(13) RULES_SLS_CHUNK(14) RULES_SLS_CHUNK(15) RULES_SLS_CHUNK(16)
+RULES_SLS_CHUNK(17) RULES_SLS_CHUNK(18) RULES_SLS_CHUNK(19) RULES_SLS_CHUNK(20)
+RULES_SLS_CHUNK(21) RULES_SLS_CHUNK(22) RULES_SLS_CHUNK(23) RULES_SLS_CHUNK(24)
 
-typedef void (*rules_sls_chunk_fn)(const uint64_t *, ptrdiff_t, ptrdiff_t, const int32_t *,
-                                   ptrdiff_t, const int32_t *, ptrdiff_t, int32_t *);
-static const rules_sls_chunk_fn rules_sls_chunks[17] = {
+typedef void (*rules_sls_chunk_fn)(const uint64_t *, ptrdiff_t, ptrdiff_t, const uint64_t *,
+                                   const uint64_t *, ptrdiff_t, int32_t *);
+#define RULES_SLS_MAX_CHUNK 24
+static const rules_sls_chunk_fn rules_sls_chunks[RULES_SLS_MAX_CHUNK + 1] = {
     NULL, rules_sls_chunk1, rules_sls_chunk2, rules_sls_chunk3, rules_sls_chunk4,
     rules_sls_chunk5, rules_sls_chunk6, rules_sls_chunk7, rules_sls_chunk8,
     rules_sls_chunk9, rules_sls_chunk10, rules_sls_chunk11, rules_sls_chunk12,
-    rules_sls_chunk13, rules_sls_chunk14, rules_sls_chunk15, rules_sls_chunk16};
+    rules_sls_chunk13, rules_sls_chunk14, rules_sls_chunk15, rules_sls_chunk16,
+    rules_sls_chunk17, rules_sls_chunk18, rules_sls_chunk19, rules_sls_chunk20,
+    rules_sls_chunk21, rules_sls_chunk22, rules_sls_chunk23, rules_sls_chunk24};
 
 /* d[slot] += (examples of plus) - (examples of minus) in every slot of the
- * G groups of packed attributes (d holds their 64 G slots first): one pass
- * over the examples per 16 groups (16 of the 32 vector registers) */
+ * G groups (d holds their 64 G slots first): one pass over the examples per
+ * 24 groups (24 of the 32 vector registers) */
 static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
-                                   const int32_t *plus, ptrdiff_t n_plus,
-                                   const int32_t *minus, ptrdiff_t n_minus,
-                                   int32_t *d) {
-    for (ptrdiff_t g0 = 0; g0 < G; g0 += 16) {
-        ptrdiff_t n = G - g0 < 16 ? G - g0 : 16;
-        rules_sls_chunks[n](masks, G, g0, plus, n_plus, minus, n_minus, d);
+                                   const uint64_t *plus, const uint64_t *minus,
+                                   ptrdiff_t W, int32_t *d) {
+    for (ptrdiff_t g0 = 0; g0 < G; g0 += RULES_SLS_MAX_CHUNK) {
+        ptrdiff_t n = G - g0 < RULES_SLS_MAX_CHUNK ? G - g0 : RULES_SLS_MAX_CHUNK;
+        rules_sls_chunks[n](masks, G, g0, plus, minus, W, d);
     }
 }
 
@@ -106,10 +115,9 @@ static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
 #define RULES_SLS_HAVE_AVX512 0
 static int rules_sls_simd_available(void) { return 0; }
 static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
-                                   const int32_t *plus, ptrdiff_t n_plus,
-                                   const int32_t *minus, ptrdiff_t n_minus,
-                                   int32_t *d) {
-    (void)masks; (void)G; (void)plus; (void)n_plus; (void)minus; (void)n_minus; (void)d;
+                                   const uint64_t *plus, const uint64_t *minus,
+                                   ptrdiff_t W, int32_t *d) {
+    (void)masks; (void)G; (void)plus; (void)minus; (void)W; (void)d;
 }
 #endif
 
