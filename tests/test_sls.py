@@ -222,6 +222,39 @@ def test_kept_class_counts_match_fresh_ones(seed, k):
     assert score == pytest.approx(score_of(rules, data, y, np.ones(900))[0])
 
 
+@pytest.mark.skipif(not core._sls.simd_counting_available(),
+                    reason="this CPU or build has no AVX-512 counting")
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 30),
+       st.sampled_from([(2, 3), (5, 11), (10, 11), (2, 17), (15, 17), (30, 70)]),
+       st.booleans(), st.booleans())
+def test_vector_and_scalar_kernels_make_the_same_searches(seed, k, n_attrs, widths,
+                                                          missing, weighted):
+    """The AVX-512 counting and scoring (``_sls_count.h``) give the exact
+    integers of the scalar loops, so a search makes the same choices either
+    way: attributes of 2 to 69 values or bins, mixed (one vector of 16
+    lanes, wider, wider than a group of 64 slots), missing values, many
+    attributes, example weights (always the scalar path)."""
+    rng = np.random.default_rng(seed)
+    m = 700
+    nb = rng.integers(widths[0], widths[1], n_attrs).astype(np.int32)
+    codes = (rng.random((m, n_attrs)) * nb).astype(np.int32)
+    if missing:
+        codes[rng.random((m, n_attrs)) < 0.1] = -1
+    ordinal = (rng.random(n_attrs) < 0.6).astype(np.int8)
+    y = rng.random(m) < 0.3
+    w = rng.random(m) + 0.1 if weighted else np.ones(m)
+    vector = core.SLSData(codes, nb, ordinal, w)
+    scalar = core.SLSData(codes, nb, ordinal, w, simd=False)
+    # attributes of more than 64 slots are counted by the scalar loop either way
+    assert vector.simd == bool(np.any(nb + 1 <= 64)) and not scalar.simd
+    got = core.sls_search(vector, bits(y), k, 400, 0.2, 0.01, seed, check=True)
+    want = core.sls_search(scalar, bits(y), k, 400, 0.2, 0.01, seed, check=True)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1:3] == want[1:3] and got[4] == want[4]
+    np.testing.assert_array_equal(got[3], want[3])
+
+
 def test_moves_on_a_hand_made_case():
     # nominal A, B with values 0/1; positives: A=0; rule set {A=1 AND B=0}
     codes = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], np.int32)

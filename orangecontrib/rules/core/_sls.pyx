@@ -48,6 +48,10 @@ cdef extern from "_sls_count.h" nogil:
     void count_packed "rules_sls_count_packed"(
         const uint64_t *masks, Py_ssize_t G, const uint64_t *plus, const uint64_t *minus,
         Py_ssize_t W, int32_t *d)
+    Py_ssize_t best_literals "rules_sls_best_literals"(
+        const int32_t *D, int32_t total, Py_ssize_t n_cand, const int32_t *cand_attr,
+        const int32_t *cand_range, const int32_t *off, const int32_t *nb,
+        const int32_t *first_lit, const int8_t *ordinal, int32_t *scratch, int32_t *ties)
 
 
 def simd_counting_available():
@@ -313,6 +317,7 @@ cdef struct Search:
     Py_ssize_t G
     const int32_t *wide       # (n_wide,) the attributes in no group
     Py_ssize_t n_wide
+    int32_t *score_scratch    # (34 A,) for best_literals
     uint64_t *plus_bits       # (W,) examples to add (scratch)
     uint64_t *minus_bits      # (W,) examples to subtract (scratch)
     Py_ssize_t row_cost       # cost of counting one example, in slot adds
@@ -1053,7 +1058,12 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
                                   <Py_ssize_t>(tp - tn))
             if s.check:
                 _check_kept(s, t, n_cand_attr, n_words, D, tp, tn)
-            n_ties = _best_by_differences(s, n_cand_attr, D, <int32_t>(tp - tn))
+            if s.simd:  # the same literals with vector registers (_sls_count.h)
+                n_ties = best_literals(D, <int32_t>(tp - tn), n_cand_attr, s.cand_attr,
+                                       s.cand_range, s.off, s.nb, s.lit, s.ordinal,
+                                       s.score_scratch, s.ties)
+            else:
+                n_ties = _best_by_differences(s, n_cand_attr, D, <int32_t>(tp - tn))
         else:
             tp = _weight_of(s, s.only_pos)
             tn = _weight_of(s, s.only_neg)
@@ -1105,6 +1115,7 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.n_kept)
     free(s.kept_next)
     free(s.plus_bits)
+    free(s.score_scratch)
     free(s.minus_bits)
 
 
@@ -1166,6 +1177,10 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         s.wide = &data.wide[0] if data.wide.shape[0] else NULL
         s.n_wide = data.wide.shape[0]
         s.row_cost = SIMD_ROW_COST * s.G + s.n_wide
+        s.score_scratch = <int32_t *>malloc(34 * s.A * sizeof(int32_t))
+        if s.score_scratch == NULL:
+            _free_search(s)
+            raise MemoryError()
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
             or s.cov == NULL or s.others == NULL or s.mis == NULL or s.scratch == NULL
             or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL

@@ -111,6 +111,117 @@ static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
     }
 }
 
+/* lanes [lo, hi) of a 16-lane mask */
+static inline __mmask16 rules_sls_lanes(ptrdiff_t lo, ptrdiff_t hi) {
+    if (hi <= lo) return 0;
+    return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+}
+
+/* The specialisation's best literals (core/_sls.pyx, _best_by_differences,
+ * which this computes the same, with vector registers): for each candidate
+ * attribute cand_attr[i] (literal offsets [lo1, hi1) and [lo2, hi2) of
+ * cand_range[4 i..]), the score change of each literal from the positives
+ * minus negatives per slot D (total: of all the examples only the rule
+ * covers); the literals of the lowest change go to ties in literal order,
+ * and their number is returned. An attribute of up to 15 values or bins
+ * (16 slots) is one 16-lane vector: prefix sums over the bins (ordinal),
+ * lower bound l changes the score by missing + prefix[l], upper bound
+ * nbm + b by total - prefix[b]; nominal value l by total - D[l]. Wider
+ * attributes are scored one literal at a time. scratch: 34 ints per
+ * candidate attribute. */
+static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
+        const int32_t *D, int32_t total, ptrdiff_t n_cand, const int32_t *cand_attr,
+        const int32_t *cand_range, const int32_t *off, const int32_t *nb,
+        const int32_t *first_lit, const int8_t *ordinal, int32_t *scratch, int32_t *ties) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i vtotal = _mm512_set1_epi32(total);
+    __m512i vbest = _mm512_set1_epi32(INT32_MAX);
+    int32_t best = INT32_MAX, below, delta;
+    ptrdiff_t i, l, b, n_ties = 0;
+    for (i = 0; i < n_cand; i++) {        /* the lowest change */
+        ptrdiff_t a = cand_attr[i], nbm = nb[a] - 1;
+        ptrdiff_t lo1 = cand_range[4 * i], hi1 = cand_range[4 * i + 1];
+        ptrdiff_t lo2 = cand_range[4 * i + 2], hi2 = cand_range[4 * i + 3];
+        const int32_t *d = D + off[a];
+        int32_t *sc = scratch + 34 * i;
+        if (nb[a] + 1 > 16) {
+            if (!ordinal[a]) {
+                for (l = lo1; l < hi1; l++) if (total - d[l] < best) best = total - d[l];
+                for (l = lo2; l < hi2; l++) if (total - d[l] < best) best = total - d[l];
+                continue;
+            }
+            for (below = 0, b = 0; b < lo1; b++) below += d[b];
+            for (l = lo1; l < hi1; l++) {
+                below += d[l];
+                if (d[nbm + 1] + below < best) best = d[nbm + 1] + below;
+            }
+            for (below = 0, b = 0; b < lo2 - nbm; b++) below += d[b];
+            for (l = lo2; l < hi2; l++) {
+                below += d[l - nbm];
+                if (total - below < best) best = total - below;
+            }
+            continue;
+        }
+        __m512i v = _mm512_maskz_loadu_epi32((__mmask16)((1u << (nbm + 2)) - 1u), d);
+        __m512i low, up;
+        __mmask16 k1, k2;
+        if (ordinal[a]) {
+            __m512i p = v;        /* inclusive prefix sums over the lanes */
+            p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 15));
+            p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 14));
+            p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 12));
+            p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 8));
+            low = _mm512_add_epi32(_mm512_set1_epi32(d[nbm + 1]), p);
+            up = _mm512_sub_epi32(vtotal, p);
+            k1 = rules_sls_lanes(lo1, hi1);
+            k2 = rules_sls_lanes(lo2 - nbm, hi2 - nbm);
+        } else {
+            low = up = _mm512_sub_epi32(vtotal, v);
+            k1 = rules_sls_lanes(lo1, hi1) | rules_sls_lanes(lo2, hi2);
+            k2 = 0;
+        }
+        _mm512_storeu_si512(sc, low);
+        _mm512_storeu_si512(sc + 16, up);
+        sc[32] = k1;
+        sc[33] = k2;
+        vbest = _mm512_mask_min_epi32(vbest, k1, vbest, low);
+        vbest = _mm512_mask_min_epi32(vbest, k2, vbest, up);
+    }
+    delta = _mm512_reduce_min_epi32(vbest);
+    if (delta < best) best = delta;
+    const __m512i vb = _mm512_set1_epi32(best);
+    for (i = 0; i < n_cand; i++) {        /* its literals, in literal order */
+        ptrdiff_t a = cand_attr[i], nbm = nb[a] - 1, lit = first_lit[a];
+        ptrdiff_t lo1 = cand_range[4 * i], hi1 = cand_range[4 * i + 1];
+        ptrdiff_t lo2 = cand_range[4 * i + 2], hi2 = cand_range[4 * i + 3];
+        const int32_t *d = D + off[a];
+        const int32_t *sc = scratch + 34 * i;
+        if (nb[a] + 1 > 16) {
+            if (!ordinal[a]) {
+                for (l = lo1; l < hi1; l++) if (total - d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
+                for (l = lo2; l < hi2; l++) if (total - d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
+                continue;
+            }
+            for (below = 0, b = 0; b < lo1; b++) below += d[b];
+            for (l = lo1; l < hi1; l++) {
+                below += d[l];
+                if (d[nbm + 1] + below == best) ties[n_ties++] = (int32_t)(lit + l);
+            }
+            for (below = 0, b = 0; b < lo2 - nbm; b++) below += d[b];
+            for (l = lo2; l < hi2; l++) {
+                below += d[l - nbm];
+                if (total - below == best) ties[n_ties++] = (int32_t)(lit + l);
+            }
+            continue;
+        }
+        unsigned e1 = _mm512_mask_cmpeq_epi32_mask((__mmask16)sc[32], _mm512_loadu_si512(sc), vb);
+        unsigned e2 = _mm512_mask_cmpeq_epi32_mask((__mmask16)sc[33], _mm512_loadu_si512(sc + 16), vb);
+        for (; e1; e1 &= e1 - 1) ties[n_ties++] = (int32_t)(lit + __builtin_ctz(e1));
+        for (; e2; e2 &= e2 - 1) ties[n_ties++] = (int32_t)(lit + nbm + __builtin_ctz(e2));
+    }
+    return n_ties;
+}
+
 #else  /* no vector code: the caller always counts with its scalar loop */
 #define RULES_SLS_HAVE_AVX512 0
 static int rules_sls_simd_available(void) { return 0; }
@@ -118,6 +229,14 @@ static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
                                    const uint64_t *plus, const uint64_t *minus,
                                    ptrdiff_t W, int32_t *d) {
     (void)masks; (void)G; (void)plus; (void)minus; (void)W; (void)d;
+}
+static ptrdiff_t rules_sls_best_literals(
+        const int32_t *D, int32_t total, ptrdiff_t n_cand, const int32_t *cand_attr,
+        const int32_t *cand_range, const int32_t *off, const int32_t *nb,
+        const int32_t *first_lit, const int8_t *ordinal, int32_t *scratch, int32_t *ties) {
+    (void)D; (void)total; (void)n_cand; (void)cand_attr; (void)cand_range; (void)off;
+    (void)nb; (void)first_lit; (void)ordinal; (void)scratch; (void)ties;
+    return 0;
 }
 #endif
 
