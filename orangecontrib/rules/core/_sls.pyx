@@ -165,20 +165,16 @@ cdef class SLSData:
         self.lit_attr = np.repeat(np.arange(A, dtype=np.int32), n_lit)
         self.n_literals = int(n_lit.sum())
         # histogram slots (n_bins + 1 per attribute: values or bins, then
-        # missing): the attributes of at most 64 slots first, in groups of
-        # 64 slots that no attribute straddles (in order, a new group when
-        # the next one does not fit), then the others
+        # missing): the attributes of at most 64 slots first, one after the
+        # other (counted with vector registers in groups of 64 slots, which
+        # an attribute may straddle), then the others from the next group
         width = self.n_bins_arr.astype(np.int64) + 1
+        narrow = width <= 64
         off = np.zeros(A, dtype=np.int64)
-        groups, used, end = 0, 64, 0
-        for a in np.flatnonzero(width <= 64):
-            if used + width[a] > 64:
-                groups, used = groups + 1, 0
-            off[a] = 64 * (groups - 1) + used
-            used += width[a]
-        self.n_groups = groups
-        end = 64 * groups
-        for a in np.flatnonzero(width > 64):
+        off[narrow] = np.cumsum(width[narrow]) - width[narrow]
+        self.n_groups = (int(width[narrow].sum()) + 63) // 64
+        end = 64 * self.n_groups
+        for a in np.flatnonzero(~narrow):
             off[a] = end
             end += width[a]
         self.off = off.astype(np.int32)
@@ -288,11 +284,13 @@ cdef struct Search:
     uint64_t *cov             # (k, W) coverage of each rule
     # scratch
     uint64_t *others          # (W,) coverage of the other rules
+    uint64_t *covered         # (W,) coverage of all rules (after the last score)
     uint64_t *mis             # (W,) misclassified examples (after the last score)
     Py_ssize_t n_mis
     uint64_t *scratch         # (W,)
-    uint64_t *only_pos        # (W,) positives only one rule covers
-    uint64_t *only_neg        # (W,) negatives only one rule covers
+    uint64_t *only            # (W,) examples only one rule covers
+    uint64_t *only_pos        # (W,) the positives of them
+    uint64_t *only_neg        # (W,) the negatives of them
     int32_t *words            # (W,) words holding any of them
     int32_t *cand_attr        # (A,) attributes with candidate literals
     int32_t *cand_range       # (A, 4) their literals: offsets [lo1, hi1) and [lo2, hi2)
@@ -454,6 +452,28 @@ cdef inline double _weight_of(Search *s, const uint64_t *bits) noexcept nogil:
     return total
 
 
+cdef inline double _uncovered_delta(Search *s, const uint64_t *bits) noexcept nogil:
+    """Weight of the negatives minus that of the positives among the
+    examples of ``bits`` (valid ones) that no rule covers (``s.covered``):
+    the score change of covering them. The two sums run in the order of
+    :func:`_weight`, so weighted ties break the same way."""
+    cdef Py_ssize_t j
+    cdef double neg = 0, wpos = 0
+    cdef long long n_neg = 0, n_pos = 0
+    cdef uint64_t new
+    if s.unit:
+        for j in range(s.W):
+            new = bits[j] & ~s.covered[j]
+            n_neg += popcount64(new & ~s.pos[j])
+            n_pos += popcount64(new & s.pos[j])
+        return (n_neg - n_pos) * s.w0
+    for j in range(s.W):
+        new = bits[j] & ~s.covered[j]
+        neg += word_weight(new & ~s.pos[j], j, s.w, False)
+        wpos += word_weight(new & s.pos[j], j, s.w, False)
+    return neg - wpos
+
+
 cdef void _others(Search *s, Py_ssize_t t) noexcept nogil:
     """``s.others`` = coverage of every rule but ``t``."""
     cdef Py_ssize_t r, j
@@ -467,17 +487,20 @@ cdef void _others(Search *s, Py_ssize_t t) noexcept nogil:
 
 cdef double _score(Search *s) noexcept nogil:
     """Weight of uncovered positives plus covered negatives; leaves the
-    misclassified examples in ``s.mis`` (``s.n_mis`` of them) for the next
-    pick."""
+    union of the rules in ``s.covered`` and the misclassified examples in
+    ``s.mis`` (``s.n_mis`` of them) for the next move."""
     cdef Py_ssize_t j, r, n_mis = 0, W = s.W
     cdef double total = 0
-    cdef uint64_t covered, mis
+    cdef uint64_t mis
+    cdef uint64_t *covered = s.covered
+    cdef const uint64_t *c
+    memcpy(covered, s.cov, W * sizeof(uint64_t))
+    for r in range(1, s.k):  # rule by rule: the compiler vectorises the words
+        c = s.cov + r * W
+        for j in range(W):
+            covered[j] |= c[j]
     for j in range(W):  # misclassified: positive xor covered
-        covered = 0
-        for r in range(s.k):
-            covered |= s.cov[r * W + j]
-        s.others[j] = covered
-        mis = (s.pos[j] ^ covered) & s.valid[j]
+        mis = (s.pos[j] ^ covered[j]) & s.valid[j]
         s.mis[j] = mis
         n_mis += popcount64(mis)
         if not s.unit and mis:
@@ -587,7 +610,6 @@ cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept no
                     if _randint(&s.state, n_cand) == 0:
                         best_a, best_side = a, side
     else:
-        _others(s, t)
         for i in range(s.n_tested[t]):
             a = s.tested[t * A + i]
             v = s.codes[x * A + a]
@@ -595,9 +617,8 @@ cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept no
                 if not _violates(s, t, a, side, v):
                     continue
                 _and_literals(s, t, a, side, s.scratch)
-                for j in range(s.W):  # newly covered by the rule set
-                    s.scratch[j] &= ~s.cov[t * s.W + j] & ~s.others[j]
-                delta = _weight(s, s.scratch, False) - _weight(s, s.scratch, True)
+                # newly covered by the rule set: outside the union (s.covered)
+                delta = _uncovered_delta(s, s.scratch)
                 if _take(delta, &best_delta, &n_cand, &s.state):
                     best_a, best_side = a, side
     if best_a >= 0:
@@ -611,32 +632,6 @@ cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             _remove_tested(s, t, <int32_t>best_a)
         _and_literals(s, t, -1, 0, s.cov + t * s.W)
     return t
-
-
-cdef inline void _free_range(Search *s, Py_ssize_t t, Py_ssize_t a, int32_t v,
-                             Py_ssize_t *lo1, Py_ssize_t *hi1, Py_ssize_t *lo2,
-                             Py_ssize_t *hi2) noexcept nogil:
-    """The literals of attribute ``a`` a specialisation of rule ``t`` for an
-    example of code ``v`` may add, as two ranges ``[lo1, hi1)`` and ``[lo2,
-    hi2)`` of literal offsets (nominal: the values but ``v`` if the rule
-    does not test ``a``; ordinal: the lower bounds above ``v`` and the upper
-    bounds below it that keep the interval non-empty, every bound if ``v``
-    is missing)."""
-    cdef Py_ssize_t nbm = s.nb[a] - 1
-    if not s.ordinal[a]:
-        if s.lo[t * s.A + a] >= 0:
-            lo1[0] = hi1[0] = lo2[0] = hi2[0] = 0
-        elif v < 0:
-            lo1[0], hi1[0], lo2[0], hi2[0] = 0, s.nb[a], 0, 0
-        else:
-            lo1[0], hi1[0], lo2[0], hi2[0] = 0, v, v + 1, s.nb[a]
-        return
-    if v < 0:  # the rule does not test a (it covers the example)
-        lo1[0], hi1[0], lo2[0], hi2[0] = 0, nbm, nbm, 2 * nbm
-        return
-    # lower bound b in (v, hi]: offset b - 1; upper bound b in [lo, v): offset nbm + b
-    lo1[0], hi1[0] = v, s.hi[t * s.A + a]
-    lo2[0], hi2[0] = nbm + s.lo[t * s.A + a], nbm + v
 
 
 cdef inline void _count_rows(Search *s, uint64_t word, Py_ssize_t j, int32_t *C,
@@ -797,7 +792,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
         kb = s.kept_bits + (t * N_KEPT + r) * W
         nd = 0
         for j in range(W):
-            nd += popcount64((s.only_pos[j] | s.only_neg[j]) ^ kb[j])
+            nd += popcount64(s.only[j] ^ kb[j])
         if n_diff < 0 or nd < n_diff:
             n_diff, best = nd, r
     r = s.kept_next[t]
@@ -812,7 +807,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
             memcpy(kb, s.kept_bits + (t * N_KEPT + best) * W, W * sizeof(uint64_t))
             memcpy(d, s.kept_diff + (t * N_KEPT + best) * S, S * sizeof(int32_t))
         for j in range(W):  # entered positives and left negatives add, the others subtract
-            now = s.only_pos[j] | s.only_neg[j]
+            now = s.only[j]
             before = kb[j]
             s.plus_bits[j] = (now & ~before & s.pos[j]) | (before & ~now & ~s.pos[j])
             s.minus_bits[j] = (before & ~now & s.pos[j]) | (now & ~before & ~s.pos[j])
@@ -825,7 +820,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     elif cost * rc < pop:  # all examples' but those outside the set
         memcpy(d, s.all_diff, S * sizeof(int32_t))
         for j in range(W):
-            out = s.valid[j] & ~(s.only_pos[j] | s.only_neg[j])
+            out = s.valid[j] & ~s.only[j]
             s.plus_bits[j] = out & ~s.pos[j]
             s.minus_bits[j] = out & s.pos[j]
         _add_differences(s, s.plus_bits, s.minus_bits, d)
@@ -837,8 +832,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
                 d[s.off[a] + b] = <int32_t>(kp - kn)
                 sd += kp - kn
             d[s.off[a] + s.nb[a]] = <int32_t>(total - sd)   # the missing slot
-    for j in range(W):
-        kb[j] = s.only_pos[j] | s.only_neg[j]
+    memcpy(kb, s.only, W * sizeof(uint64_t))
     return d
 
 
@@ -991,25 +985,47 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     attributes."""
     cdef Py_ssize_t r, i, j, a, l, t = -1, n_cov = 0, n_free = 0, best_l = -1
     cdef Py_ssize_t lo1, hi1, lo2, hi2, n_ties = 0, A = s.A
-    cdef Py_ssize_t n_cand_attr = 0, n_words = 0
+    cdef Py_ssize_t n_cand_attr = 0, n_words = 0, n_pos = 0, n_neg = 0
     cdef double tp, tn
     cdef const int32_t *D
     cdef const uint64_t *bits
     cdef uint64_t word
     cdef int32_t *cand_attr
     cdef int32_t *cand_range
-    for r in range(s.k):
-        if _covers(s, r, x):
+    cdef const int32_t *xv
+    cdef const int32_t *lo_t
+    cdef const int32_t *hi_t
+    cdef Py_ssize_t v, nbm
+    for r in range(s.k):  # x is valid: the coverage bitsets hold it
+        if (s.cov[r * s.W + (x >> 6)] >> (x & 63)) & 1:
             n_cov += 1
             if _randint(&s.state, n_cov) == 0:
                 t = r
     if t < 0:
         return -1
+    # the literals of each attribute the rule can take and x violates, as
+    # two ranges [lo1, hi1) and [lo2, hi2) of literal offsets: nominal, the
+    # values but x's if the rule does not test the attribute; ordinal, the
+    # lower bounds above x's bin (offset b - 1 for bound b) and the upper
+    # bounds below it (offset nbm + b) that keep the interval non-empty,
+    # every bound if x's value is missing
     cand_attr, cand_range = s.cand_attr, s.cand_range
+    xv, lo_t, hi_t = s.codes + x * A, s.lo + t * A, s.hi + t * A
     for a in range(A):
-        _free_range(s, t, a, s.codes[x * A + a], &lo1, &hi1, &lo2, &hi2)
+        v, nbm = xv[a], s.nb[a] - 1
+        if not s.ordinal[a]:
+            if lo_t[a] >= 0:
+                continue
+            if v < 0:
+                lo1, hi1, lo2, hi2 = 0, nbm + 1, 0, 0
+            else:
+                lo1, hi1, lo2, hi2 = 0, v, v + 1, nbm + 1
+        elif v < 0:  # the rule does not test a (it covers x)
+            lo1, hi1, lo2, hi2 = 0, nbm, nbm, 2 * nbm
+        else:  # lo <= v <= hi: lower bounds in (v, hi], upper bounds in [lo, v)
+            lo1, hi1, lo2, hi2 = v, hi_t[a], nbm + lo_t[a], nbm + v
         if hi1 > lo1 or hi2 > lo2:
-            n_free += (hi1 - lo1 if hi1 > lo1 else 0) + (hi2 - lo2 if hi2 > lo2 else 0)
+            n_free += (hi1 - lo1) + (hi2 - lo2)
             cand_attr[n_cand_attr] = <int32_t>a
             cand_range[4 * n_cand_attr] = <int32_t>lo1
             cand_range[4 * n_cand_attr + 1] = <int32_t>hi1
@@ -1043,19 +1059,17 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         _others(s, t)
         for j in range(s.W):
             word = s.cov[t * s.W + j] & ~s.others[j]
+            s.only[j] = word
             s.only_pos[j] = word & s.pos[j]
             s.only_neg[j] = word & ~s.pos[j]
+            n_pos += popcount64(s.only_pos[j])
+            n_neg += popcount64(s.only_neg[j])
             if word:
                 s.words[n_words] = <int32_t>j
                 n_words += 1
         if s.unit:  # counts: the scores' differences in examples
-            tp = tn = 0
-            for i in range(n_words):
-                j = s.words[i]
-                tp += popcount64(s.only_pos[j])
-                tn += popcount64(s.only_neg[j])
-            D = _kept_differences(s, t, n_words, <Py_ssize_t>(tp + tn),
-                                  <Py_ssize_t>(tp - tn))
+            tp, tn = n_pos, n_neg
+            D = _kept_differences(s, t, n_words, n_pos + n_neg, n_pos - n_neg)
             if s.check:
                 _check_kept(s, t, n_cand_attr, n_words, D, tp, tn)
             if s.simd:  # the same literals with vector registers (_sls_count.h)
@@ -1097,8 +1111,10 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.n_tested)
     free(s.cov)
     free(s.others)
+    free(s.covered)
     free(s.mis)
     free(s.scratch)
+    free(s.only)
     free(s.only_pos)
     free(s.only_neg)
     free(s.words)
@@ -1147,8 +1163,10 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.n_tested = <int32_t *>calloc(k, sizeof(int32_t))
     s.cov = <uint64_t *>calloc(k * s.W, sizeof(uint64_t))
     s.others = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    s.covered = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.mis = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.scratch = <uint64_t *>calloc(s.W, sizeof(uint64_t))
+    s.only = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.only_pos = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.only_neg = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.words = <int32_t *>calloc(s.W, sizeof(int32_t))
@@ -1182,8 +1200,8 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
             _free_search(s)
             raise MemoryError()
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
-            or s.cov == NULL or s.others == NULL or s.mis == NULL or s.scratch == NULL
-            or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
+            or s.cov == NULL or s.others == NULL or s.covered == NULL or s.mis == NULL or s.scratch == NULL
+            or s.only == NULL or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
             or s.cand_attr == NULL or s.cand_range == NULL or s.Hp == NULL or s.Hn == NULL or s.ties == NULL
             or s.Cp == NULL or s.Cn == NULL or s.kept_bits == NULL
             or s.kept_diff == NULL or s.all_diff == NULL or s.n_kept == NULL or s.kept_next == NULL):
@@ -1281,7 +1299,8 @@ def sls_move(SLSData data, pos, rules_in, Py_ssize_t x, double p_noise=0.0,
     """One move of Algorithm 1 on example ``x`` for the rule set
     ``rules_in`` (``(k, n_attrs, 2)``, see :func:`sls_search`): generalise
     if ``x`` is an uncovered positive, specialise if it is a covered
-    negative, nothing otherwise. Returns ``(new_rules, changed_rule)``
+    negative, nothing otherwise (nor for an example of weight 0, which a
+    search never picks). Returns ``(new_rules, changed_rule)``
     (``-1``: no move). For tests and for reading the algorithm;
     :func:`sls_search` runs the same code."""
     pos_arr = _check_pos(data, pos)
@@ -1300,6 +1319,9 @@ def sls_move(SLSData data, pos, rules_in, Py_ssize_t x, double p_noise=0.0,
         _load_rules(&s, &rv[0, 0, 0])
         for t in range(k):
             covered = covered or _covers(&s, t, x)
+        if not (s.valid[x >> 6] >> (x & 63)) & 1:  # weight 0: never picked
+            positive = covered = False
+        _score(&s)  # the union of the rules, as a search step finds it
         if positive and not covered:
             changed = _generalise(&s, x, p_noise)
         elif covered and not positive:

@@ -1,11 +1,11 @@
 /* Counting examples into the SLS kernel's per-slot differences with
  * AVX-512 (core/_sls.pyx, SLSData and _add_differences).
  *
- * The kernel lays the slots of the attributes out in groups of 64 (an
- * attribute's values or bins and its missing slot, n_bins + 1 slots, never
- * across two groups; five attributes of ten bins to a group). Each example
- * has one 64-bit mask per group: the bits of its slots in the group's
- * attributes. Adding the example to the counts of all of them is then one
+ * The kernel lays the slots of the attributes (an attribute's values or
+ * bins and its missing slot, n_bins + 1 slots) out one after the other and
+ * cuts them into groups of 64 (an attribute may straddle two groups; 40
+ * attributes of ten bins take seven groups). Each example has one 64-bit
+ * mask per group: the bits of its slots in the group. Adding the example to the counts of all of them is then one
  * masked byte add to a 512-bit register of 64 byte counters. The counters are signed bytes;
  * each example moves a counter by at most one, so they are added to the
  * 32-bit differences every 127 examples, before they can overflow.
