@@ -96,6 +96,34 @@ def test_cover_matrix(d, n_rules, max_len):
                                       np.flatnonzero(expected[:, r]))
 
 
+@settings(max_examples=30, deadline=None)
+@given(encoded(max_n=300), st.integers(1, 3), st.sampled_from([1, 2, 0]))
+def test_coverage_of_long_rules_over_blocks_of_rows(d, n_rules, block_words):
+    """The kernels read the rules from bitsets of their distinct conditions
+    over blocks of rows: many rows (several words and blocks), rules of many
+    conditions (failure counts in up to nine bit planes, saturated at 255),
+    a condition repeated within a rule."""
+    assume(d["Xd"].shape[1] or d["Xc"].shape[1])
+    rng = d["rng"]
+    lengths = rng.choice([0, 1, 7, 8, 40, 300], n_rules)
+    ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    kind, col, op, val = random_conditions(d, int(ptr[-1]))
+    n = len(d["y"])
+    failed = np.zeros((n, n_rules), int)
+    for r in range(n_rules):
+        for k in range(ptr[r], ptr[r + 1]):
+            failed[:, r] += ~ref_condition(d, kind[k], col[k], op[k], val[k])
+    got = core.cover_matrix(d["Xd"], d["Xc"], ptr, kind, col, op, val, block_words)
+    np.testing.assert_array_equal(got, failed == 0)
+    v = core.violation_matrix(d["Xd"], d["Xc"], ptr, kind, col, op, val, block_words)
+    np.testing.assert_array_equal(v, np.minimum(failed, 255))
+    indptr, indices = core.cover_columns(d["Xd"], d["Xc"], ptr, kind, col, op, val,
+                                         block_words)
+    for r in range(n_rules):
+        np.testing.assert_array_equal(indices[indptr[r]:indptr[r + 1]],
+                                      np.flatnonzero(failed[:, r] == 0))
+
+
 @SETTINGS
 @given(encoded(max_n=200), st.integers(1, 6))
 def test_bitsets(d, k):

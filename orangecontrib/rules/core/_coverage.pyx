@@ -21,8 +21,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from ._bits cimport ctz64, popcount64
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memset
 
 cnp.import_array()
 
@@ -104,45 +103,188 @@ cdef Py_ssize_t _check_rule_set(const int32_t[:, ::1] Xd, const double[:, ::1] X
     return n_rules
 
 
+# ------------------------------------------------ rule sets on the rows
+#
+# A model of thousands of rules shares few distinct conditions (a numeric
+# column has a few cut points, a discrete one a few values), so the kernels
+# below evaluate each distinct condition once per row, as a bitset over a
+# block of rows, and read every rule from those bitsets: a word (64 rows) of
+# a rule's coverage is the AND of its conditions' words; its failed
+# conditions per row are counted in bit planes (a carry-save adder over the
+# conditions). The rows' bytes of the dense outputs are written word by
+# word from a table that spreads 8 bits into 8 bytes.
+
+#: words of condition bitsets in one block of rows (16 MB)
+cdef enum:
+    BLOCK_WORDS = 1 << 21
+
+cdef uint64_t _SPREAD[256]   # bit b of the index -> byte b of the value (0 or 1)
+cdef Py_ssize_t _i, _b
+for _i in range(256):
+    _SPREAD[_i] = 0
+    for _b in range(8):
+        if (_i >> _b) & 1:
+            _SPREAD[_i] |= (<uint64_t>1) << (8 * _b)
+
+
+def _distinct_conditions(kind, col, op, value):
+    """The distinct conditions (their four arrays) and, for each condition,
+    the index of its distinct one."""
+    keys = np.empty(len(kind), dtype=[("k", np.int32), ("c", np.int32), ("o", np.int8),
+                                      ("v", np.float64)])
+    keys["k"], keys["c"], keys["o"], keys["v"] = kind, col, op, value
+    uniq, inv = np.unique(keys, return_inverse=True)
+    return (np.ascontiguousarray(uniq["k"]), np.ascontiguousarray(uniq["c"]),
+            np.ascontiguousarray(uniq["o"]), np.ascontiguousarray(uniq["v"]),
+            np.ascontiguousarray(inv.reshape(-1), dtype=np.int32))
+
+
+cdef class _RuleRows:
+    """A rule set's distinct conditions as bitsets over blocks of rows
+    (``bits[j * n_u + u]``: word ``j`` of the block, distinct condition
+    ``u``; word-major, so a word of every condition is at hand)."""
+    cdef const int32_t[:, ::1] Xd
+    cdef const double[:, ::1] Xc
+    cdef const int32_t[::1] rule_ptr, inv, ukind, ucol
+    cdef const int8_t[::1] uop
+    cdef const double[::1] uvalue
+    cdef object arrays
+    cdef uint64_t[::1] bits
+    cdef Py_ssize_t n, n_rules, n_u, block_rows
+
+    def __init__(self, Xd, Xc, rule_ptr, kind, col, op, value, Py_ssize_t block_words=0):
+        self.n_rules = _check_rule_set(Xd, Xc, rule_ptr, kind, col, op, value)
+        self.Xd, self.Xc, self.rule_ptr = Xd, Xc, rule_ptr
+        self.n = Xd.shape[0]
+        n_cond = rule_ptr[self.n_rules] if self.n_rules > 0 else 0
+        self.arrays = _distinct_conditions(np.asarray(kind)[:n_cond], np.asarray(col)[:n_cond],
+                                           np.asarray(op)[:n_cond], np.asarray(value)[:n_cond])
+        self.ukind, self.ucol, self.uop, self.uvalue, self.inv = self.arrays
+        self.n_u = len(self.arrays[0])
+        words = block_words or BLOCK_WORDS // max(self.n_u, 1)
+        words = max(1, min((self.n + 63) // 64, words))
+        self.block_rows = 64 * words
+        self.bits = np.zeros(max(words * self.n_u, 1), dtype=np.uint64)
+
+    cdef void fill(self, Py_ssize_t i0, Py_ssize_t rows) noexcept nogil:
+        """The bitsets of rows ``i0 .. i0 + rows``."""
+        cdef Py_ssize_t u, i, n_u = self.n_u
+        memset(&self.bits[0], 0, self.bits.shape[0] * sizeof(uint64_t))
+        for u in range(n_u):
+            for i in range(rows):
+                if _satisfies(self.Xd, self.Xc, i0 + i, self.ukind[u], self.ucol[u],
+                              self.uop[u], self.uvalue[u]):
+                    self.bits[(i >> 6) * n_u + u] |= (<uint64_t>1) << (i & 63)
+
+    cdef inline uint64_t cover(self, Py_ssize_t r, Py_ssize_t j, uint64_t rows) noexcept nogil:
+        """Word ``j`` of the block: the rows (of ``rows``) rule ``r`` covers."""
+        cdef Py_ssize_t k
+        cdef const uint64_t *w = &self.bits[j * self.n_u]
+        for k in range(self.rule_ptr[r], self.rule_ptr[r + 1]):
+            rows &= w[self.inv[k]]
+        return rows
+
+    cdef inline int failed(self, Py_ssize_t r, Py_ssize_t j, uint64_t rows,
+                           uint64_t *planes) noexcept nogil:
+        """Word ``j`` of the block: per row (of ``rows``), the number of
+        rule ``r``'s conditions it fails, in bit planes (``planes[p]``: bit
+        ``p`` of the count; at most 8); returns how many planes are used."""
+        cdef Py_ssize_t k
+        cdef int p, n_p = 0
+        cdef uint64_t carry, t
+        cdef const uint64_t *w = &self.bits[j * self.n_u]
+        for k in range(self.rule_ptr[r], self.rule_ptr[r + 1]):
+            carry = rows & ~w[self.inv[k]]
+            p = 0
+            while carry:
+                if p == n_p:
+                    planes[n_p] = 0
+                    n_p += 1
+                t = planes[p] & carry
+                planes[p] ^= carry
+                carry = t
+                p += 1
+        return n_p
+
+
+cdef inline void _spread_word(uint8_t *out, Py_ssize_t stride, Py_ssize_t rows,
+                              const uint64_t *planes, int n_p) noexcept nogil:
+    """``out[b * stride]`` = the count of row ``b`` (``b < rows``) whose bits
+    are in the planes."""
+    cdef Py_ssize_t q, t, b
+    cdef int p
+    cdef uint64_t e
+    for q in range(0, rows, 8):  # a constant step: a C loop
+        e = 0
+        for p in range(n_p):
+            e |= _SPREAD[(planes[p] >> q) & 255] << p
+        for t in range(min(8, rows - q)):
+            out[(q + t) * stride] = <uint8_t>(e >> (8 * t))
+
+
 def cover_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
                  const int32_t[::1] rule_ptr, const int32_t[::1] kind,
                  const int32_t[::1] col, const int8_t[::1] op,
-                 const double[::1] value):
-    """Boolean ``(n, n_rules)`` matrix: does rule ``r`` cover example ``i``."""
-    cdef Py_ssize_t n = Xd.shape[0]
-    cdef Py_ssize_t n_rules = _check_rule_set(Xd, Xc, rule_ptr, kind, col, op, value)
-    out_arr = np.ones((n, n_rules), dtype=np.uint8)
+                 const double[::1] value, Py_ssize_t block_words=0):
+    """Boolean ``(n, n_rules)`` matrix: does rule ``r`` cover example ``i``.
+    (``block_words``: rows per block of condition bitsets, in words; tests.)"""
+    cdef _RuleRows rr = _RuleRows(Xd, Xc, rule_ptr, kind, col, op, value, block_words)
+    cdef Py_ssize_t n = rr.n, n_rules = rr.n_rules
+    out_arr = np.zeros((n, n_rules), dtype=np.uint8)
+    if n == 0 or n_rules == 0:
+        return out_arr.view(np.bool_)
     cdef uint8_t[:, ::1] out = out_arr
-    cdef Py_ssize_t i, r, k
+    cdef Py_ssize_t i0, j, r, rows, left
+    cdef uint64_t plane
     with nogil:
-        for i in range(n):
-            for r in range(n_rules):
-                for k in range(rule_ptr[r], rule_ptr[r + 1]):
-                    if not _satisfies(Xd, Xc, i, kind[k], col[k], op[k], value[k]):
-                        out[i, r] = 0
-                        break
+        i0 = 0
+        while i0 < n:
+            rows = min(rr.block_rows, n - i0)
+            rr.fill(i0, rows)
+            for j in range((rows + 63) // 64):
+                left = min(64, rows - 64 * j)
+                for r in range(n_rules):
+                    plane = rr.cover(r, j, ~(<uint64_t>0) >> (64 - left))
+                    _spread_word(&out[i0 + 64 * j, r], n_rules, left, &plane, 1)
+            i0 += rows
     return out_arr.view(np.bool_)
 
 
 def violation_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
                      const int32_t[::1] rule_ptr, const int32_t[::1] kind,
                      const int32_t[::1] col, const int8_t[::1] op,
-                     const double[::1] value):
+                     const double[::1] value, Py_ssize_t block_words=0):
     """``uint8 (n, n_rules)``: how many of rule ``r``'s conditions example
     ``i`` fails (a missing value fails its conditions; at most 255); 0 where
     :func:`cover_matrix` is true."""
-    cdef Py_ssize_t n = Xd.shape[0]
-    cdef Py_ssize_t n_rules = _check_rule_set(Xd, Xc, rule_ptr, kind, col, op, value)
+    cdef _RuleRows rr = _RuleRows(Xd, Xc, rule_ptr, kind, col, op, value, block_words)
+    cdef Py_ssize_t n = rr.n, n_rules = rr.n_rules
     out_arr = np.zeros((n, n_rules), dtype=np.uint8)
+    if n == 0 or n_rules == 0:
+        return out_arr
     cdef uint8_t[:, ::1] out = out_arr
-    cdef Py_ssize_t i, r, k, failed
+    cdef Py_ssize_t i0, j, r, rows, left, i, k, failed
+    cdef uint64_t planes[9]
+    cdef int n_p
     with nogil:
-        for i in range(n):
-            for r in range(n_rules):
-                failed = 0
-                for k in range(rule_ptr[r], rule_ptr[r + 1]):
-                    failed += not _satisfies(Xd, Xc, i, kind[k], col[k], op[k], value[k])
-                out[i, r] = <uint8_t>(failed if failed < 255 else 255)
+        i0 = 0
+        while i0 < n:
+            rows = min(rr.block_rows, n - i0)
+            rr.fill(i0, rows)
+            for j in range((rows + 63) // 64):
+                left = min(64, rows - 64 * j)
+                for r in range(n_rules):
+                    if rule_ptr[r + 1] - rule_ptr[r] > 255:  # counts past a byte: saturate
+                        for i in range(i0 + 64 * j, i0 + 64 * j + left):
+                            failed = 0
+                            for k in range(rule_ptr[r], rule_ptr[r + 1]):
+                                failed += not _satisfies(Xd, Xc, i, kind[k], col[k], op[k],
+                                                         value[k])
+                            out[i, r] = <uint8_t>(failed if failed < 255 else 255)
+                        continue
+                    n_p = rr.failed(r, j, ~(<uint64_t>0) >> (64 - left), planes)
+                    _spread_word(&out[i0 + 64 * j, r], n_rules, left, planes, n_p)
+            i0 += rows
     return out_arr
 
 
@@ -165,49 +307,48 @@ def column_mask(const double[:] x, int8_t op, double value):
 def cover_columns(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
                   const int32_t[::1] rule_ptr, const int32_t[::1] kind,
                   const int32_t[::1] col, const int8_t[::1] op,
-                  const double[::1] value):
+                  const double[::1] value, Py_ssize_t block_words=0):
     """:func:`cover_matrix` as the column pointers and row indices of a
     sparse ``(n, n_rules)`` matrix (CSC: rule ``r`` covers rows
     ``indices[indptr[r]:indptr[r + 1]]``, ascending): memory for the covered
-    cells only, not for every row and rule."""
-    cdef Py_ssize_t n = Xd.shape[0]
-    cdef Py_ssize_t n_rules = _check_rule_set(Xd, Xc, rule_ptr, kind, col, op, value)
+    cells only, not for every row and rule. Two passes over the blocks of
+    rows, one counting, one writing (the bitsets of one block are reused)."""
+    cdef _RuleRows rr = _RuleRows(Xd, Xc, rule_ptr, kind, col, op, value, block_words)
+    cdef Py_ssize_t n = rr.n, n_rules = rr.n_rules
     indptr_arr = np.zeros(max(n_rules, 0) + 1, dtype=np.int64)
     cdef int64_t[::1] indptr = indptr_arr
-    cdef Py_ssize_t cap = max(n, 16), nnz = 0, i, r, k
-    cdef int32_t *buf = <int32_t *>malloc(cap * sizeof(int32_t))
-    cdef int32_t *grown
-    cdef bint ok, failed = False
-    if buf == NULL:
-        raise MemoryError()
-    with nogil:
-        for r in range(n_rules):
-            for i in range(n):
-                ok = True
-                for k in range(rule_ptr[r], rule_ptr[r + 1]):
-                    if not _satisfies(Xd, Xc, i, kind[k], col[k], op[k], value[k]):
-                        ok = False
-                        break
-                if ok:
-                    if nnz == cap:
-                        grown = <int32_t *>realloc(buf, 2 * cap * sizeof(int32_t))
-                        if grown == NULL:
-                            failed = True
-                            break
-                        buf, cap = grown, 2 * cap
-                    buf[nnz] = <int32_t>i
-                    nnz += 1
-            if failed:
-                break
-            indptr[r + 1] = nnz
-    if failed:
-        free(buf)
-        raise MemoryError()
-    indices_arr = np.empty(nnz, dtype=np.int32)
-    cdef int32_t[::1] iv = indices_arr
-    if nnz:
-        memcpy(&iv[0], buf, nnz * sizeof(int32_t))
-    free(buf)
+    filled_arr = np.zeros(max(n_rules, 1), dtype=np.int64)
+    cdef int64_t[::1] filled = filled_arr
+    cdef Py_ssize_t i0, j, r, rows, left, npass
+    cdef uint64_t word
+    cdef bint one_block = n <= rr.block_rows
+    cdef int32_t[::1] iv
+    indices_arr = None
+    for npass in range(2):
+        if npass == 1:
+            for r in range(n_rules):
+                indptr[r + 1] += indptr[r]
+                filled[r] = indptr[r]
+            indices_arr = np.empty(indptr[n_rules], dtype=np.int32)
+            iv = indices_arr
+        with nogil:
+            i0 = 0
+            while i0 < n:
+                rows = min(rr.block_rows, n - i0)
+                if npass == 0 or not one_block:
+                    rr.fill(i0, rows)
+                for j in range((rows + 63) // 64):
+                    left = min(64, rows - 64 * j)
+                    for r in range(n_rules):
+                        word = rr.cover(r, j, ~(<uint64_t>0) >> (64 - left))
+                        if npass == 0:
+                            indptr[r + 1] += popcount64(word)
+                            continue
+                        while word:
+                            iv[filled[r]] = <int32_t>(i0 + 64 * j + ctz64(word))
+                            filled[r] += 1
+                            word &= word - 1
+                i0 += rows
     return indptr_arr, indices_arr
 
 
