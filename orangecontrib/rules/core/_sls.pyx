@@ -48,10 +48,12 @@ cdef extern from "_sls_count.h" nogil:
     void count_packed "rules_sls_count_packed"(
         const uint64_t *masks, Py_ssize_t G, const uint64_t *plus, const uint64_t *minus,
         Py_ssize_t W, int32_t *d)
+    int32_t free_range "rules_sls_free_range"(int32_t v, int32_t nbm, int8_t ordinal,
+                                              int32_t lo, int32_t hi, int32_t *r)
     Py_ssize_t best_literals "rules_sls_best_literals"(
-        const int32_t *D, int32_t total, Py_ssize_t n_cand, const int32_t *cand_attr,
-        const int32_t *cand_range, const int32_t *off, const int32_t *nb,
-        const int32_t *first_lit, const int8_t *ordinal, int32_t *scratch, int32_t *ties)
+        const int32_t *D, int32_t total, Py_ssize_t A, const int32_t *xv, const int32_t *lo,
+        const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
+        const int8_t *ordinal, int32_t *scratch, int32_t *ties)
 
 
 def simd_counting_available():
@@ -315,7 +317,7 @@ cdef struct Search:
     Py_ssize_t G
     const int32_t *wide       # (n_wide,) the attributes in no group
     Py_ssize_t n_wide
-    int32_t *score_scratch    # (34 A,) for best_literals
+    int32_t *score_scratch    # (40 A,) for best_literals
     uint64_t *plus_bits       # (W,) examples to add (scratch)
     uint64_t *minus_bits      # (W,) examples to subtract (scratch)
     Py_ssize_t row_cost       # cost of counting one example, in slot adds
@@ -922,53 +924,68 @@ cdef inline void _keep(int32_t delta, Py_ssize_t lit, int32_t *best, Py_ssize_t 
         n_ties[0] += 1
 
 
-cdef Py_ssize_t _best_by_differences(Search *s, Py_ssize_t n_cand_attr, const int32_t *D,
+cdef Py_ssize_t _best_by_differences(Search *s, const int32_t *xv, const int32_t *lo_t,
+                                     const int32_t *hi_t, const int32_t *D,
                                      int32_t total) noexcept nogil:
     """:func:`_best_by_weights` for equal weights, in integers, from the
     positives minus negatives per slot ``D`` of the examples only the rule
     covers (``total`` of them): adding a literal changes the score by the
-    difference of the examples it uncovers."""
-    cdef Py_ssize_t i, a, l, b, nbm, lo1, hi1, lo2, hi2, lit, n_ties = 0
+    difference of the examples it uncovers. The candidates are those of the
+    example of codes ``xv`` for the rule of literals ``lo_t``, ``hi_t``
+    (``free_range``)."""
+    cdef Py_ssize_t a, l, b, nbm, lit, n_ties = 0
     cdef int32_t best = 2147483647, below, missing
+    cdef int32_t rg[4]
     cdef const int32_t *d
     # the search's arrays in locals: the compiler need not reload them
     # after every store to ties
-    cdef const int32_t *cand_attr = s.cand_attr
-    cdef const int32_t *cand_range = s.cand_range
     cdef const int32_t *off = s.off
     cdef const int32_t *nb = s.nb
     cdef const int32_t *first_lit = s.lit
     cdef const int8_t *ordinal = s.ordinal
     cdef int32_t *ties = s.ties
-    for i in range(n_cand_attr):
-        a = cand_attr[i]
-        lo1, hi1 = cand_range[4 * i], cand_range[4 * i + 1]
-        lo2, hi2 = cand_range[4 * i + 2], cand_range[4 * i + 3]
+    for a in range(s.A):
+        nbm = nb[a] - 1
+        if not free_range(xv[a], <int32_t>nbm, ordinal[a], lo_t[a], hi_t[a], rg):
+            continue
         d = D + off[a]
         lit = first_lit[a]
         if not ordinal[a]:   # A = u uncovers the only-t examples of other values
-            for l in range(lo1, hi1):
+            for l in range(rg[0], rg[1]):
                 _keep(total - d[l], lit + l, &best, &n_ties, ties)
-            for l in range(lo2, hi2):
+            for l in range(rg[2], rg[3]):
                 _keep(total - d[l], lit + l, &best, &n_ties, ties)
             continue
-        nbm = nb[a] - 1
         missing = d[nbm + 1]
         # lower bound b (offset l = b - 1) uncovers the missing and the bins < b
         below = 0
-        for b in range(lo1):
+        for b in range(rg[0]):
             below += d[b]
-        for l in range(lo1, hi1):
+        for l in range(rg[0], rg[1]):
             below += d[l]
             _keep(missing + below, lit + l, &best, &n_ties, ties)
         # upper bound b (offset l = nbm + b) uncovers the missing and the bins > b
         below = 0
-        for b in range(lo2 - nbm):
+        for b in range(rg[2] - nbm):
             below += d[b]
-        for l in range(lo2, hi2):
+        for l in range(rg[2], rg[3]):
             below += d[l - nbm]
             _keep(total - below, lit + l, &best, &n_ties, ties)
     return n_ties
+
+
+cdef Py_ssize_t _candidates(Search *s, const int32_t *xv, const int32_t *lo_t,
+                            const int32_t *hi_t) noexcept nogil:
+    """``s.cand_attr``, ``s.cand_range``: the attributes with literals a
+    specialisation may add (``free_range``) and their ranges; returns how
+    many attributes."""
+    cdef Py_ssize_t a, n = 0
+    for a in range(s.A):
+        if free_range(xv[a], s.nb[a] - 1, s.ordinal[a], lo_t[a], hi_t[a],
+                      s.cand_range + 4 * n):
+            s.cand_attr[n] = <int32_t>a
+            n += 1
+    return n
 
 
 cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept nogil:
@@ -983,19 +1000,17 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     bin (:func:`_class_histograms`; equal weights: their differences,
     :func:`_kept_differences`) with prefix sums over the bins of ordinal
     attributes."""
-    cdef Py_ssize_t r, i, j, a, l, t = -1, n_cov = 0, n_free = 0, best_l = -1
-    cdef Py_ssize_t lo1, hi1, lo2, hi2, n_ties = 0, A = s.A
+    cdef Py_ssize_t r, j, a, l, t = -1, n_cov = 0, n_free = 0, best_l = -1, size
+    cdef Py_ssize_t n_ties = 0, A = s.A
     cdef Py_ssize_t n_cand_attr = 0, n_words = 0, n_pos = 0, n_neg = 0
     cdef double tp, tn
     cdef const int32_t *D
     cdef const uint64_t *bits
     cdef uint64_t word
-    cdef int32_t *cand_attr
-    cdef int32_t *cand_range
     cdef const int32_t *xv
     cdef const int32_t *lo_t
     cdef const int32_t *hi_t
-    cdef Py_ssize_t v, nbm
+    cdef int32_t rg[4]
     for r in range(s.k):  # x is valid: the coverage bitsets hold it
         if (s.cov[r * s.W + (x >> 6)] >> (x & 63)) & 1:
             n_cov += 1
@@ -1003,57 +1018,26 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
                 t = r
     if t < 0:
         return -1
-    # the literals of each attribute the rule can take and x violates, as
-    # two ranges [lo1, hi1) and [lo2, hi2) of literal offsets: nominal, the
-    # values but x's if the rule does not test the attribute; ordinal, the
-    # lower bounds above x's bin (offset b - 1 for bound b) and the upper
-    # bounds below it (offset nbm + b) that keep the interval non-empty,
-    # every bound if x's value is missing
-    cand_attr, cand_range = s.cand_attr, s.cand_range
+    # the literals the rule can take and x violates (free_range)
     xv, lo_t, hi_t = s.codes + x * A, s.lo + t * A, s.hi + t * A
     for a in range(A):
-        v, nbm = xv[a], s.nb[a] - 1
-        if not s.ordinal[a]:
-            if lo_t[a] >= 0:
-                continue
-            if v < 0:
-                lo1, hi1, lo2, hi2 = 0, nbm + 1, 0, 0
-            else:
-                lo1, hi1, lo2, hi2 = 0, v, v + 1, nbm + 1
-        elif v < 0:  # the rule does not test a (it covers x)
-            lo1, hi1, lo2, hi2 = 0, nbm, nbm, 2 * nbm
-        else:  # lo <= v <= hi: lower bounds in (v, hi], upper bounds in [lo, v)
-            lo1, hi1, lo2, hi2 = v, hi_t[a], nbm + lo_t[a], nbm + v
-        if hi1 > lo1 or hi2 > lo2:
-            n_free += (hi1 - lo1) + (hi2 - lo2)
-            cand_attr[n_cand_attr] = <int32_t>a
-            cand_range[4 * n_cand_attr] = <int32_t>lo1
-            cand_range[4 * n_cand_attr + 1] = <int32_t>hi1
-            cand_range[4 * n_cand_attr + 2] = <int32_t>lo2
-            cand_range[4 * n_cand_attr + 3] = <int32_t>hi2
-            n_cand_attr += 1
+        n_free += free_range(xv[a], s.nb[a] - 1, s.ordinal[a], lo_t[a], hi_t[a], rg)
     if n_free == 0:
         return t
-    if _uniform(&s.state) < p_noise:
+    if _uniform(&s.state) < p_noise:  # the r-th of them, in literal order
         r = _randint(&s.state, n_free)
-        for i in range(n_cand_attr):
-            a = s.cand_attr[i]
-            lo1, hi1, lo2, hi2 = (s.cand_range[4 * i], s.cand_range[4 * i + 1],
-                                  s.cand_range[4 * i + 2], s.cand_range[4 * i + 3])
-            for l in range(lo1, hi1):
-                if r == 0:
-                    best_l = s.lit[a] + l
-                    break
-                r -= 1
-            if best_l >= 0:
+        for a in range(A):
+            free_range(xv[a], s.nb[a] - 1, s.ordinal[a], lo_t[a], hi_t[a], rg)
+            size = rg[1] - rg[0]
+            if r < size:
+                best_l = s.lit[a] + rg[0] + r
                 break
-            for l in range(lo2, hi2):
-                if r == 0:
-                    best_l = s.lit[a] + l
-                    break
-                r -= 1
-            if best_l >= 0:
+            r -= size
+            size = rg[3] - rg[2]
+            if r < size:
+                best_l = s.lit[a] + rg[2] + r
                 break
+            r -= size
     else:
         # the examples only rule t covers, split by class, and their words
         _others(s, t)
@@ -1071,14 +1055,15 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             tp, tn = n_pos, n_neg
             D = _kept_differences(s, t, n_words, n_pos + n_neg, n_pos - n_neg)
             if s.check:
+                n_cand_attr = _candidates(s, xv, lo_t, hi_t)
                 _check_kept(s, t, n_cand_attr, n_words, D, tp, tn)
             if s.simd:  # the same literals with vector registers (_sls_count.h)
-                n_ties = best_literals(D, <int32_t>(tp - tn), n_cand_attr, s.cand_attr,
-                                       s.cand_range, s.off, s.nb, s.lit, s.ordinal,
-                                       s.score_scratch, s.ties)
+                n_ties = best_literals(D, <int32_t>(n_pos - n_neg), A, xv, lo_t, hi_t, s.off,
+                                       s.nb, s.lit, s.ordinal, s.score_scratch, s.ties)
             else:
-                n_ties = _best_by_differences(s, n_cand_attr, D, <int32_t>(tp - tn))
+                n_ties = _best_by_differences(s, xv, lo_t, hi_t, D, <int32_t>(n_pos - n_neg))
         else:
+            n_cand_attr = _candidates(s, xv, lo_t, hi_t)
             tp = _weight_of(s, s.only_pos)
             tn = _weight_of(s, s.only_neg)
             _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
@@ -1097,8 +1082,8 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         else:
             s.hi[t * A + a] = <int32_t>(l - (s.nb[a] - 1))
         bits = _literal(s, a, l)
-        for i in range(s.W):
-            s.cov[t * s.W + i] &= bits[i]
+        for j in range(s.W):
+            s.cov[t * s.W + j] &= bits[j]
     return t
 
 
@@ -1195,7 +1180,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         s.wide = &data.wide[0] if data.wide.shape[0] else NULL
         s.n_wide = data.wide.shape[0]
         s.row_cost = SIMD_ROW_COST * s.G + s.n_wide
-        s.score_scratch = <int32_t *>malloc(34 * s.A * sizeof(int32_t))
+        s.score_scratch = <int32_t *>malloc(40 * s.A * sizeof(int32_t))
         if s.score_scratch == NULL:
             _free_search(s)
             raise MemoryError()

@@ -22,6 +22,29 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* The literals of one attribute that a specialisation of a rule may add
+ * for an example it covers (core/_sls.pyx, _specialise), as two ranges
+ * [r[0], r[1]) and [r[2], r[3]) of literal offsets; returns how many. v:
+ * the example's code (-1 missing); nbm: bins (values) - 1; lo, hi: the
+ * rule's literal(s) on the attribute. Nominal: the values but v if the
+ * rule does not test the attribute (lo < 0), none if it does. Ordinal:
+ * the lower bounds above v's bin (offset b - 1 for bound b) and the upper
+ * bounds below it (offset nbm + b) that keep the interval non-empty
+ * (lo <= v <= hi, as the rule covers the example); every bound if v is
+ * missing (then the rule does not test the attribute). */
+static inline int32_t rules_sls_free_range(int32_t v, int32_t nbm, int8_t ordinal,
+                                           int32_t lo, int32_t hi, int32_t *r) {
+    if (!ordinal) {
+        if (lo >= 0) { r[0] = r[1] = r[2] = r[3] = 0; return 0; }
+        if (v < 0) { r[0] = 0; r[1] = nbm + 1; r[2] = r[3] = 0; return nbm + 1; }
+        r[0] = 0; r[1] = v; r[2] = v + 1; r[3] = nbm + 1;
+        return nbm;
+    }
+    if (v < 0) { r[0] = 0; r[1] = nbm; r[2] = nbm; r[3] = 2 * nbm; return 2 * nbm; }
+    r[0] = v; r[1] = hi; r[2] = nbm + lo; r[3] = nbm + v;
+    return hi - lo;
+}
+
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define RULES_SLS_HAVE_AVX512 1
 #include <immintrin.h>
@@ -118,45 +141,47 @@ static inline __mmask16 rules_sls_lanes(ptrdiff_t lo, ptrdiff_t hi) {
 }
 
 /* The specialisation's best literals (core/_sls.pyx, _best_by_differences,
- * which this computes the same, with vector registers): for each candidate
- * attribute cand_attr[i] (literal offsets [lo1, hi1) and [lo2, hi2) of
- * cand_range[4 i..]), the score change of each literal from the positives
- * minus negatives per slot D (total: of all the examples only the rule
- * covers); the literals of the lowest change go to ties in literal order,
- * and their number is returned. An attribute of up to 15 values or bins
- * (16 slots) is one 16-lane vector: prefix sums over the bins (ordinal),
- * lower bound l changes the score by missing + prefix[l], upper bound
- * nbm + b by total - prefix[b]; nominal value l by total - D[l]. Wider
- * attributes are scored one literal at a time. scratch: 34 ints per
- * candidate attribute. */
+ * which this computes the same, with vector registers): for each of the A
+ * attributes, its literals the rule may add for the example of codes xv
+ * (rules_sls_free_range; lo, hi: the rule's literals), and the score
+ * change of each from the positives minus negatives per slot D (total: of
+ * all the examples only the rule covers); the literals of the lowest
+ * change go to ties in literal order, and their number is returned. An
+ * attribute of up to 15 values or bins (16 slots) is one 16-lane vector:
+ * prefix sums over the bins (ordinal), lower bound l changes the score by
+ * missing + prefix[l], upper bound nbm + b by total - prefix[b]; nominal
+ * value l by total - D[l]. Wider attributes are scored one literal at a
+ * time. scratch: 40 ints per attribute. */
 static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
-        const int32_t *D, int32_t total, ptrdiff_t n_cand, const int32_t *cand_attr,
-        const int32_t *cand_range, const int32_t *off, const int32_t *nb,
-        const int32_t *first_lit, const int8_t *ordinal, int32_t *scratch, int32_t *ties) {
+        const int32_t *D, int32_t total, ptrdiff_t A, const int32_t *xv, const int32_t *lo,
+        const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
+        const int8_t *ordinal, int32_t *scratch, int32_t *ties) {
     const __m512i zero = _mm512_setzero_si512();
     const __m512i vtotal = _mm512_set1_epi32(total);
     __m512i vbest = _mm512_set1_epi32(INT32_MAX);
     int32_t best = INT32_MAX, below, delta;
-    ptrdiff_t i, l, b, n_ties = 0;
-    for (i = 0; i < n_cand; i++) {        /* the lowest change */
-        ptrdiff_t a = cand_attr[i], nbm = nb[a] - 1;
-        ptrdiff_t lo1 = cand_range[4 * i], hi1 = cand_range[4 * i + 1];
-        ptrdiff_t lo2 = cand_range[4 * i + 2], hi2 = cand_range[4 * i + 3];
+    ptrdiff_t a, i, n = 0, l, b, n_ties = 0;
+    for (a = 0; a < A; a++) {        /* the lowest change */
+        int32_t *sc = scratch + 40 * n, *rg = sc + 35;
+        ptrdiff_t nbm = nb[a] - 1;
+        if (!rules_sls_free_range(xv[a], (int32_t)nbm, ordinal[a], lo[a], hi[a], rg))
+            continue;
+        sc[34] = (int32_t)a;
+        n++;
         const int32_t *d = D + off[a];
-        int32_t *sc = scratch + 34 * i;
         if (nb[a] + 1 > 16) {
             if (!ordinal[a]) {
-                for (l = lo1; l < hi1; l++) if (total - d[l] < best) best = total - d[l];
-                for (l = lo2; l < hi2; l++) if (total - d[l] < best) best = total - d[l];
+                for (l = rg[0]; l < rg[1]; l++) if (total - d[l] < best) best = total - d[l];
+                for (l = rg[2]; l < rg[3]; l++) if (total - d[l] < best) best = total - d[l];
                 continue;
             }
-            for (below = 0, b = 0; b < lo1; b++) below += d[b];
-            for (l = lo1; l < hi1; l++) {
+            for (below = 0, b = 0; b < rg[0]; b++) below += d[b];
+            for (l = rg[0]; l < rg[1]; l++) {
                 below += d[l];
                 if (d[nbm + 1] + below < best) best = d[nbm + 1] + below;
             }
-            for (below = 0, b = 0; b < lo2 - nbm; b++) below += d[b];
-            for (l = lo2; l < hi2; l++) {
+            for (below = 0, b = 0; b < rg[2] - nbm; b++) below += d[b];
+            for (l = rg[2]; l < rg[3]; l++) {
                 below += d[l - nbm];
                 if (total - below < best) best = total - below;
             }
@@ -173,11 +198,11 @@ static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
             p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 8));
             low = _mm512_add_epi32(_mm512_set1_epi32(d[nbm + 1]), p);
             up = _mm512_sub_epi32(vtotal, p);
-            k1 = rules_sls_lanes(lo1, hi1);
-            k2 = rules_sls_lanes(lo2 - nbm, hi2 - nbm);
+            k1 = rules_sls_lanes(rg[0], rg[1]);
+            k2 = rules_sls_lanes(rg[2] - nbm, rg[3] - nbm);
         } else {
             low = up = _mm512_sub_epi32(vtotal, v);
-            k1 = rules_sls_lanes(lo1, hi1) | rules_sls_lanes(lo2, hi2);
+            k1 = rules_sls_lanes(rg[0], rg[1]) | rules_sls_lanes(rg[2], rg[3]);
             k2 = 0;
         }
         _mm512_storeu_si512(sc, low);
@@ -190,25 +215,24 @@ static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
     delta = _mm512_reduce_min_epi32(vbest);
     if (delta < best) best = delta;
     const __m512i vb = _mm512_set1_epi32(best);
-    for (i = 0; i < n_cand; i++) {        /* its literals, in literal order */
-        ptrdiff_t a = cand_attr[i], nbm = nb[a] - 1, lit = first_lit[a];
-        ptrdiff_t lo1 = cand_range[4 * i], hi1 = cand_range[4 * i + 1];
-        ptrdiff_t lo2 = cand_range[4 * i + 2], hi2 = cand_range[4 * i + 3];
+    for (i = 0; i < n; i++) {        /* its literals, in literal order */
+        const int32_t *sc = scratch + 40 * i, *rg = sc + 35;
+        a = sc[34];
+        ptrdiff_t nbm = nb[a] - 1, lit = first_lit[a];
         const int32_t *d = D + off[a];
-        const int32_t *sc = scratch + 34 * i;
         if (nb[a] + 1 > 16) {
             if (!ordinal[a]) {
-                for (l = lo1; l < hi1; l++) if (total - d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
-                for (l = lo2; l < hi2; l++) if (total - d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
+                for (l = rg[0]; l < rg[1]; l++) if (total - d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
+                for (l = rg[2]; l < rg[3]; l++) if (total - d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
                 continue;
             }
-            for (below = 0, b = 0; b < lo1; b++) below += d[b];
-            for (l = lo1; l < hi1; l++) {
+            for (below = 0, b = 0; b < rg[0]; b++) below += d[b];
+            for (l = rg[0]; l < rg[1]; l++) {
                 below += d[l];
                 if (d[nbm + 1] + below == best) ties[n_ties++] = (int32_t)(lit + l);
             }
-            for (below = 0, b = 0; b < lo2 - nbm; b++) below += d[b];
-            for (l = lo2; l < hi2; l++) {
+            for (below = 0, b = 0; b < rg[2] - nbm; b++) below += d[b];
+            for (l = rg[2]; l < rg[3]; l++) {
                 below += d[l - nbm];
                 if (total - below == best) ties[n_ties++] = (int32_t)(lit + l);
             }
@@ -231,10 +255,10 @@ static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
     (void)masks; (void)G; (void)plus; (void)minus; (void)W; (void)d;
 }
 static ptrdiff_t rules_sls_best_literals(
-        const int32_t *D, int32_t total, ptrdiff_t n_cand, const int32_t *cand_attr,
-        const int32_t *cand_range, const int32_t *off, const int32_t *nb,
-        const int32_t *first_lit, const int8_t *ordinal, int32_t *scratch, int32_t *ties) {
-    (void)D; (void)total; (void)n_cand; (void)cand_attr; (void)cand_range; (void)off;
+        const int32_t *D, int32_t total, ptrdiff_t A, const int32_t *xv, const int32_t *lo,
+        const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
+        const int8_t *ordinal, int32_t *scratch, int32_t *ties) {
+    (void)D; (void)total; (void)A; (void)xv; (void)lo; (void)hi; (void)off;
     (void)nb; (void)first_lit; (void)ordinal; (void)scratch; (void)ties;
     return 0;
 }
