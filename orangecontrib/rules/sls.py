@@ -173,20 +173,27 @@ def canonical_rule_set(rules: np.ndarray, ordinal, n_bins, cuts) -> tuple:
     """The rule set of :func:`core.sls_search`'s ``(k, n_attrs, 2)`` array,
     its literals as conditions on the domain's attributes (a nominal value
     ``(a, "==", v)``, a lower bound ``(a, ">=", t)``, an upper bound ``(a,
-    "<", t)`` at the cut points ``cuts[a]``)."""
+    "<", t)`` at the cut points ``cuts[a]``), each rule's in the order of
+    its attributes, a lower bound before an upper one."""
     ordinal = np.asarray(ordinal, dtype=bool)
+    nbm = np.asarray(n_bins) - 1
     lo, hi = rules[:, :, 0], rules[:, :, 1]
-    literal = []  # (rule, attribute, rank of the literal in the rule, condition)
-    for t, a in zip(*np.nonzero(~ordinal & (lo >= 0))):
-        literal.append((t, a, 0, (int(a), "==", float(lo[t, a]))))
-    for t, a in zip(*np.nonzero(ordinal & (lo > 0))):
-        literal.append((t, a, 1, (int(a), ">=", float(cuts[a][lo[t, a] - 1]))))
-    for t, a in zip(*np.nonzero(ordinal & (hi < np.asarray(n_bins) - 1))):
-        literal.append((t, a, 2, (int(a), "<", float(cuts[a][hi[t, a]]))))
-    per_rule = [[] for _ in range(len(rules))]
-    for t, a, rank, cond in sorted(literal, key=lambda c: c[:3]):
-        per_rule[t].append(cond)
-    return tuple(sorted(set(tuple(r) for r in per_rule)))
+    has_lo = np.where(ordinal, lo > 0, lo >= 0)
+    has_hi = ordinal & (hi < nbm)
+    out = set()
+    for t in range(len(rules)):
+        rule = []
+        lo_t, hi_t = lo[t].tolist(), hi[t].tolist()
+        for a in np.flatnonzero(has_lo[t] | has_hi[t]).tolist():
+            if not ordinal[a]:
+                rule.append((a, "==", float(lo_t[a])))
+                continue
+            if has_lo[t, a]:
+                rule.append((a, ">=", float(cuts[a][lo_t[a] - 1])))
+            if has_hi[t, a]:
+                rule.append((a, "<", float(cuts[a][hi_t[a]])))
+        out.add(tuple(rule))
+    return tuple(sorted(out))
 
 
 def _condition(lit) -> Condition:

@@ -129,14 +129,19 @@ for _i in range(256):
 
 def _distinct_conditions(kind, col, op, value):
     """The distinct conditions (their four arrays) and, for each condition,
-    the index of its distinct one."""
-    keys = np.empty(len(kind), dtype=[("k", np.int32), ("c", np.int32), ("o", np.int8),
-                                      ("v", np.float64)])
-    keys["k"], keys["c"], keys["o"], keys["v"] = kind, col, op, value
-    uniq, inv = np.unique(keys, return_inverse=True)
-    return (np.ascontiguousarray(uniq["k"]), np.ascontiguousarray(uniq["c"]),
-            np.ascontiguousarray(uniq["o"]), np.ascontiguousarray(uniq["v"]),
-            np.ascontiguousarray(inv.reshape(-1), dtype=np.int32))
+    the index of its distinct one (a lexicographic sort of the four)."""
+    kind, col = np.asarray(kind, np.int32), np.asarray(col, np.int32)
+    op, value = np.asarray(op, np.int8), np.asarray(value, np.float64)
+    order = np.lexsort((value, op, col, kind))
+    k, c, o, v = kind[order], col[order], op[order], value[order]
+    new = np.ones(len(order), dtype=bool)
+    # NaN never equals NaN: such conditions stay apart (each evaluated once)
+    new[1:] = (k[1:] != k[:-1]) | (c[1:] != c[:-1]) | (o[1:] != o[:-1]) | (v[1:] != v[:-1])
+    first = np.flatnonzero(new)
+    inv = np.empty(len(order), dtype=np.int32)
+    inv[order] = np.cumsum(new) - 1
+    return (np.ascontiguousarray(k[first]), np.ascontiguousarray(c[first]),
+            np.ascontiguousarray(o[first]), np.ascontiguousarray(v[first]), inv)
 
 
 cdef class _RuleRows:

@@ -487,13 +487,10 @@ cdef void _others(Search *s, Py_ssize_t t) noexcept nogil:
                 s.others[j] |= s.cov[r * s.W + j]
 
 
-cdef double _score(Search *s) noexcept nogil:
-    """Weight of uncovered positives plus covered negatives; leaves the
-    union of the rules in ``s.covered`` and the misclassified examples in
-    ``s.mis`` (``s.n_mis`` of them) for the next move."""
-    cdef Py_ssize_t j, r, n_mis = 0, W = s.W
-    cdef double total = 0
-    cdef uint64_t mis
+cdef void _union(Search *s) noexcept nogil:
+    """``s.covered`` = the coverage of all rules (the moves keep it up to
+    date; after a restart or a load it is computed afresh)."""
+    cdef Py_ssize_t j, r, W = s.W
     cdef uint64_t *covered = s.covered
     cdef const uint64_t *c
     memcpy(covered, s.cov, W * sizeof(uint64_t))
@@ -501,8 +498,17 @@ cdef double _score(Search *s) noexcept nogil:
         c = s.cov + r * W
         for j in range(W):
             covered[j] |= c[j]
-    for j in range(W):  # misclassified: positive xor covered
-        mis = (s.pos[j] ^ covered[j]) & s.valid[j]
+
+
+cdef double _score(Search *s) noexcept nogil:
+    """Weight of uncovered positives plus covered negatives (the union of
+    the rules ``s.covered`` is up to date); leaves the misclassified
+    examples in ``s.mis`` (``s.n_mis`` of them) for the next move."""
+    cdef Py_ssize_t j, n_mis = 0
+    cdef double total = 0
+    cdef uint64_t mis
+    for j in range(s.W):  # misclassified: positive xor covered
+        mis = (s.pos[j] ^ s.covered[j]) & s.valid[j]
         s.mis[j] = mis
         n_mis += popcount64(mis)
         if not s.unit and mis:
@@ -550,6 +556,21 @@ cdef void _init_rule(Search *s, Py_ssize_t t, Py_ssize_t n_pos) noexcept nogil:
     _and_literals(s, t, -1, 0, s.cov + t * s.W)
 
 
+cdef inline Py_ssize_t _select64(uint64_t word, Py_ssize_t r) noexcept nogil:
+    """The position of the ``r``-th set bit of ``word`` (from 0; ``r`` below
+    its popcount), by halving: six popcounts instead of a loop over bits."""
+    cdef Py_ssize_t pos = 0, c
+    cdef int shift = 32
+    while shift:  # 32, 16, 8, 4, 2, 1
+        c = popcount64(word & ((<uint64_t>1 << shift) - 1))
+        if r >= c:
+            r -= c
+            word >>= shift
+            pos += shift
+        shift >>= 1
+    return pos
+
+
 cdef Py_ssize_t _pick_misclassified(Search *s, double score) noexcept nogil:
     """A misclassified example (of ``s.mis``, as :func:`_score` left it),
     chosen with probability proportional to its weight (uniformly when
@@ -566,10 +587,7 @@ cdef Py_ssize_t _pick_misclassified(Search *s, double score) noexcept nogil:
             if r >= popcount64(word):
                 r -= popcount64(word)
                 continue
-            while r > 0:
-                word &= word - 1
-                r -= 1
-            return j * 64 + ctz64(word)
+            return j * 64 + _select64(word, r)
         return -1
     u = _uniform(&s.state) * score
     for j in range(s.W):
@@ -633,6 +651,8 @@ cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         if _none(s, t, best_a):
             _remove_tested(s, t, <int32_t>best_a)
         _and_literals(s, t, -1, 0, s.cov + t * s.W)
+        for j in range(s.W):  # the rule covers more: so does the union
+            s.covered[j] |= s.cov[t * s.W + j]
     return t
 
 
@@ -1011,6 +1031,7 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     cdef const int32_t *lo_t
     cdef const int32_t *hi_t
     cdef int32_t rg[4]
+    cdef bint counted = True   # the scored way: s.others is computed
     for r in range(s.k):  # x is valid: the coverage bitsets hold it
         if (s.cov[r * s.W + (x >> 6)] >> (x & 63)) & 1:
             n_cov += 1
@@ -1025,6 +1046,7 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     if n_free == 0:
         return t
     if _uniform(&s.state) < p_noise:  # the r-th of them, in literal order
+        counted = False
         r = _randint(&s.state, n_free)
         for a in range(A):
             free_range(xv[a], s.nb[a] - 1, s.ordinal[a], lo_t[a], hi_t[a], rg)
@@ -1084,6 +1106,11 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
         bits = _literal(s, a, l)
         for j in range(s.W):
             s.cov[t * s.W + j] &= bits[j]
+        if counted:  # s.others holds the other rules' coverage
+            for j in range(s.W):
+                s.covered[j] = s.others[j] | s.cov[t * s.W + j]
+        else:
+            _union(s)
     return t
 
 
@@ -1200,9 +1227,10 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         s.n_bins += s.nb[a]
     for j in range(s.W):
         s.n_valid += popcount64(s.valid[j])
-        if s.unit:
-            _count_rows(s, s.valid[j] & s.pos[j], j, s.all_diff, 1)
-            _count_rows(s, s.valid[j] & ~s.pos[j], j, s.all_diff, -1)
+        s.plus_bits[j] = s.valid[j] & s.pos[j]
+        s.minus_bits[j] = s.valid[j] & ~s.pos[j]
+    if s.unit:
+        _add_differences(s, s.plus_bits, s.minus_bits, s.all_diff)
     return 0
 
 
@@ -1228,7 +1256,7 @@ cdef void _store_rules(Search *s, int32_t *out) noexcept nogil:
 
 cdef int _verify(Search *s) noexcept nogil:
     """0 if every rule's coverage and list of tested attributes agree with
-    its literals (tests only)."""
+    its literals, and the union of the rules is up to date (tests only)."""
     cdef Py_ssize_t t, j, a, n
     for t in range(s.k):
         n = 0
@@ -1243,6 +1271,12 @@ cdef int _verify(Search *s) noexcept nogil:
         for j in range(s.W):
             if s.scratch[j] != s.cov[t * s.W + j]:
                 return 2
+    for j in range(s.W):  # the union the moves keep
+        s.scratch[j] = 0
+        for t in range(s.k):
+            s.scratch[j] |= s.cov[t * s.W + j]
+        if s.scratch[j] != s.covered[j]:
+            return 4
     return 0
 
 
@@ -1306,7 +1340,7 @@ def sls_move(SLSData data, pos, rules_in, Py_ssize_t x, double p_noise=0.0,
             covered = covered or _covers(&s, t, x)
         if not (s.valid[x >> 6] >> (x & 63)) & 1:  # weight 0: never picked
             positive = covered = False
-        _score(&s)  # the union of the rules, as a search step finds it
+        _union(&s)  # the union of the rules, as a search step finds it
         if positive and not covered:
             changed = _generalise(&s, x, p_noise)
         elif covered and not positive:
@@ -1366,6 +1400,7 @@ def sls_search(SLSData data, pos, Py_ssize_t k, Py_ssize_t max_steps=5000,
             for t in range(k):
                 if n_pos:
                     _init_rule(&s, t, n_pos)
+            _union(&s)
             score = _score(&s)
             best_score = score
             _store_rules(&s, best_rules)
@@ -1382,6 +1417,7 @@ def sls_search(SLSData data, pos, Py_ssize_t k, Py_ssize_t max_steps=5000,
                     _specialise(&s, x, p_noise)
                 if n_pos and _uniform(&s.state) < p_restart:
                     _init_rule(&s, _randint(&s.state, k), n_pos)
+                    _union(&s)
                 score = _score(&s)
                 if score < best_score:
                     best_score = score
