@@ -53,7 +53,7 @@ cdef extern from "_sls_count.h" nogil:
     Py_ssize_t best_literals "rules_sls_best_literals"(
         const int32_t *D, int32_t total, Py_ssize_t A, const int32_t *xv, const int32_t *lo,
         const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
-        const int8_t *ordinal, int32_t *scratch, int32_t *ties)
+        const int8_t *ordinal, const int8_t *has_missing, int32_t *scratch, int32_t *ties)
 
 
 def simd_counting_available():
@@ -123,14 +123,17 @@ cdef class SLSData:
     cdef const int8_t[::1] ordinal
     cdef const double[::1] w
     cdef int32_t[::1] off            # first histogram slot of each attribute (bins, then missing)
-    cdef uint64_t[:, ::1] masks      # (m, G) the example's slots in each group of 64 (vector counts)
+    # the vector code's slots (SLSData.simd; _sls_count.h): see _vector_layout
+    cdef int32_t[::1] voff           # first slot of each attribute
+    cdef int8_t[::1] has_missing     # the attribute has missing values (a slot for them)
+    cdef uint64_t[:, ::1] masks      # (m, G) the example's slots in each group of 64
     cdef int32_t[::1] wide           # attributes of more than 64 slots (in no group)
     cdef int32_t[::1] lit            # first literal number of each attribute
     cdef int32_t[::1] lit_attr       # attribute of each literal
     cdef int32_t[::1] row            # first bitset row of each attribute
     cdef uint64_t[:, ::1] bits       # (rows, words)
     cdef uint64_t[::1] valid         # examples of positive weight
-    cdef readonly Py_ssize_t m, n_attrs, n_words, n_slots, n_literals, n_groups
+    cdef readonly Py_ssize_t m, n_attrs, n_words, n_slots, n_vslots, n_literals, n_groups
     cdef readonly bint unit, simd
 
     def __init__(self, codes, n_bins, ordinal, w, simd=None):
@@ -167,23 +170,12 @@ cdef class SLSData:
         self.lit_attr = np.repeat(np.arange(A, dtype=np.int32), n_lit)
         self.n_literals = int(n_lit.sum())
         # histogram slots (n_bins + 1 per attribute: values or bins, then
-        # missing): the attributes of at most 64 slots first, one after the
-        # other (counted with vector registers in groups of 64 slots, which
-        # an attribute may straddle), then the others from the next group
+        # missing), one attribute after the other
         width = self.n_bins_arr.astype(np.int64) + 1
-        narrow = width <= 64
-        off = np.zeros(A, dtype=np.int64)
-        off[narrow] = np.cumsum(width[narrow]) - width[narrow]
-        self.n_groups = (int(width[narrow].sum()) + 63) // 64
-        end = 64 * self.n_groups
-        for a in np.flatnonzero(~narrow):
-            off[a] = end
-            end += width[a]
-        self.off = off.astype(np.int32)
-        self.wide = np.flatnonzero(width > 64).astype(np.int32)
-        self.n_slots = int(end)
+        self.off = (np.cumsum(width) - width).astype(np.int32)
+        self.n_slots = int(width.sum())
         self.simd = bool(simd_available() if simd is None else simd and simd_available())
-        self.simd = self.simd and self.n_groups > 0
+        self._vector_layout()
         self.masks_arr = np.zeros((m, self.n_groups if self.simd else 0), dtype=np.uint64)
         self.masks = self.masks_arr
         self.unit = bool(np.all(self.w_arr == self.w_arr[0]))
@@ -197,10 +189,38 @@ cdef class SLSData:
         with nogil:
             self._build()
 
+    def _vector_layout(self):
+        """The slots of the counts the vector code keeps (equal weights,
+        ``simd``), in *prefix form*: for an ordinal attribute of ``n`` bins,
+        the examples in bins ``<= l`` for ``l = 0..n-2`` (what its bounds
+        uncover; the top bin is never needed) and, if the attribute has
+        missing values at all, its missing ones; for a nominal attribute,
+        the examples of each value. Attributes of at most 64 such slots
+        come first, one after the other, counted in groups of 64 slots by
+        masked byte adds (an example's mask has the bits of every slot it
+        counts in: bins ``code..n-2`` of an ordinal attribute); the others
+        follow, counted one example at a time."""
+        codes, nb = self.codes_arr, self.n_bins_arr.astype(np.int64)
+        ordinal = self.ordinal_arr != 0
+        self.has_missing = np.ascontiguousarray(np.any(codes < 0, axis=0), dtype=np.int8)
+        vwidth = np.where(ordinal, nb - 1 + np.asarray(self.has_missing), nb)
+        narrow = vwidth <= 64
+        voff = np.zeros(self.n_attrs, dtype=np.int64)
+        voff[narrow] = np.cumsum(vwidth[narrow]) - vwidth[narrow]
+        self.n_groups = (int(vwidth[narrow].sum()) + 63) // 64
+        end = 64 * self.n_groups
+        for a in np.flatnonzero(~narrow):
+            voff[a] = end
+            end += vwidth[a]
+        self.voff = voff.astype(np.int32)
+        self.wide = np.flatnonzero(~narrow).astype(np.int32)
+        self.n_vslots = int(end)
+        self.simd = self.simd and self.n_groups > 0
+
     cdef void _build(self) noexcept nogil:
         cdef Py_ssize_t x, a, j, v, base, nbm
         cdef uint64_t bit
-        cdef Py_ssize_t slot
+        cdef Py_ssize_t slot, first, last
         for x in range(self.m):
             bit = (<uint64_t>1) << (x & 63)
             if self.w[x] > 0:
@@ -209,8 +229,19 @@ cdef class SLSData:
                 v = self.codes[x, a]
                 if v >= 0:
                     self.bits[self.row[a] + v, x >> 6] |= bit
-                slot = self.slots[x, a]
-                if self.simd and slot < 64 * self.n_groups:
+                if not self.simd or self.voff[a] >= 64 * self.n_groups:
+                    continue
+                # the example's slots in prefix form (_vector_layout)
+                nbm = self.nb[a] - 1
+                if not self.ordinal[a]:
+                    first, last = v, v + 1       # nothing if missing
+                elif v < 0:
+                    first, last = nbm, nbm + 1   # the missing slot
+                else:
+                    first, last = v, nbm         # bins v..nbm-1 (none for the top bin)
+                if v < 0 and not self.ordinal[a]:
+                    continue
+                for slot in range(self.voff[a] + first, self.voff[a] + last):
                     self.masks[x, slot >> 6] |= (<uint64_t>1) << (slot & 63)
         for a in range(self.n_attrs):
             if not self.ordinal[a]:
@@ -264,11 +295,14 @@ cdef enum:
 
 cdef struct Search:
     Py_ssize_t m, A, W, S, k
+    Py_ssize_t DS             # slots of the kept differences (DS = S unless simd)
     const int32_t *codes      # (m, A)
     const int32_t *slots      # (m, A) histogram slot of each cell
     const int32_t *nb         # (A,)
     const int8_t *ordinal     # (A,)
     const int32_t *off        # (A,) first histogram slot of each attribute
+    const int32_t *voff       # (A,) its first slot in the vector code's prefix form
+    const int8_t *has_missing  # (A,) the attribute has missing values
     const int32_t *lit        # (A,) first literal number of each attribute
     const int32_t *lit_attr   # (n_literals,) attribute of each literal
     const int32_t *row        # (A,) first bitset row of each attribute
@@ -670,14 +704,30 @@ cdef inline void _count_rows(Search *s, uint64_t word, Py_ssize_t j, int32_t *C,
             C[row[a]] += step
 
 
+cdef inline void _add_prefix(Search *s, Py_ssize_t x, Py_ssize_t a, int32_t *d,
+                             int32_t step) noexcept nogil:
+    """Add ``step`` to example ``x``'s slots of attribute ``a`` in the
+    vector code's prefix form (``SLSData._vector_layout``)."""
+    cdef Py_ssize_t slot, v = s.codes[x * s.A + a], nbm = s.nb[a] - 1
+    cdef int32_t *da = d + s.voff[a]
+    if not s.ordinal[a]:
+        if v >= 0:
+            da[v] += step
+    elif v < 0:
+        da[nbm] += step
+    else:
+        for slot in range(v, nbm):
+            da[slot] += step
+
+
 cdef void _add_differences(Search *s, const uint64_t *plus, const uint64_t *minus,
                            int32_t *d) noexcept nogil:
     """``d[slot] +=`` the examples of ``plus`` minus those of ``minus`` in
     the slot, for every attribute: with vector registers for the
-    attributes in groups of 64 slots when the CPU has them (``_sls_count.h``), else one add per
-    example and attribute."""
-    cdef Py_ssize_t i, x, a, j, A = s.A
-    cdef const int32_t *slots = s.slots
+    attributes in groups of 64 slots when the CPU has them (``_sls_count.h``,
+    the slots in prefix form, ``SLSData._vector_layout``), else one add per
+    example and attribute (histogram slots)."""
+    cdef Py_ssize_t i, x, a, j
     cdef uint64_t word
     if not s.simd:
         for j in range(s.W):
@@ -694,12 +744,12 @@ cdef void _add_differences(Search *s, const uint64_t *plus, const uint64_t *minu
             while word:
                 x = j * 64 + ctz64(word)
                 word &= word - 1
-                d[slots[x * A + a]] += 1
+                _add_prefix(s, x, a, d, 1)
             word = minus[j]
             while word:
                 x = j * 64 + ctz64(word)
                 word &= word - 1
-                d[slots[x * A + a]] -= 1
+                _add_prefix(s, x, a, d, -1)
 
 
 cdef inline void _bin_counts(Search *s, Py_ssize_t a, Py_ssize_t b, Py_ssize_t n_words,
@@ -803,7 +853,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     (subtracted from those of all examples), or popcounts of every bin's
     bitset. It replaces the oldest kept set. Costs in added slots, the
     popcounts' weighed as measured."""
-    cdef Py_ssize_t i, j, a, b, A = s.A, W = s.W, S = s.S, n_diff = -1, nd, r, best = -1
+    cdef Py_ssize_t i, j, a, b, A = s.A, W = s.W, S = s.DS, n_diff = -1, nd, r, best = -1, nbm
     cdef long long kp, kn, sd
     cdef uint64_t now, before, out
     cdef uint64_t *kb
@@ -846,7 +896,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
             s.plus_bits[j] = out & ~s.pos[j]
             s.minus_bits[j] = out & s.pos[j]
         _add_differences(s, s.plus_bits, s.minus_bits, d)
-    else:  # popcounts of every bin's bitset
+    elif not s.simd:  # popcounts of every bin's bitset
         for a in range(A):
             sd = 0
             for b in range(s.nb[a]):
@@ -854,6 +904,19 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
                 d[s.off[a] + b] = <int32_t>(kp - kn)
                 sd += kp - kn
             d[s.off[a] + s.nb[a]] = <int32_t>(total - sd)   # the missing slot
+    else:  # the same in prefix form (SLSData._vector_layout)
+        for a in range(A):
+            sd = 0
+            nbm = s.nb[a] - 1
+            for b in range(s.nb[a]):
+                _bin_counts(s, a, b, n_words, &kp, &kn)
+                sd += kp - kn
+                if not s.ordinal[a]:
+                    d[s.voff[a] + b] = <int32_t>(kp - kn)
+                elif b < nbm:
+                    d[s.voff[a] + b] = <int32_t>sd
+            if s.ordinal[a] and s.has_missing[a]:
+                d[s.voff[a] + nbm] = <int32_t>(total - sd)
     memcpy(kb, s.only, W * sizeof(uint64_t))
     return d
 
@@ -862,13 +925,33 @@ cdef void _check_kept(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr, Py_ssize_
                       const int32_t *d, double tp, double tn) noexcept nogil:
     """Tests: ``s.err = 3`` unless a fresh count (:func:`_class_histograms`)
     gives the kept differences ``d`` on the candidate attributes."""
-    cdef Py_ssize_t c, a, b
+    cdef Py_ssize_t c, a, b, nbm
+    cdef double below
+    cdef const double *Hp
+    cdef const double *Hn
+    cdef const int32_t *da
     _class_histograms(s, t, n_cand_attr, n_words, tp, tn)
     for c in range(n_cand_attr):
         a = s.cand_attr[c]
-        for b in range(s.off[a], s.off[a] + s.nb[a] + 1):
-            if d[b] != s.Hp[b] - s.Hn[b]:
+        if not s.simd:
+            for b in range(s.off[a], s.off[a] + s.nb[a] + 1):
+                if d[b] != s.Hp[b] - s.Hn[b]:
+                    s.err = 3
+            continue
+        # prefix form (SLSData._vector_layout)
+        Hp, Hn, da, nbm = s.Hp + s.off[a], s.Hn + s.off[a], d + s.voff[a], s.nb[a] - 1
+        if not s.ordinal[a]:
+            for b in range(nbm + 1):
+                if da[b] != Hp[b] - Hn[b]:
+                    s.err = 3
+            continue
+        below = 0
+        for b in range(nbm):
+            below += Hp[b] - Hn[b]
+            if da[b] != below:
                 s.err = 3
+        if s.has_missing[a] and da[nbm] != Hp[nbm + 1] - Hn[nbm + 1]:
+            s.err = 3
 
 
 cdef inline void _candidate(Search *s, double delta, Py_ssize_t lit, double *best,
@@ -1080,8 +1163,9 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
                 n_cand_attr = _candidates(s, xv, lo_t, hi_t)
                 _check_kept(s, t, n_cand_attr, n_words, D, tp, tn)
             if s.simd:  # the same literals with vector registers (_sls_count.h)
-                n_ties = best_literals(D, <int32_t>(n_pos - n_neg), A, xv, lo_t, hi_t, s.off,
-                                       s.nb, s.lit, s.ordinal, s.score_scratch, s.ties)
+                n_ties = best_literals(D, <int32_t>(n_pos - n_neg), A, xv, lo_t, hi_t, s.voff,
+                                       s.nb, s.lit, s.ordinal, s.has_missing,
+                                       s.score_scratch, s.ties)
             else:
                 n_ties = _best_by_differences(s, xv, lo_t, hi_t, D, <int32_t>(n_pos - n_neg))
         else:
@@ -1159,6 +1243,9 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.nb = &data.nb[0]
     s.ordinal = &data.ordinal[0]
     s.off = &data.off[0]
+    s.voff = &data.voff[0]
+    s.has_missing = &data.has_missing[0]
+    s.DS = data.n_vslots if data.simd else data.n_slots
     s.lit = &data.lit[0]
     s.lit_attr = &data.lit_attr[0] if data.n_literals else NULL
     s.row = &data.row[0]
@@ -1190,9 +1277,9 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
     s.Cn = <int32_t *>calloc(s.S, sizeof(int32_t))
     s.ties = <int32_t *>malloc(L * sizeof(int32_t))
     s.kept_bits = <uint64_t *>calloc(k * N_KEPT * s.W, sizeof(uint64_t))
-    s.kept_diff = <int32_t *>calloc(k * N_KEPT * s.S, sizeof(int32_t))
+    s.kept_diff = <int32_t *>calloc(k * N_KEPT * s.DS, sizeof(int32_t))
     s.kept_next = <int8_t *>calloc(k, sizeof(int8_t))
-    s.all_diff = <int32_t *>calloc(s.S, sizeof(int32_t))
+    s.all_diff = <int32_t *>calloc(s.DS, sizeof(int32_t))
     s.n_kept = <int8_t *>calloc(k, sizeof(int8_t))
     s.plus_bits = <uint64_t *>calloc(s.W, sizeof(uint64_t))
     s.minus_bits = <uint64_t *>calloc(s.W, sizeof(uint64_t))

@@ -141,63 +141,52 @@ static inline __mmask16 rules_sls_lanes(ptrdiff_t lo, ptrdiff_t hi) {
 }
 
 /* The specialisation's best literals (core/_sls.pyx, _best_by_differences,
- * which this computes the same, with vector registers): for each of the A
- * attributes, its literals the rule may add for the example of codes xv
- * (rules_sls_free_range; lo, hi: the rule's literals), and the score
- * change of each from the positives minus negatives per slot D (total: of
- * all the examples only the rule covers); the literals of the lowest
- * change go to ties in literal order, and their number is returned. An
- * attribute of up to 15 values or bins (16 slots) is one 16-lane vector:
- * prefix sums over the bins (ordinal), lower bound l changes the score by
- * missing + prefix[l], upper bound nbm + b by total - prefix[b]; nominal
- * value l by total - D[l]. Wider attributes are scored one literal at a
- * time. scratch: 40 ints per attribute. */
+ * which this computes the same, with vector registers, from the counts in
+ * prefix form): for each of the A attributes, its literals the rule may
+ * add for the example of codes xv (rules_sls_free_range; lo, hi: the
+ * rule's literals), and the score change of each from the positives minus
+ * negatives D (total: of all the examples only the rule covers), laid out
+ * from off[a] as SLSData._vector_layout says: an ordinal attribute's P[l]
+ * (bins <= l, l < nbm) and, if it has missing values, their count M; a
+ * nominal attribute's per value. Lower bound offset l uncovers the
+ * missing and bins <= l: M + P[l]; upper bound offset nbm + b uncovers the
+ * rest: total - P[b]; nominal value l: total - D[l]. The literals of the
+ * lowest change go to ties in literal order, and their number is returned.
+ * An attribute of up to 16 such counts is one 16-lane vector, wider ones
+ * are read one literal at a time. scratch: 40 ints per attribute. */
 static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
         const int32_t *D, int32_t total, ptrdiff_t A, const int32_t *xv, const int32_t *lo,
         const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
-        const int8_t *ordinal, int32_t *scratch, int32_t *ties) {
-    const __m512i zero = _mm512_setzero_si512();
+        const int8_t *ordinal, const int8_t *has_missing, int32_t *scratch, int32_t *ties) {
     const __m512i vtotal = _mm512_set1_epi32(total);
     __m512i vbest = _mm512_set1_epi32(INT32_MAX);
-    int32_t best = INT32_MAX, below, delta;
-    ptrdiff_t a, i, n = 0, l, b, n_ties = 0;
+    int32_t best = INT32_MAX, delta, missing;
+    ptrdiff_t a, i, n = 0, l, n_ties = 0;
     for (a = 0; a < A; a++) {        /* the lowest change */
         int32_t *sc = scratch + 40 * n, *rg = sc + 35;
-        ptrdiff_t nbm = nb[a] - 1;
+        ptrdiff_t nbm = nb[a] - 1, width = ordinal[a] ? nbm : nbm + 1;
         if (!rules_sls_free_range(xv[a], (int32_t)nbm, ordinal[a], lo[a], hi[a], rg))
             continue;
         sc[34] = (int32_t)a;
         n++;
         const int32_t *d = D + off[a];
-        if (nb[a] + 1 > 16) {
+        missing = ordinal[a] && has_missing[a] ? d[nbm] : 0;
+        if (width > 16) {
             if (!ordinal[a]) {
                 for (l = rg[0]; l < rg[1]; l++) if (total - d[l] < best) best = total - d[l];
                 for (l = rg[2]; l < rg[3]; l++) if (total - d[l] < best) best = total - d[l];
                 continue;
             }
-            for (below = 0, b = 0; b < rg[0]; b++) below += d[b];
-            for (l = rg[0]; l < rg[1]; l++) {
-                below += d[l];
-                if (d[nbm + 1] + below < best) best = d[nbm + 1] + below;
-            }
-            for (below = 0, b = 0; b < rg[2] - nbm; b++) below += d[b];
-            for (l = rg[2]; l < rg[3]; l++) {
-                below += d[l - nbm];
-                if (total - below < best) best = total - below;
-            }
+            for (l = rg[0]; l < rg[1]; l++) if (missing + d[l] < best) best = missing + d[l];
+            for (l = rg[2]; l < rg[3]; l++) if (total - d[l - nbm] < best) best = total - d[l - nbm];
             continue;
         }
-        __m512i v = _mm512_maskz_loadu_epi32((__mmask16)((1u << (nbm + 2)) - 1u), d);
+        __m512i v = _mm512_maskz_loadu_epi32((__mmask16)((1u << width) - 1u), d);
         __m512i low, up;
         __mmask16 k1, k2;
         if (ordinal[a]) {
-            __m512i p = v;        /* inclusive prefix sums over the lanes */
-            p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 15));
-            p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 14));
-            p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 12));
-            p = _mm512_add_epi32(p, _mm512_alignr_epi32(p, zero, 8));
-            low = _mm512_add_epi32(_mm512_set1_epi32(d[nbm + 1]), p);
-            up = _mm512_sub_epi32(vtotal, p);
+            low = _mm512_add_epi32(_mm512_set1_epi32(missing), v);
+            up = _mm512_sub_epi32(vtotal, v);
             k1 = rules_sls_lanes(rg[0], rg[1]);
             k2 = rules_sls_lanes(rg[2] - nbm, rg[3] - nbm);
         } else {
@@ -218,24 +207,17 @@ static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
     for (i = 0; i < n; i++) {        /* its literals, in literal order */
         const int32_t *sc = scratch + 40 * i, *rg = sc + 35;
         a = sc[34];
-        ptrdiff_t nbm = nb[a] - 1, lit = first_lit[a];
+        ptrdiff_t nbm = nb[a] - 1, lit = first_lit[a], width = ordinal[a] ? nbm : nbm + 1;
         const int32_t *d = D + off[a];
-        if (nb[a] + 1 > 16) {
+        if (width > 16) {
             if (!ordinal[a]) {
                 for (l = rg[0]; l < rg[1]; l++) if (total - d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
                 for (l = rg[2]; l < rg[3]; l++) if (total - d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
                 continue;
             }
-            for (below = 0, b = 0; b < rg[0]; b++) below += d[b];
-            for (l = rg[0]; l < rg[1]; l++) {
-                below += d[l];
-                if (d[nbm + 1] + below == best) ties[n_ties++] = (int32_t)(lit + l);
-            }
-            for (below = 0, b = 0; b < rg[2] - nbm; b++) below += d[b];
-            for (l = rg[2]; l < rg[3]; l++) {
-                below += d[l - nbm];
-                if (total - below == best) ties[n_ties++] = (int32_t)(lit + l);
-            }
+            missing = has_missing[a] ? d[nbm] : 0;
+            for (l = rg[0]; l < rg[1]; l++) if (missing + d[l] == best) ties[n_ties++] = (int32_t)(lit + l);
+            for (l = rg[2]; l < rg[3]; l++) if (total - d[l - nbm] == best) ties[n_ties++] = (int32_t)(lit + l);
             continue;
         }
         unsigned e1 = _mm512_mask_cmpeq_epi32_mask((__mmask16)sc[32], _mm512_loadu_si512(sc), vb);
@@ -257,9 +239,9 @@ static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
 static ptrdiff_t rules_sls_best_literals(
         const int32_t *D, int32_t total, ptrdiff_t A, const int32_t *xv, const int32_t *lo,
         const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
-        const int8_t *ordinal, int32_t *scratch, int32_t *ties) {
+        const int8_t *ordinal, const int8_t *has_missing, int32_t *scratch, int32_t *ties) {
     (void)D; (void)total; (void)A; (void)xv; (void)lo; (void)hi; (void)off;
-    (void)nb; (void)first_lit; (void)ordinal; (void)scratch; (void)ties;
+    (void)nb; (void)first_lit; (void)ordinal; (void)has_missing; (void)scratch; (void)ties;
     return 0;
 }
 #endif
