@@ -670,6 +670,9 @@ cdef Py_ssize_t _generalise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             for side in range(2):
                 if not _violates(s, t, a, side, v):
                     continue
+                if best_viol == 1:  # the only candidate: no score needed (nor drawn)
+                    best_a, best_side = a, side
+                    break
                 _and_literals(s, t, a, side, s.scratch)
                 # newly covered by the rule set: outside the union (s.covered)
                 delta = _uncovered_delta(s, s.scratch)
