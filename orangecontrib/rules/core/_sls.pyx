@@ -34,7 +34,7 @@ same rule sets from the same seeds).
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.math cimport INFINITY, fabs
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
@@ -48,6 +48,17 @@ cdef extern from "_sls_count.h" nogil:
     void count_packed "rules_sls_count_packed"(
         const uint64_t *masks, Py_ssize_t G, const uint64_t *plus, const uint64_t *minus,
         Py_ssize_t W, int32_t *d)
+    int vpopcnt_available "rules_sls_vpopcnt_available"()
+    void only_set "rules_sls_only_set"(
+        const uint64_t *cov, const uint64_t *others, const uint64_t *pos, Py_ssize_t W,
+        uint64_t *only, uint64_t *only_pos, uint64_t *only_neg, int64_t *counts)
+    void distances "rules_sls_distances"(const uint64_t *now, const uint64_t *sets,
+                                          Py_ssize_t n, Py_ssize_t W, Py_ssize_t *out)
+    Py_ssize_t misclassified "rules_sls_misclassified"(
+        const uint64_t *pos, const uint64_t *covered, const uint64_t *valid, Py_ssize_t W,
+        uint64_t *mis)
+    Py_ssize_t uncovered_delta "rules_sls_uncovered_delta"(
+        const uint64_t *bits, const uint64_t *covered, const uint64_t *pos, Py_ssize_t W)
     int32_t free_range "rules_sls_free_range"(int32_t v, int32_t nbm, int8_t ordinal,
                                               int32_t lo, int32_t hi, int32_t *r)
     Py_ssize_t best_literals "rules_sls_best_literals"(
@@ -347,6 +358,7 @@ cdef struct Search:
     Py_ssize_t n_bins         # bins (values) of all attributes
     # counting with vector registers (SLSData.simd, _add_differences)
     bint simd
+    bint vpop                 # and passes over words with vector popcounts (equal weights)
     const uint64_t *masks     # (m, G) the slots of each example per group of 64
     Py_ssize_t G
     const int32_t *wide       # (n_wide,) the attributes in no group
@@ -497,6 +509,8 @@ cdef inline double _uncovered_delta(Search *s, const uint64_t *bits) noexcept no
     cdef double neg = 0, wpos = 0
     cdef long long n_neg = 0, n_pos = 0
     cdef uint64_t new
+    if s.vpop:
+        return uncovered_delta(bits, s.covered, s.pos, s.W) * s.w0
     if s.unit:
         for j in range(s.W):
             new = bits[j] & ~s.covered[j]
@@ -541,6 +555,9 @@ cdef double _score(Search *s) noexcept nogil:
     cdef Py_ssize_t j, n_mis = 0
     cdef double total = 0
     cdef uint64_t mis
+    if s.vpop:
+        s.n_mis = misclassified(s.pos, s.covered, s.valid, s.W, s.mis)
+        return s.n_mis * s.w0
     for j in range(s.W):  # misclassified: positive xor covered
         mis = (s.pos[j] ^ s.covered[j]) & s.valid[j]
         s.mis[j] = mis
@@ -843,6 +860,17 @@ cdef void _class_histograms(Search *s, Py_ssize_t t, Py_ssize_t n_cand_attr,
         s.Hn[s.off[a] + s.nb[a]] = tot_neg - sn
 
 
+cdef Py_ssize_t _list_words(Search *s) noexcept nogil:
+    """``s.words``: the words holding examples only the rule covers
+    (``s.only``; the vector pass counts them without listing them)."""
+    cdef Py_ssize_t j, n = 0
+    for j in range(s.W):
+        if s.only[j]:
+            s.words[n] = <int32_t>j
+            n += 1
+    return n
+
+
 cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_words,
                                       Py_ssize_t n_only, Py_ssize_t total) noexcept nogil:
     """Equal weights only: per slot, the positives minus the negatives among
@@ -863,13 +891,18 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     cdef int32_t *d
     cdef Py_ssize_t cost, pop = s.n_bins * n_words * 2, rc = s.row_cost
     # the snapshot nearest the set, and the slot the result goes to (the oldest)
+    cdef Py_ssize_t dist[N_KEPT]
+    if s.vpop:
+        distances(s.only, s.kept_bits + t * N_KEPT * W, s.n_kept[t], W, dist)
+    else:
+        for r in range(s.n_kept[t]):
+            kb = s.kept_bits + (t * N_KEPT + r) * W
+            dist[r] = 0
+            for j in range(W):
+                dist[r] += popcount64(s.only[j] ^ kb[j])
     for r in range(s.n_kept[t]):
-        kb = s.kept_bits + (t * N_KEPT + r) * W
-        nd = 0
-        for j in range(W):
-            nd += popcount64(s.only[j] ^ kb[j])
-        if n_diff < 0 or nd < n_diff:
-            n_diff, best = nd, r
+        if n_diff < 0 or dist[r] < n_diff:
+            n_diff, best = dist[r], r
     r = s.kept_next[t]
     s.kept_next[t] = (r + 1) % N_KEPT
     if s.n_kept[t] < N_KEPT:
@@ -908,6 +941,8 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
                 sd += kp - kn
             d[s.off[a] + s.nb[a]] = <int32_t>(total - sd)   # the missing slot
     else:  # the same in prefix form (SLSData._vector_layout)
+        if s.vpop:
+            _list_words(s)
         for a in range(A):
             sd = 0
             nbm = s.nb[a] - 1
@@ -1118,6 +1153,7 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     cdef const int32_t *hi_t
     cdef int32_t rg[4]
     cdef bint counted = True   # the scored way: s.others is computed
+    cdef int64_t counts[3]
     for r in range(s.k):  # x is valid: the coverage bitsets hold it
         if (s.cov[r * s.W + (x >> 6)] >> (x & 63)) & 1:
             n_cov += 1
@@ -1149,16 +1185,23 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
     else:
         # the examples only rule t covers, split by class, and their words
         _others(s, t)
-        for j in range(s.W):
-            word = s.cov[t * s.W + j] & ~s.others[j]
-            s.only[j] = word
-            s.only_pos[j] = word & s.pos[j]
-            s.only_neg[j] = word & ~s.pos[j]
-            n_pos += popcount64(s.only_pos[j])
-            n_neg += popcount64(s.only_neg[j])
-            if word:
-                s.words[n_words] = <int32_t>j
-                n_words += 1
+        if s.vpop:
+            only_set(s.cov + t * s.W, s.others, s.pos, s.W, s.only, s.only_pos, s.only_neg,
+                     counts)
+            n_pos, n_neg, n_words = counts[0], counts[1], counts[2]
+            if s.check:
+                _list_words(s)
+        else:
+            for j in range(s.W):
+                word = s.cov[t * s.W + j] & ~s.others[j]
+                s.only[j] = word
+                s.only_pos[j] = word & s.pos[j]
+                s.only_neg[j] = word & ~s.pos[j]
+                n_pos += popcount64(s.only_pos[j])
+                n_neg += popcount64(s.only_neg[j])
+                if word:
+                    s.words[n_words] = <int32_t>j
+                    n_words += 1
         if s.unit:  # counts: the scores' differences in examples
             tp, tn = n_pos, n_neg
             D = _kept_differences(s, t, n_words, n_pos + n_neg, n_pos - n_neg)
@@ -1290,6 +1333,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         _free_search(s)
         raise MemoryError()
     s.simd = data.simd
+    s.vpop = data.simd and data.unit and vpopcnt_available()
     s.row_cost = s.A
     if s.simd:
         s.masks = &data.masks[0, 0]

@@ -228,9 +228,119 @@ static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
     return n_ties;
 }
 
+/* Passes over the words of the examples' bitsets with vector popcounts
+ * (AVX-512 VPOPCNTDQ, checked at run time apart from the counting; the
+ * caller's scalar loops elsewhere). Eight words a register, the last ones
+ * masked. */
+#define RULES_VPOPCNT __attribute__((target("avx512f,avx512bw,avx512vpopcntdq")))
+
+static int rules_sls_vpopcnt_available(void) {
+    __builtin_cpu_init();
+    return rules_sls_simd_available() && __builtin_cpu_supports("avx512vpopcntdq");
+}
+
+static inline __mmask8 rules_sls_tail(ptrdiff_t left) {
+    return left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1u);
+}
+
+/* the examples only the rule covers (cov & ~others), split by class (pos):
+ * into only, only_pos, only_neg; counts[0..2] = positives, negatives and
+ * words holding any of them */
+static RULES_VPOPCNT void rules_sls_only_set(
+        const uint64_t *cov, const uint64_t *others, const uint64_t *pos, ptrdiff_t W,
+        uint64_t *only, uint64_t *only_pos, uint64_t *only_neg, int64_t *counts) {
+    __m512i n_pos = _mm512_setzero_si512(), n_neg = _mm512_setzero_si512();
+    int64_t n_words = 0;
+    for (ptrdiff_t j = 0; j < W; j += 8) {
+        __mmask8 m = rules_sls_tail(W - j);
+        __m512i w = _mm512_andnot_si512(_mm512_maskz_loadu_epi64(m, others + j),
+                                        _mm512_maskz_loadu_epi64(m, cov + j));
+        __m512i p = _mm512_maskz_loadu_epi64(m, pos + j);
+        __m512i wp = _mm512_and_si512(w, p), wn = _mm512_andnot_si512(p, w);
+        _mm512_mask_storeu_epi64(only + j, m, w);
+        _mm512_mask_storeu_epi64(only_pos + j, m, wp);
+        _mm512_mask_storeu_epi64(only_neg + j, m, wn);
+        n_pos = _mm512_add_epi64(n_pos, _mm512_popcnt_epi64(wp));
+        n_neg = _mm512_add_epi64(n_neg, _mm512_popcnt_epi64(wn));
+        n_words += __builtin_popcount((unsigned)_mm512_test_epi64_mask(w, w));
+    }
+    counts[0] = _mm512_reduce_add_epi64(n_pos);
+    counts[1] = _mm512_reduce_add_epi64(n_neg);
+    counts[2] = n_words;
+}
+
+/* out[i] = the examples in which now and the i-th of n sets (W words
+ * each, one after the other) differ */
+static RULES_VPOPCNT void rules_sls_distances(const uint64_t *now, const uint64_t *sets,
+                                              ptrdiff_t n, ptrdiff_t W, ptrdiff_t *out) {
+    for (ptrdiff_t i = 0; i < n; i++) {
+        __m512i acc = _mm512_setzero_si512();
+        for (ptrdiff_t j = 0; j < W; j += 8) {
+            __mmask8 m = rules_sls_tail(W - j);
+            acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(_mm512_xor_si512(
+                _mm512_maskz_loadu_epi64(m, now + j),
+                _mm512_maskz_loadu_epi64(m, sets + i * W + j))));
+        }
+        out[i] = (ptrdiff_t)_mm512_reduce_add_epi64(acc);
+    }
+}
+
+/* mis = (pos ^ covered) & valid; returns how many */
+static RULES_VPOPCNT ptrdiff_t rules_sls_misclassified(
+        const uint64_t *pos, const uint64_t *covered, const uint64_t *valid, ptrdiff_t W,
+        uint64_t *mis) {
+    __m512i acc = _mm512_setzero_si512();
+    for (ptrdiff_t j = 0; j < W; j += 8) {
+        __mmask8 m = rules_sls_tail(W - j);
+        __m512i w = _mm512_and_si512(_mm512_xor_si512(_mm512_maskz_loadu_epi64(m, pos + j),
+                                                      _mm512_maskz_loadu_epi64(m, covered + j)),
+                                     _mm512_maskz_loadu_epi64(m, valid + j));
+        _mm512_mask_storeu_epi64(mis + j, m, w);
+        acc = _mm512_add_epi64(acc, _mm512_popcnt_epi64(w));
+    }
+    return (ptrdiff_t)_mm512_reduce_add_epi64(acc);
+}
+
+/* of the examples of bits outside covered: the negatives minus the positives */
+static RULES_VPOPCNT ptrdiff_t rules_sls_uncovered_delta(
+        const uint64_t *bits, const uint64_t *covered, const uint64_t *pos, ptrdiff_t W) {
+    __m512i acc = _mm512_setzero_si512();
+    for (ptrdiff_t j = 0; j < W; j += 8) {
+        __mmask8 m = rules_sls_tail(W - j);
+        __m512i w = _mm512_andnot_si512(_mm512_maskz_loadu_epi64(m, covered + j),
+                                        _mm512_maskz_loadu_epi64(m, bits + j));
+        __m512i p = _mm512_maskz_loadu_epi64(m, pos + j);
+        acc = _mm512_add_epi64(acc, _mm512_sub_epi64(
+            _mm512_popcnt_epi64(_mm512_andnot_si512(p, w)),
+            _mm512_popcnt_epi64(_mm512_and_si512(w, p))));
+    }
+    return (ptrdiff_t)_mm512_reduce_add_epi64(acc);
+}
+
 #else  /* no vector code: the caller always counts with its scalar loop */
 #define RULES_SLS_HAVE_AVX512 0
 static int rules_sls_simd_available(void) { return 0; }
+static int rules_sls_vpopcnt_available(void) { return 0; }
+static void rules_sls_only_set(const uint64_t *cov, const uint64_t *others, const uint64_t *pos,
+                               ptrdiff_t W, uint64_t *only, uint64_t *only_pos,
+                               uint64_t *only_neg, int64_t *counts) {
+    (void)cov; (void)others; (void)pos; (void)W; (void)only; (void)only_pos; (void)only_neg;
+    (void)counts;
+}
+static void rules_sls_distances(const uint64_t *now, const uint64_t *sets, ptrdiff_t n,
+                                ptrdiff_t W, ptrdiff_t *out) {
+    (void)now; (void)sets; (void)n; (void)W; (void)out;
+}
+static ptrdiff_t rules_sls_misclassified(const uint64_t *pos, const uint64_t *covered,
+                                         const uint64_t *valid, ptrdiff_t W, uint64_t *mis) {
+    (void)pos; (void)covered; (void)valid; (void)W; (void)mis;
+    return 0;
+}
+static ptrdiff_t rules_sls_uncovered_delta(const uint64_t *bits, const uint64_t *covered,
+                                           const uint64_t *pos, ptrdiff_t W) {
+    (void)bits; (void)covered; (void)pos; (void)W;
+    return 0;
+}
 static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
                                    const uint64_t *plus, const uint64_t *minus,
                                    ptrdiff_t W, int32_t *d) {
