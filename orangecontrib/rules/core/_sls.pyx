@@ -52,6 +52,10 @@ cdef extern from "_sls_count.h" nogil:
     void only_set "rules_sls_only_set"(
         const uint64_t *cov, const uint64_t *others, const uint64_t *pos, Py_ssize_t W,
         uint64_t *only, uint64_t *only_pos, uint64_t *only_neg, int64_t *counts)
+    void others_of "rules_sls_others"(const uint64_t *cov, Py_ssize_t k, Py_ssize_t t,
+                                       Py_ssize_t W, uint64_t *others)
+    void changes "rules_sls_changes"(const uint64_t *now, uint64_t *before, const uint64_t *pos,
+                                      Py_ssize_t W, uint64_t *plus, uint64_t *minus)
     void distances "rules_sls_distances"(const uint64_t *now, const uint64_t *sets,
                                           Py_ssize_t n, Py_ssize_t W, Py_ssize_t *out)
     Py_ssize_t misclassified "rules_sls_misclassified"(
@@ -914,12 +918,15 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
         if best != r:
             memcpy(kb, s.kept_bits + (t * N_KEPT + best) * W, W * sizeof(uint64_t))
             memcpy(d, s.kept_diff + (t * N_KEPT + best) * S, S * sizeof(int32_t))
-        for j in range(W):  # entered positives and left negatives add, the others subtract
-            now = s.only[j]
-            before = kb[j]
-            s.plus_bits[j] = (now & ~before & s.pos[j]) | (before & ~now & ~s.pos[j])
-            s.minus_bits[j] = (before & ~now & s.pos[j]) | (now & ~before & ~s.pos[j])
-            kb[j] = now
+        if s.vpop:
+            changes(s.only, kb, s.pos, W, s.plus_bits, s.minus_bits)
+        else:
+            for j in range(W):  # entered positives and left negatives add, the others subtract
+                now = s.only[j]
+                before = kb[j]
+                s.plus_bits[j] = (now & ~before & s.pos[j]) | (before & ~now & ~s.pos[j])
+                s.minus_bits[j] = (before & ~now & s.pos[j]) | (now & ~before & ~s.pos[j])
+                kb[j] = now
         _add_differences(s, s.plus_bits, s.minus_bits, d)
         return d
     if cost * rc < pop and n_only == cost:  # the set's examples
@@ -1184,14 +1191,15 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             r -= size
     else:
         # the examples only rule t covers, split by class, and their words
-        _others(s, t)
         if s.vpop:
+            others_of(s.cov, s.k, t, s.W, s.others)
             only_set(s.cov + t * s.W, s.others, s.pos, s.W, s.only, s.only_pos, s.only_neg,
                      counts)
             n_pos, n_neg, n_words = counts[0], counts[1], counts[2]
             if s.check:
                 _list_words(s)
         else:
+            _others(s, t)
             for j in range(s.W):
                 word = s.cov[t * s.W + j] & ~s.others[j]
                 s.only[j] = word

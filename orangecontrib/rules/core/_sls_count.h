@@ -269,6 +269,38 @@ static RULES_VPOPCNT void rules_sls_only_set(
     counts[2] = n_words;
 }
 
+/* others = the union of the k rules' coverage (W words each, one after
+ * the other) but rule t's */
+static RULES_VPOPCNT void rules_sls_others(const uint64_t *cov, ptrdiff_t k, ptrdiff_t t,
+                                           ptrdiff_t W, uint64_t *others) {
+    for (ptrdiff_t j = 0; j < W; j += 8) {
+        __mmask8 m = rules_sls_tail(W - j);
+        __m512i acc = _mm512_setzero_si512();
+        for (ptrdiff_t r = 0; r < k; r++)
+            if (r != t) acc = _mm512_or_si512(acc, _mm512_maskz_loadu_epi64(m, cov + r * W + j));
+        _mm512_mask_storeu_epi64(others + j, m, acc);
+    }
+}
+
+/* the examples that entered (now, not before) or left a kept set, by
+ * class: plus = entered positives and left negatives, minus = the others;
+ * before becomes now */
+static RULES_VPOPCNT void rules_sls_changes(const uint64_t *now, uint64_t *before,
+                                           const uint64_t *pos, ptrdiff_t W,
+                                           uint64_t *plus, uint64_t *minus) {
+    for (ptrdiff_t j = 0; j < W; j += 8) {
+        __mmask8 m = rules_sls_tail(W - j);
+        __m512i n = _mm512_maskz_loadu_epi64(m, now + j), b = _mm512_maskz_loadu_epi64(m, before + j);
+        __m512i p = _mm512_maskz_loadu_epi64(m, pos + j);
+        __m512i entered = _mm512_andnot_si512(b, n), left = _mm512_andnot_si512(n, b);
+        _mm512_mask_storeu_epi64(plus + j, m, _mm512_or_si512(_mm512_and_si512(entered, p),
+                                                              _mm512_andnot_si512(p, left)));
+        _mm512_mask_storeu_epi64(minus + j, m, _mm512_or_si512(_mm512_and_si512(left, p),
+                                                               _mm512_andnot_si512(p, entered)));
+        _mm512_mask_storeu_epi64(before + j, m, n);
+    }
+}
+
 /* out[i] = the examples in which now and the i-th of n sets (W words
  * each, one after the other) differ */
 static RULES_VPOPCNT void rules_sls_distances(const uint64_t *now, const uint64_t *sets,
@@ -326,6 +358,14 @@ static void rules_sls_only_set(const uint64_t *cov, const uint64_t *others, cons
                                uint64_t *only_neg, int64_t *counts) {
     (void)cov; (void)others; (void)pos; (void)W; (void)only; (void)only_pos; (void)only_neg;
     (void)counts;
+}
+static void rules_sls_others(const uint64_t *cov, ptrdiff_t k, ptrdiff_t t, ptrdiff_t W,
+                             uint64_t *others) {
+    (void)cov; (void)k; (void)t; (void)W; (void)others;
+}
+static void rules_sls_changes(const uint64_t *now, uint64_t *before, const uint64_t *pos,
+                              ptrdiff_t W, uint64_t *plus, uint64_t *minus) {
+    (void)now; (void)before; (void)pos; (void)W; (void)plus; (void)minus;
 }
 static void rules_sls_distances(const uint64_t *now, const uint64_t *sets, ptrdiff_t n,
                                 ptrdiff_t W, ptrdiff_t *out) {
