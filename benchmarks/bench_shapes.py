@@ -11,7 +11,9 @@ n_classes=classes, n_clusters_per_class=1, random_state=0)`` (at most
 ``columns`` informative). Two thirds train, one third test (stratified,
 seed 0). Each fit runs in a fresh process, one job, with a time limit; a
 fit that does not finish shows as ``> limit``. ``sls-2threads`` (not in the
-default list) is SLS with ``n_jobs=2``: the same model in two threads.
+default list) is SLS with ``n_jobs=2``: the same model in two threads;
+``sls-scalar`` is SLS with its kernel's scalar loops (what a CPU without
+AVX-512 runs; the same model).
 """
 from __future__ import annotations
 
@@ -63,11 +65,17 @@ def make_learner(name):
             "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner,
             "rf": lambda: RandomForestLearner(random_state=0),
             # not a default: SLS's searches in two threads (the same model)
-            "sls-2threads": lambda: R.SLSEnsembleLearner(n_jobs=2)}[name]()
+            "sls-2threads": lambda: R.SLSEnsembleLearner(n_jobs=2),
+            "sls-scalar": R.SLSEnsembleLearner}[name]()
 
 
 def _fit_one(name, shape, queue):
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if name == "sls-scalar":  # this process only: the kernel's scalar loops
+        from functools import partial
+
+        import orangecontrib.rules.sls as sls
+        sls.SLSData = partial(sls.SLSData, simd=False)
     train, test = split(make_shape(shape))
     learner = make_learner(name)
     t = time.perf_counter()

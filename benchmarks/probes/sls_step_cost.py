@@ -2,7 +2,10 @@
 classes, k = 1..8, five seeds, 5,000 steps each, the paper's p_noise and
 p_restart) on the shape's training two thirds, in this process.
 
-    OMP_NUM_THREADS=1 python benchmarks/probes/sls_step_cost.py 5000x40x11
+    OMP_NUM_THREADS=1 python benchmarks/probes/sls_step_cost.py 5000x40x11 [--scalar]
+
+``--scalar``: the kernel's scalar loops even where the CPU has AVX-512 (the
+searches are the same; what a CPU without it runs).
 """
 import os
 import sys
@@ -16,11 +19,13 @@ from bench_shapes import make_shape, split  # noqa: E402
 from orangecontrib.rules.core import SLSData, pack_bits, sls_search  # noqa: E402
 from orangecontrib.rules.sls import SLSPreprocessor, sls_coding  # noqa: E402
 
-shape = sys.argv[1] if len(sys.argv) > 1 else "5000x40x11"
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+shape = args[0] if args else "5000x40x11"
+vector = "--scalar" not in sys.argv
 data, _ = split(make_shape(shape))
 data = SLSPreprocessor(10, "thresholds")(data)
 codes, n_bins, ordinal, _ = sls_coding(data, 10)
-sd = SLSData(codes, n_bins, ordinal, np.ones(len(data)))
+sd = SLSData(codes, n_bins, ordinal, np.ones(len(data)), simd=vector)
 y = data.Y.astype(int)
 t = time.perf_counter()
 steps, scores = 0, []
@@ -32,5 +37,5 @@ for c in np.unique(y)[:3]:
             steps += n
             scores.append(score)
 dt = time.perf_counter() - t
-print(f"{shape}: {dt:.3f} s, {steps} steps, {dt / steps * 1e6:.3f} us/step, "
+print(f"{shape}{'' if sd.simd else ' (scalar)'}: {dt:.3f} s, {steps} steps, {dt / steps * 1e6:.3f} us/step, "
       f"mean score {np.mean(scores):.3f}")

@@ -27,6 +27,16 @@ that entered or left its only-covered set since, by the set's examples, by
 the examples outside it or by popcounts (:func:`_kept_differences`; exact
 integers, so the same choices).
 
+Where the CPU has AVX-512 (checked at run time, ``_sls_count.h``), the
+examples are added to those counts by masked byte adds, 64 slots at a time,
+in *prefix form* (per ordinal bound the examples it uncovers, so the scoring
+needs no prefix sums: :meth:`SLSData._vector_layout`); the candidates are
+scored 16 at a time; and with VPOPCNTDQ the passes over the examples' words
+(the only-covered set, the distances to the kept sets, the misclassified
+examples, a generalisation's newly covered ones) use vector popcounts.
+Same integers, so the same searches as the scalar loops, which every other
+CPU runs.
+
 The random numbers come from a splitmix64 generator seeded by the caller, so
 a search depends on its seed only. On nominal data the random stream and
 every choice are those of the literal-bitset kernel this one replaced (the
@@ -120,7 +130,9 @@ cdef class SLSData:
     ``codes`` ``(m, n_attrs)`` int32: the value (nominal) or bin (ordinal)
     of each example, ``-1`` missing; ``n_bins``: values or bins per
     attribute; ``ordinal``: 1 for ordinal attributes; ``w``: example weights
-    (examples of weight 0 take no part).
+    (examples of weight 0 take no part); ``simd``: count with AVX-512 where
+    the CPU has it (``None``, the default) or never (``False``: the scalar
+    loops, for tests and comparisons; the searches are the same).
 
     The bitsets are built here, per attribute: one per value or bin
     (``code = b``), then for an ordinal attribute its literals, the lower

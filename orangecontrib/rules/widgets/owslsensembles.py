@@ -30,7 +30,8 @@ class OWSLSEnsembles(OWRulesLearnerBase):
     n_intervals = Setting(10)
     theta = Setting(0.0)
     delta = Setting(0.05)
-    n_jobs = Setting(1)
+    # all cores, as the other widgets of the add-on (the model is the same)
+    n_jobs = Setting(os.cpu_count() or 1)
     random_state = Setting(0)
 
     def add_main_layout(self):
@@ -91,8 +92,8 @@ class OWSLSEnsembles(OWRulesLearnerBase):
         box = gui.vBox(self.controlArea, "Computation")
         self.n_jobs_spin = gui.spin(
             box, self, "n_jobs", 1, os.cpu_count() or 1, label="Parallel searches:",
-            tooltip="Searches run in this many threads; the result does not "
-                    "depend on it.",
+            tooltip="Searches run in this many threads (all cores by "
+                    "default); the result does not depend on it.",
             callback=self.settings_changed)
         self.seed_spin = gui.spin(
             box, self, "random_state", 0, 2**31 - 1, label="Random seed:",
