@@ -144,6 +144,21 @@ def _distinct_conditions(kind, col, op, value):
             np.ascontiguousarray(o[first]), np.ascontiguousarray(v[first]), inv)
 
 
+cdef inline void _spread_word(uint8_t *out, Py_ssize_t stride, Py_ssize_t rows,
+                              const uint64_t *planes, int n_p) noexcept nogil:
+    """``out[b * stride]`` = the count of row ``b`` (``b < rows``) whose bits
+    are in the planes."""
+    cdef Py_ssize_t q, t, b
+    cdef int p
+    cdef uint64_t e
+    for q in range(0, rows, 8):  # a constant step: a C loop
+        e = 0
+        for p in range(n_p):
+            e |= _SPREAD[(planes[p] >> q) & 255] << p
+        for t in range(min(8, rows - q)):
+            out[(q + t) * stride] = <uint8_t>(e >> (8 * t))
+
+
 cdef class _RuleRows:
     """A rule set's distinct conditions as bitsets over blocks of rows
     (``bits[j * n_u + u]``: word ``j`` of the block, distinct condition
@@ -189,6 +204,35 @@ cdef class _RuleRows:
             rows &= w[self.inv[k]]
         return rows
 
+    cdef void dense(self, uint8_t[:, ::1] out, bint failed) noexcept nogil:
+        """Every rule on every row into ``out`` (see :func:`_dense`), word
+        by word of each block."""
+        cdef Py_ssize_t i0 = 0, j, r, rows, left, i, k, count, n_rules = self.n_rules
+        cdef uint64_t planes[9]
+        cdef int n_p = 1
+        while i0 < self.n:
+            rows = min(self.block_rows, self.n - i0)
+            self.fill(i0, rows)
+            for j in range((rows + 63) // 64):
+                left = min(64, rows - 64 * j)
+                for r in range(n_rules):
+                    if not failed:
+                        planes[0] = self.cover(r, j, ~(<uint64_t>0) >> (64 - left))
+                    elif self.rule_ptr[r + 1] - self.rule_ptr[r] <= 255:
+                        n_p = self.failed(r, j, ~(<uint64_t>0) >> (64 - left), planes)
+                    else:  # counts past a byte: row by row, saturated
+                        for i in range(i0 + 64 * j, i0 + 64 * j + left):
+                            count = 0
+                            for k in range(self.rule_ptr[r], self.rule_ptr[r + 1]):
+                                count += not _satisfies(
+                                    self.Xd, self.Xc, i, self.ukind[self.inv[k]],
+                                    self.ucol[self.inv[k]], self.uop[self.inv[k]],
+                                    self.uvalue[self.inv[k]])
+                            out[i, r] = <uint8_t>(count if count < 255 else 255)
+                        continue
+                    _spread_word(&out[i0 + 64 * j, r], n_rules, left, planes, n_p)
+            i0 += rows
+
     cdef inline int failed(self, Py_ssize_t r, Py_ssize_t j, uint64_t rows,
                            uint64_t *planes) noexcept nogil:
         """Word ``j`` of the block: per row (of ``rows``), the number of
@@ -212,47 +256,14 @@ cdef class _RuleRows:
         return n_p
 
 
-cdef inline void _spread_word(uint8_t *out, Py_ssize_t stride, Py_ssize_t rows,
-                              const uint64_t *planes, int n_p) noexcept nogil:
-    """``out[b * stride]`` = the count of row ``b`` (``b < rows``) whose bits
-    are in the planes."""
-    cdef Py_ssize_t q, t, b
-    cdef int p
-    cdef uint64_t e
-    for q in range(0, rows, 8):  # a constant step: a C loop
-        e = 0
-        for p in range(n_p):
-            e |= _SPREAD[(planes[p] >> q) & 255] << p
-        for t in range(min(8, rows - q)):
-            out[(q + t) * stride] = <uint8_t>(e >> (8 * t))
-
-
 def cover_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
                  const int32_t[::1] rule_ptr, const int32_t[::1] kind,
                  const int32_t[::1] col, const int8_t[::1] op,
                  const double[::1] value, Py_ssize_t block_words=0):
     """Boolean ``(n, n_rules)`` matrix: does rule ``r`` cover example ``i``.
     (``block_words``: rows per block of condition bitsets, in words; tests.)"""
-    cdef _RuleRows rr = _RuleRows(Xd, Xc, rule_ptr, kind, col, op, value, block_words)
-    cdef Py_ssize_t n = rr.n, n_rules = rr.n_rules
-    out_arr = np.zeros((n, n_rules), dtype=np.uint8)
-    if n == 0 or n_rules == 0:
-        return out_arr.view(np.bool_)
-    cdef uint8_t[:, ::1] out = out_arr
-    cdef Py_ssize_t i0, j, r, rows, left
-    cdef uint64_t plane
-    with nogil:
-        i0 = 0
-        while i0 < n:
-            rows = min(rr.block_rows, n - i0)
-            rr.fill(i0, rows)
-            for j in range((rows + 63) // 64):
-                left = min(64, rows - 64 * j)
-                for r in range(n_rules):
-                    plane = rr.cover(r, j, ~(<uint64_t>0) >> (64 - left))
-                    _spread_word(&out[i0 + 64 * j, r], n_rules, left, &plane, 1)
-            i0 += rows
-    return out_arr.view(np.bool_)
+    return _dense(_RuleRows(Xd, Xc, rule_ptr, kind, col, op, value, block_words),
+                  False).view(np.bool_)
 
 
 def violation_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
@@ -262,34 +273,17 @@ def violation_matrix(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
     """``uint8 (n, n_rules)``: how many of rule ``r``'s conditions example
     ``i`` fails (a missing value fails its conditions; at most 255); 0 where
     :func:`cover_matrix` is true."""
-    cdef _RuleRows rr = _RuleRows(Xd, Xc, rule_ptr, kind, col, op, value, block_words)
-    cdef Py_ssize_t n = rr.n, n_rules = rr.n_rules
-    out_arr = np.zeros((n, n_rules), dtype=np.uint8)
-    if n == 0 or n_rules == 0:
-        return out_arr
+    return _dense(_RuleRows(Xd, Xc, rule_ptr, kind, col, op, value, block_words), True)
+
+
+cdef _dense(_RuleRows rr, bint failed):
+    """``uint8 (n, n_rules)``: 1 where a rule covers a row, or (``failed``)
+    how many of its conditions the row fails."""
+    out_arr = np.zeros((rr.n, rr.n_rules), dtype=np.uint8)
     cdef uint8_t[:, ::1] out = out_arr
-    cdef Py_ssize_t i0, j, r, rows, left, i, k, failed
-    cdef uint64_t planes[9]
-    cdef int n_p
-    with nogil:
-        i0 = 0
-        while i0 < n:
-            rows = min(rr.block_rows, n - i0)
-            rr.fill(i0, rows)
-            for j in range((rows + 63) // 64):
-                left = min(64, rows - 64 * j)
-                for r in range(n_rules):
-                    if rule_ptr[r + 1] - rule_ptr[r] > 255:  # counts past a byte: saturate
-                        for i in range(i0 + 64 * j, i0 + 64 * j + left):
-                            failed = 0
-                            for k in range(rule_ptr[r], rule_ptr[r + 1]):
-                                failed += not _satisfies(Xd, Xc, i, kind[k], col[k], op[k],
-                                                         value[k])
-                            out[i, r] = <uint8_t>(failed if failed < 255 else 255)
-                        continue
-                    n_p = rr.failed(r, j, ~(<uint64_t>0) >> (64 - left), planes)
-                    _spread_word(&out[i0 + 64 * j, r], n_rules, left, planes, n_p)
-            i0 += rows
+    if rr.n and rr.n_rules:
+        with nogil:
+            rr.dense(out, failed)
     return out_arr
 
 
