@@ -900,7 +900,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     (subtracted from those of all examples), or popcounts of every bin's
     bitset. It replaces the oldest kept set. Costs in added slots, the
     popcounts' weighed as measured."""
-    cdef Py_ssize_t i, j, a, b, A = s.A, W = s.W, S = s.DS, n_diff = -1, nd, r, best = -1, nbm
+    cdef Py_ssize_t j, a, b, A = s.A, W = s.W, S = s.DS, n_diff = -1, r, best = -1, nbm
     cdef long long kp, kn, sd
     cdef uint64_t now, before, out
     cdef uint64_t *kb
