@@ -5,7 +5,7 @@ runs; within one process, in turn, the builds compare to a few percent).
     OMP_NUM_THREADS=1 python benchmarks/probes/sls_kernels_ab.py SHAPE REPS DIR [DIR...]
 
 A DIR is a source tree with the kernel built in place (``git worktree add
-/tmp/b COMMIT && cd /tmp/b && python setup.py build_ext --inplace``); its
+DIR COMMIT``, then ``python setup.py build_ext --inplace`` inside DIR); its
 ``orangecontrib/rules/core/_sls*.so`` is loaded under its own name. Each
 repetition runs 72 searches (the shape's first three classes, k = 1..8,
 three seeds, 5,000 steps, the paper's p_noise and p_restart) with every
