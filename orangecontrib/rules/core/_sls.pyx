@@ -261,13 +261,13 @@ cdef class SLSData:
                 # the example's slots in prefix form (_vector_layout)
                 nbm = self.nb[a] - 1
                 if not self.ordinal[a]:
-                    first, last = v, v + 1       # nothing if missing
+                    first, last = v, v + 1       # none if missing (v < 0)
                 elif v < 0:
                     first, last = nbm, nbm + 1   # the missing slot
                 else:
                     first, last = v, nbm         # bins v..nbm-1 (none for the top bin)
                 if v < 0 and not self.ordinal[a]:
-                    continue
+                    last = first
                 for slot in range(self.voff[a] + first, self.voff[a] + last):
                     self.masks[x, slot >> 6] |= (<uint64_t>1) << (slot & 63)
         for a in range(self.n_attrs):
@@ -347,7 +347,7 @@ cdef struct Search:
     uint64_t *cov             # (k, W) coverage of each rule
     # scratch
     uint64_t *others          # (W,) coverage of the other rules
-    uint64_t *covered         # (W,) coverage of all rules (after the last score)
+    uint64_t *covered         # (W,) coverage of all rules (the moves keep it up to date)
     uint64_t *mis             # (W,) misclassified examples (after the last score)
     Py_ssize_t n_mis
     uint64_t *scratch         # (W,)
@@ -951,15 +951,7 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
             s.plus_bits[j] = out & ~s.pos[j]
             s.minus_bits[j] = out & s.pos[j]
         _add_differences(s, s.plus_bits, s.minus_bits, d)
-    elif not s.simd:  # popcounts of every bin's bitset
-        for a in range(A):
-            sd = 0
-            for b in range(s.nb[a]):
-                _bin_counts(s, a, b, n_words, &kp, &kn)
-                d[s.off[a] + b] = <int32_t>(kp - kn)
-                sd += kp - kn
-            d[s.off[a] + s.nb[a]] = <int32_t>(total - sd)   # the missing slot
-    else:  # the same in prefix form (SLSData._vector_layout)
+    else:  # popcounts of every bin's bitset, into histogram slots or prefix form
         if s.vpop:
             _list_words(s)
         for a in range(A):
@@ -968,11 +960,15 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
             for b in range(s.nb[a]):
                 _bin_counts(s, a, b, n_words, &kp, &kn)
                 sd += kp - kn
-                if not s.ordinal[a]:
+                if not s.simd:
+                    d[s.off[a] + b] = <int32_t>(kp - kn)
+                elif not s.ordinal[a]:  # prefix form (SLSData._vector_layout)
                     d[s.voff[a] + b] = <int32_t>(kp - kn)
                 elif b < nbm:
                     d[s.voff[a] + b] = <int32_t>sd
-            if s.ordinal[a] and s.has_missing[a]:
+            if not s.simd:
+                d[s.off[a] + s.nb[a]] = <int32_t>(total - sd)   # the missing slot
+            elif s.ordinal[a] and s.has_missing[a]:
                 d[s.voff[a] + nbm] = <int32_t>(total - sd)
     memcpy(kb, s.only, W * sizeof(uint64_t))
     return d
