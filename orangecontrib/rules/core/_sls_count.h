@@ -1,20 +1,23 @@
-/* Counting examples into the SLS kernel's per-slot differences with
- * AVX-512 (core/_sls.pyx, SLSData and _add_differences).
+/* The SLS kernel's vector code (core/_sls.pyx): counting examples into
+ * the per-slot differences, scoring the candidate literals, and passes over
+ * the examples' words with vector popcounts.
  *
- * The kernel lays the slots of the attributes (an attribute's values or
- * bins and its missing slot, n_bins + 1 slots) out one after the other and
- * cuts them into groups of 64 (an attribute may straddle two groups; 40
- * attributes of ten bins take seven groups). Each example has one 64-bit
- * mask per group: the bits of its slots in the group. Adding the example to the counts of all of them is then one
- * masked byte add to a 512-bit register of 64 byte counters. The counters are signed bytes;
+ * The counts are laid out as SLSData._vector_layout says (prefix form: per
+ * ordinal attribute of n bins, the examples in bins <= l for l < n - 1 and
+ * its missing ones if it has any; per nominal attribute, per value), one
+ * attribute after the other, cut into groups of 64 slots (an attribute may
+ * straddle two groups; 40 attributes of ten bins take six groups). Each
+ * example has one 64-bit mask per group: the bits of every slot it counts
+ * in. Adding the example is then one masked byte add per group to a
+ * 512-bit register of 64 byte counters. The counters are signed bytes;
  * each example moves a counter by at most one, so they are added to the
  * 32-bit differences every 127 examples, before they can overflow.
  *
- * The counts are exact integers, the same as the scalar loop's (one add per
- * attribute and example), so the search makes the same choices on any CPU.
- * Only x86-64 with GCC or Clang builds the vector code; it runs where the
- * CPU has AVX-512BW (checked at run time), else the caller counts with its
- * scalar loop.
+ * The counts are exact integers, so the search makes the same choices as
+ * with the scalar loops of core/_sls.pyx on any CPU. Only x86-64 with GCC or
+ * Clang builds the vector code; it runs where the CPU has AVX-512BW (the
+ * popcount passes: VPOPCNTDQ), checked at run time; elsewhere the caller
+ * runs its scalar loops.
  */
 #ifndef RULES_SLS_COUNT_H
 #define RULES_SLS_COUNT_H
