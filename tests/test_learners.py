@@ -315,6 +315,9 @@ def test_array_input_reads_the_training_columns():
 def test_params_are_the_whole_signature_and_round_trip(name):
     import inspect
 
+    from orangecontrib.rules.evc import GumbelParameters
+    GUMBEL = GumbelParameters(np.ones((2, 1)), np.full((2, 1), 0.5))
+
     import orangecontrib.rules as R
     cls = getattr(R, name)
     names = [p for p in inspect.signature(cls.__init__).parameters
@@ -324,7 +327,7 @@ def test_params_are_the_whole_signature_and_round_trip(name):
     # a non-default value of every parameter that has an obvious one survives
     changed = {k: v for k, v in {
         "T_max": 7, "random_state": 5, "n_jobs": 2, "beam_width": 3, "max_thresholds": None,
-        "gumbel": {"mu": [1.0], "beta": [0.5]}, "lambdas": (0.1, 1.0), "n_folds": 3,
+        "gumbel": GUMBEL, "lambdas": (0.1, 1.0), "n_folds": 3,
         "k_max": 3, "numeric": "intervals", "min_lift": 3.0, "max_candidates": 99,
         "strategy": "vote", "patience": 4}.items() if k in names}
     learner = cls(**changed)

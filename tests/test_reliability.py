@@ -204,3 +204,105 @@ def test_a_learner_pickles_in_the_middle_of_a_fit(kind):
 
     learner(Table("iris"), progress)
     assert pickled and not hasattr(pickled[0], "_progress_cb")
+
+
+# --------------------------------------------------------------- second fuzz round
+def test_slipper_gives_an_uncovered_row_the_other_class():
+    """f(x) = 0 on a row no rule covers is P = 0.5 / 0.5; the tie goes to
+    the more prevalent class, not to the class listed first (which was the
+    booster's positive class: training accuracy 0.46 instead of 1)."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 2))
+    y = (X[:, 0] > 0.15).astype(float)  # class 1 ("b") is the minority
+    for values, labels in ((("a", "b"), y), (("b", "a"), 1 - y)):
+        domain = Domain([ContinuousVariable("x0"), ContinuousVariable("x1")],
+                        DiscreteVariable("y", values))
+        data = Table.from_numpy(domain, X, labels)
+        model = R.SlipperLearner()(data)
+        assert np.mean(model(data) == data.Y) == 1.0
+
+
+def test_tiny_weights_are_a_clear_error(titanic):
+    data = titanic[:200].copy()
+    with data.unlocked():
+        data.W = np.full(len(data), 1e-310)
+    for kind in sorted(LEARNERS):
+        with pytest.raises(ValueError, match="example weights sum to"):
+            LEARNERS[kind]()(data)
+
+
+def test_wvote_with_confidences_near_zero_is_finite():
+    """Every firing rule with a confidence below 1e-12: the vote goes to a
+    class with a firing rule (it went to the most prevalent class, which
+    had none: 0 / 0)."""
+    cover = np.array([[True, True], [True, False]])
+    heads = np.array([1, 1])
+    probs = R.score_rules(cover, heads, [1e-14, 1e-13], [0.1, 0.1], [0.7, 0.3], "wvote")
+    assert np.all(np.isfinite(probs))
+    np.testing.assert_allclose(probs.sum(axis=1), 1)
+
+
+#: per learner, values each parameter must refuse (with the parameter's name)
+BAD_PARAMETERS = {
+    "slipper": dict(T=0, T_max=-1, n_folds=0, patience=0, positive_class=-1, n_jobs=0,
+                    random_state=-1),
+    "evc": dict(quality="x", m=-1, beam_width=-1, max_rule_length=0,
+                min_covered_examples=float("nan"), alpha=2, parent_alpha=0,
+                n_permutations=0, gumbel="x", strategy="best", max_rules_per_class=0,
+                max_thresholds=0, n_jobs="2", random_state=1.5),
+    "lrr": dict(rule_learner="x", rule_penalty="yes", attributes=2, use_rules=None,
+                lambda_=-1, lambdas=(), n_folds=1, random_state="0"),
+    "sls": dict(k_max=0, n_rule_sets=0, rho=0, max_steps=-1, p_noise=2, p_restart=-0.1,
+                n_intervals=1, numeric="bins", theta=3, delta=1, n_jobs=0,
+                random_state=-5),
+    "roccer": dict(min_support=0, min_confidence=1.5, min_lift=0, max_length=0,
+                   min_cuts=-1, max_cuts=0, numeric="x", max_candidates=0,
+                   max_memory_mb=float("inf")),
+    "scoring": dict(base="cn2", strategy="max", min_confidence=-0.1, ordered="no",
+                    random_state=-1, beam_width=0, min_covered_examples=-1,
+                    max_rule_length=0),
+}
+LEARNER_CLASSES = {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
+                   "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
+                   "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_PARAMETERS))
+def test_out_of_range_parameters_are_refused_by_name(kind):
+    import inspect
+    cls = LEARNER_CLASSES[kind]
+    names = [p for p in inspect.signature(cls.__init__).parameters
+             if p not in ("self", "preprocessors")]
+    assert sorted(BAD_PARAMETERS[kind]) == sorted(names)  # every public parameter
+    for name, value in BAD_PARAMETERS[kind].items():
+        with pytest.raises(ValueError, match=name):
+            cls(**{name: value})
+    cls()  # the defaults pass
+
+
+def test_lr_with_rules_fits_a_many_valued_attribute_sparse():
+    """An attribute of 1,200 values (an ID, a zip code): the one-hot columns
+    are a sparse matrix and the solver quasi-Newton (it was a dense Newton
+    solver, cubic in the values); the fit is the one Newton's method gives."""
+    import scipy.sparse as sp
+
+    import orangecontrib.rules.logreg as LR
+    rng = np.random.default_rng(0)
+    n, k = 600, 400
+    x = rng.integers(0, k, n).astype(float)
+    y = (rng.normal(size=k)[x.astype(int)] + rng.normal(size=n) > 0).astype(float)
+    domain = Domain([DiscreteVariable("zip", tuple(f"z{i}" for i in range(k)))],
+                    DiscreteVariable("y", ("a", "b")))
+    data = Table.from_numpy(domain, x[:, None], y)
+    learner = R.RuleLogisticRegressionLearner(use_rules=False, lambda_=1.0)
+    model = learner(data)
+    assert sp.issparse(model.features(data.X))
+    old = LR.NEWTON_MAX_FEATURES
+    try:
+        LR.NEWTON_MAX_FEATURES = 10 ** 6  # the dense Newton solver
+        newton = learner(data)
+        assert not sp.issparse(newton.features(data.X))
+        expected = newton(data, newton.Probs)
+    finally:
+        LR.NEWTON_MAX_FEATURES = old
+    np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-4)

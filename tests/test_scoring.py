@@ -65,13 +65,21 @@ def test_first_follows_the_given_order_of_a_decision_list():
 
 
 def test_rand_is_seeded_and_picks_firing_rules_uniformly():
-    cover = np.repeat(COVER[[0]], 3000, axis=0)
-    a = score_rules(cover, HEADS, CONF, FPR, PRIOR, "rand", random_state=7)
-    b = score_rules(cover, HEADS, CONF, FPR, PRIOR, "rand", random_state=7)
+    """RAND picks one firing rule per row, the same for a row whatever
+    rows are predicted with it (a hash of the seed and the firing rules),
+    and over seeds each firing rule equally often."""
+    a = score_rules(COVER, HEADS, CONF, FPR, PRIOR, "rand", random_state=7)
+    b = score_rules(COVER, HEADS, CONF, FPR, PRIOR, "rand", random_state=7)
     np.testing.assert_array_equal(a, b)
+    rng = np.random.default_rng(0)
+    batch = rng.integers(0, len(COVER), 500)  # rows repeated, in another order
+    np.testing.assert_array_equal(
+        score_rules(COVER[batch], HEADS, CONF, FPR, PRIOR, "rand", random_state=7), a[batch])
     outcomes = [row(0, 9 / 13), row(1, 6 / 9), row(1, 10 / 17)]
-    which = np.array([[np.allclose(p, o) for o in outcomes] for p in a])
-    assert which.sum(axis=1).tolist() == [1] * len(a)  # always one firing rule
+    got = np.array([score_rules(COVER[[0]], HEADS, CONF, FPR, PRIOR, "rand",
+                                random_state=seed)[0] for seed in range(3000)])
+    which = np.array([[np.allclose(p, o) for o in outcomes] for p in got])
+    assert which.sum(axis=1).tolist() == [1] * len(got)  # always one firing rule
     shares = which.mean(axis=0)
     np.testing.assert_allclose(shares, 1 / 3, atol=0.05)
     # a row where one rule fires is deterministic

@@ -9,6 +9,7 @@ says which fire on each instance and pickles.
 from __future__ import annotations
 
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 
@@ -65,6 +66,8 @@ def check_table(data: Table, fitting: bool = True):
                 f"its {len(cv.values)} values ({_listing(cv.values)}); codes must be "
                 f"0..{len(cv.values) - 1} (build the table with the class's values, "
                 "e.g. Table.from_numpy with y mapped to value indices)")
+    if fitting and data.has_weights() and len(data):
+        check_weights(data.W)
     for j, var in enumerate(domain.attributes):
         if not len(data):
             break
@@ -83,6 +86,31 @@ def check_table(data: Table, fitting: bool = True):
                     f"attribute '{var.name}' has values of magnitude {big.max():.3g}; "
                     f"values beyond {MAX_MAGNITUDE:.0e} cannot be discretised or "
                     "fitted reliably: rescale the column")
+
+
+#: the least total example weight a fit accepts: the learners divide by
+#: the total (to scale weights to the number of rows) and by class totals
+MIN_TOTAL_WEIGHT = 1e-100
+
+
+def check_weights(W):
+    """Clear errors for example weights no fit can use: NaN, infinite or
+    negative weights, a total that overflows, or a positive total so
+    small (below ``MIN_TOTAL_WEIGHT``, e.g. subnormal weights) that
+    dividing by it overflows. Weights count as that many rows: multiply
+    all of them by one constant to bring them into range."""
+    w = np.asarray(W, dtype=float).reshape(-1)
+    if not np.all(np.isfinite(w)) or (w < 0).any():
+        raise ValueError("example weights must be finite and non-negative")
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not np.isfinite(total):
+        raise ValueError(f"example weights sum to more than {np.finfo(float).max:.3g}; "
+                         "divide them all by one constant")
+    if 0 < total < MIN_TOTAL_WEIGHT:
+        raise ValueError(f"example weights sum to {total:.3g}, too little to fit "
+                         f"(at least {MIN_TOTAL_WEIGHT:g}); multiply them all by one "
+                         "constant (a weight counts as that many rows)")
 
 
 def _listing(values, most=5) -> str:
@@ -243,6 +271,67 @@ def _resolved_call(func, *args, **kwargs):
     return func(*map(data, args), **{k: data(v) for k, v in kwargs.items()})
 
 
+def class_preference(class_distribution, values) -> np.ndarray:
+    """Per class, its rank on a tie (higher wins), in ``(0, 1]``: the class
+    more prevalent in training first, then the one whose value name sorts
+    first. It depends on the classes, not on the order the class variable
+    lists them in, so that order never changes a prediction."""
+    dist = np.asarray(class_distribution, dtype=float)
+    order = sorted(range(len(dist)), key=lambda c: (-dist[c], str(values[c])))
+    pref = np.empty(len(dist))
+    pref[order] = np.arange(len(dist), 0, -1) / max(len(dist), 1)
+    return pref
+
+
+def in_name_order(classes, values) -> list[int]:
+    """``classes`` (indices) sorted by their value names: the order in
+    which a learner hands out per-class seeds, so the model does not depend
+    on the order the class variable lists its values in (Orange lists
+    them sorted, so this is usually the index order)."""
+    return sorted(classes, key=lambda c: (str(values[c]), c))
+
+
+def argmax_with_ties(scores: np.ndarray, preference: np.ndarray,
+                     eligible: np.ndarray | None = None) -> np.ndarray:
+    """Per row, the column of the highest score; among scores equal to it
+    (to 1e-12, relative and absolute) the class of the highest
+    ``preference`` (:func:`class_preference`), then the lower index.
+    ``eligible`` (boolean, the shape of ``scores``): only these columns may
+    win (every row needs one)."""
+    scores = np.asarray(scores, dtype=float)
+    masked = scores if eligible is None else np.where(eligible, scores, -np.inf)
+    best = masked.max(axis=1, keepdims=True)
+    tied = np.isclose(masked, best, rtol=1e-12, atol=1e-12)
+    if eligible is not None:
+        tied &= eligible
+    pref = np.asarray(preference, dtype=float)
+    return np.argmax(np.where(tied, pref[None, :] + 1, 0), axis=1)
+
+
+#: the progress callback of each fit under way, by ``id`` of its learner
+#: (a context variable: each thread, and each nested fit, sees its own)
+_PROGRESS: ContextVar[dict] = ContextVar("orangecontrib_rules_progress", default={})
+
+
+def usable_rows(data: Table) -> Table:
+    """``data`` without the rows a rule learner cannot use: those with an
+    unknown class, and those of weight 0 (an example of weight 0 counts
+    for nothing, so it must not create a candidate threshold or move a
+    discretiser's cut either). If every row has weight 0, the rows with a
+    known class are kept (the fit then gives the prior)."""
+    cv = data.domain.class_var
+    if cv is None or not len(data):
+        return data
+    y = np.asarray(data.Y, dtype=float).reshape(len(data), -1)[:, 0]
+    keep = ~np.isnan(y)
+    if data.has_weights():
+        w = np.asarray(data.W, dtype=float).reshape(-1)
+        positive = keep & (w > 0)
+        if positive.any():
+            keep = positive
+    return data if keep.all() else data[keep]
+
+
 class Interrupted(Exception):
     """Raised from a progress callback to stop a fit (widget's Cancel)."""
 
@@ -278,6 +367,11 @@ class RuleModel(_ModelBase):
         return len(self.domain.class_var.values)
 
     @property
+    def class_preference(self) -> np.ndarray:
+        """Which class wins a tie (:func:`class_preference`)."""
+        return class_preference(self.class_distribution, self.domain.class_var.values)
+
+    @property
     def prior(self) -> np.ndarray:
         """Training class prevalence (uniform if there was no weight)."""
         total = self.class_distribution.sum()
@@ -287,14 +381,18 @@ class RuleModel(_ModelBase):
 
     def __call__(self, data, ret=_ModelBase.Value):
         """Orange's prediction call. An array is read in the columns of the
-        training data (``original_domain``) when the learner's preprocessing
-        changed them (ROCCER's and SLS's discretisation), so ``model(data.X)``
-        gives what ``model(data)`` gives; :meth:`predict` takes the model's own
-        columns."""
-        if (isinstance(data, np.ndarray) or sp.issparse(data)) \
-                and self.original_domain.attributes != self.domain.attributes:
+        training data (``original_domain``), which the learner's
+        preprocessing may have changed (ROCCER's and SLS's discretisation),
+        so ``model(data.X)`` gives what ``model(data)`` gives, checks
+        included; :meth:`predict` takes the model's own columns. The
+        predicted class is the most probable one, ties to the class more
+        prevalent in training (:meth:`predict_storage`)."""
+        if isinstance(data, np.ndarray) or sp.issparse(data):
             one_d = data.ndim == 1
-            X = dense_X(data).reshape(1, -1) if one_d else dense_X(data)
+            if sp.issparse(data):
+                X = sp.csr_matrix(data, dtype=np.float64)
+            else:
+                X = dense_X(data).reshape(1, -1) if one_d else dense_X(data)
             attrs = self.original_domain.attributes
             if X.shape[1] != len(attrs):
                 raise ValueError(f"X has {X.shape[1]} columns; the model was "
@@ -304,6 +402,19 @@ class RuleModel(_ModelBase):
                 return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
             return out
         return super().__call__(data, ret)
+
+    def predict_storage(self, data):
+        """``(values, probabilities)`` of the rows of ``data`` (in the
+        model's domain): :meth:`predict`'s probabilities and, per row, the
+        most probable class, a tie going to the class more prevalent in
+        training, then to the value name that sorts first
+        (:attr:`class_preference`; Orange's own argmax would give a tie to
+        the first class listed, so the order of the class values would
+        change the predictions: e.g. SLIPPER's 0.5 on a row no rule
+        covers)."""
+        X = data.X if isinstance(data, Table) else np.atleast_2d(data.x)
+        probs = self.predict(X)
+        return argmax_with_ties(probs, self.class_preference), probs
 
     def data_to_model_domain(self, data: Table, progress_callback=dummy_callback) -> Table:
         """Orange's transformation, after discrete values are mapped to the
@@ -420,30 +531,37 @@ class RuleLearner(Learner):
     def __call__(self, data, progress_callback=None):
         if isinstance(data, Table):
             check_table(data)
-        self._progress_cb = wrap_callback(progress_callback or dummy_callback,
-                                          start=0.1, end=0.99)
+        token = _PROGRESS.set({**_PROGRESS.get(), id(self): wrap_callback(
+            progress_callback or dummy_callback, start=0.1, end=0.99)})
         try:
             return super().__call__(data, progress_callback)
         finally:
-            del self._progress_cb
-
-    def __getstate__(self):
-        """Without the progress callback of a fit under way: a learner's
-        method sent to a worker process (joblib's loky or Dask backend) must
-        pickle, and a callback (a widget's, or one holding a lock) may not.
-        On the worker, progress goes nowhere; the caller reports it as tasks
-        finish."""
-        state = self.__dict__.copy()
-        state.pop("_progress_cb", None)
-        return state
+            _PROGRESS.reset(token)
 
     def progress(self, fraction: float, status: str = ""):
-        """Report progress in [0, 1] of the fit; may raise :class:`Interrupted`."""
-        cb = getattr(self, "_progress_cb", dummy_callback)
+        """Report progress in [0, 1] of the fit; may raise :class:`Interrupted`.
+
+        The callback is the one given to this fit's ``__call__``: it is kept
+        in a context variable keyed by the learner, not on the learner, so
+        one learner fitted from two threads at once reports each fit's
+        progress to its own caller (a thread the fit starts reports
+        nothing; the fit reports as its tasks finish)."""
+        cb = _PROGRESS.get().get(id(self), dummy_callback)
         cb(float(min(max(fraction, 0.0), 1.0)), status)
+
+    # --- the rows a fit uses ---------------------------------------------------
+    def preprocess(self, data, progress_callback=None):
+        """The rows a fit learns from, then the learner's preprocessors:
+        rows with an unknown class and rows of weight 0 are dropped first
+        (:func:`usable_rows`), whatever ``preprocessors`` the user gives
+        (Orange replaces the class's default list by the user's), so a
+        weight of 0 is the same as an absent row for every learner,
+        discretisers included."""
+        return super().preprocess(usable_rows(data), progress_callback)
 
     # --- fitting -------------------------------------------------------------
     def fit_storage(self, data: Table):
+        data = usable_rows(data)  # a preprocessor may have made some unusable
         if len(data) == 0:
             raise ValueError("Cannot learn rules from empty data "
                              "(no instances with a known class).")

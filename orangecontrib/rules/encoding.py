@@ -172,7 +172,7 @@ class Literals:
         return cls(attr, value, bits, np.ascontiguousarray(ex_lit))
 
 
-def ordinal_bins(x: np.ndarray, max_thresholds: int | None = None):
+def ordinal_bins(x: np.ndarray, max_thresholds: int | None = None, w=None):
     """A continuous column as ordinal bins: ``(codes, lo, hi)``.
 
     ``codes[i]`` is the bin of ``x[i]`` (``-1`` if missing), ``lo[b]`` and
@@ -181,14 +181,18 @@ def ordinal_bins(x: np.ndarray, max_thresholds: int | None = None):
     fall between any two values). With it, the values are cut into at most
     ``max_thresholds + 1`` bins of about equal frequency, cuts only between
     distinct values (as histogram-based boosters bin their columns), so at
-    most ``max_thresholds`` thresholds per column remain.
+    most ``max_thresholds`` thresholds per column remain. ``w``: example
+    weights; the frequencies are weighted, so a row of weight 2 moves the
+    cuts as two equal rows do.
     """
     ok = ~np.isnan(x)
     codes = np.full(len(x), MISSING_CODE, dtype=np.int32)
-    values, inverse, counts = np.unique(x[ok], return_inverse=True, return_counts=True)
+    values, inverse = np.unique(x[ok], return_inverse=True)
     if max_thresholds is None or len(values) <= int(max_thresholds) + 1:
         codes[ok] = inverse
         return codes, values, values.copy()
+    counts = np.bincount(inverse, weights=None if w is None else np.asarray(w)[ok],
+                         minlength=len(values))
     b = int(max_thresholds)
     cum = np.cumsum(counts)
     targets = cum[-1] * np.arange(1, b + 1) / (b + 1)
@@ -213,7 +217,7 @@ def search_data(enc: EncodedData, max_thresholds: int | None = None):
         hi.append(np.zeros(v))
     cont = np.empty((n, enc.Xc.shape[1]), dtype=np.int32)
     for j in range(enc.Xc.shape[1]):
-        cont[:, j], l, h = ordinal_bins(enc.Xc[:, j], max_thresholds)
+        cont[:, j], l, h = ordinal_bins(enc.Xc[:, j], max_thresholds, enc.w)
         n_bins.append(len(l))
         lo.append(l)
         hi.append(h)

@@ -45,6 +45,8 @@ from .core import chi2_isf as _chi2_isf
 from .core import chi2_sf as _chi2_sf
 from .core import evc_quality as _evc_quality
 from .encoding import search_data
+from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
+                     check_random_state)
 from .rules import Condition, Rule, ShortThresholds
 from .scoring import RuleSetModel, check_strategy
 
@@ -317,26 +319,23 @@ class EVCRuleLearner(RuleLearner):
                  max_rules_per_class=None, max_thresholds=DEFAULT_MAX_THRESHOLDS,
                  n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        if quality not in ("evc", "m"):
-            raise ValueError("quality must be 'evc' or 'm'")
-        if int(beam_width) < 1 or int(max_rule_length) < 1:
-            raise ValueError("beam_width and max_rule_length must be at least 1")
-        if not (0 < alpha <= 1 and 0 < parent_alpha <= 1):
-            raise ValueError("alpha and parent_alpha must be in (0, 1]")
-        if float(m) < 0:
-            raise ValueError("m must be non-negative")
-        if max_thresholds is not None and int(max_thresholds) < 1:
-            raise ValueError("max_thresholds must be at least 1 (or None: all)")
-        self.quality, self.m = quality, float(m)
-        self.beam_width, self.max_rule_length = int(beam_width), int(max_rule_length)
-        self.min_covered_examples = float(min_covered_examples)
-        self.alpha, self.parent_alpha = float(alpha), float(parent_alpha)
-        self.n_permutations = int(n_permutations)
-        self.gumbel = gumbel
+        self.quality = check_choice("quality", quality, ("evc", "m"))
+        self.m = check_number("m", m, 0)
+        self.beam_width = check_int("beam_width", beam_width, 1)
+        self.max_rule_length = check_int("max_rule_length", max_rule_length, 1)
+        self.min_covered_examples = check_number("min_covered_examples",
+                                                 min_covered_examples, 0)
+        self.alpha = check_number("alpha", alpha, 0, 1, low_open=True)
+        self.parent_alpha = check_number("parent_alpha", parent_alpha, 0, 1, low_open=True)
+        self.n_permutations = check_int("n_permutations", n_permutations, 2)
+        self.gumbel = check_instance("gumbel", gumbel, GumbelParameters,
+                                     "GumbelParameters (a model's .gumbel)", none=True)
         self.strategy = check_strategy(strategy)
-        self.max_rules_per_class = max_rules_per_class
-        self.max_thresholds = None if max_thresholds is None else int(max_thresholds)
-        self.n_jobs, self.random_state = n_jobs, random_state
+        self.max_rules_per_class = check_int("max_rules_per_class", max_rules_per_class,
+                                             1, none=True)
+        self.max_thresholds = check_int("max_thresholds", max_thresholds, 1, none=True)
+        self.n_jobs = check_n_jobs(n_jobs)
+        self.random_state = check_random_state(random_state)
 
     def search_data(self, enc) -> tuple[SearchData, np.ndarray]:
         """The data as the search reads it, and each feature's attribute."""

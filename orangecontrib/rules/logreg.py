@@ -26,6 +26,7 @@ from .base import RuleLearner, RuleModel, ViewerColumn
 from .core import IndicatorMatrix
 from .encoding import dense_X
 from .evc import EVCRuleLearner
+from .params import check_bool, check_instance, check_int, check_number, check_random_state
 from .rules import covering_sparse, format_number
 
 DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
@@ -72,8 +73,8 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
     Returns ``(b0, w, b)``; ``start``: a previous ``(b0, w, b)`` to start
     from (a warm start along a path of ``lambda``)."""
     p, K = X.shape[1], R.shape[1]
-    if K == 0:  # plain L2 logistic regression: Newton converges in a few steps
-        b0, w = newton_l2(X, y, v, lam, start)
+    if K == 0:  # plain L2 logistic regression
+        b0, w = fit_l2(X, y, v, lam, start)
         return b0, w, np.zeros(0)
     theta0 = np.zeros(1 + p + 2 * K)
     if start is None:
@@ -101,6 +102,49 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
                    options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-9, maxcor=50))
     theta = res.x
     return theta[0], theta[1:1 + p], theta[1 + p:1 + p + K] - theta[1 + p + K:]
+
+
+#: Newton's method for plain L2 logistic regression up to this many
+#: features; beyond, each step's ``p x p`` Hessian (``n p^2`` to form,
+#: ``p^3 / 3`` to factorise) costs more than a quasi-Newton fit, whose
+#: steps cost two products with the (sparse) design
+NEWTON_MAX_FEATURES = 256
+
+
+def fit_l2(X, y, v, lam, start=None, tol=1e-10, Z=None):
+    """Eq. 19 (no rules): :func:`newton_l2` for a dense ``X`` of at most
+    ``NEWTON_MAX_FEATURES`` columns, else :func:`lbfgs_l2` (a sparse
+    ``X``, e.g. the one-hot columns of an attribute with many values).
+    Returns ``(b0, w)``."""
+    if sp.issparse(X) or X.shape[1] > NEWTON_MAX_FEATURES:
+        return lbfgs_l2(X, y, v, lam, start, tol)
+    return newton_l2(X, y, v, lam, start, tol=tol, Z=Z)
+
+
+def lbfgs_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=1000):
+    """Eq. 19 by L-BFGS with the gradient of eq. 20: what :func:`newton_l2`
+    minimises, for many features (``X`` dense or sparse). ``tol``: the
+    relative decrease of the loss at which it stops. Returns ``(b0, w)``."""
+    p = X.shape[1]
+    theta0 = np.zeros(p + 1)
+    if start is not None:
+        theta0[0], theta0[1:] = start[0], start[1]
+    else:
+        prior = np.clip(np.average(y, weights=v) if v.sum() > 0 else 0.5, 1e-6, 1 - 1e-6)
+        theta0[0] = np.log(prior / (1 - prior))
+    Xt = X.T.tocsr() if sp.issparse(X) else X.T
+    sign = np.where(y > 0, 1.0, -1.0)
+
+    def loss_grad(t):
+        w = t[1:]
+        f = t[0] + X @ w
+        loss = -np.dot(v, log_expit(sign * f)) + 0.5 * lam * np.dot(w, w)
+        g = v * (expit(f) - y)
+        return loss, np.concatenate(([g.sum()], Xt @ g + lam * w))
+
+    res = minimize(loss_grad, theta0, jac=True, method="L-BFGS-B",
+                   options=dict(maxiter=max_iter, ftol=tol, gtol=1e-8, maxcor=30))
+    return res.x[0], res.x[1:]
 
 
 def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100, Z=None):
@@ -177,8 +221,13 @@ def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
     if n_folds < 2 or len(lambdas) == 1:
         return float(lambdas[len(lambdas) // 2])
     skf = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
-    folds = [(X[train], np.hstack([np.ones((len(train), 1)), X[train]]), y[train], v[train],
-              X[test], y[test] > 0, v[test]) for train, test in skf.split(X, y)]
+    newton = not sp.issparse(X) and X.shape[1] <= NEWTON_MAX_FEATURES
+
+    def with_ones(A):  # the design Newton's method reads (the intercept first)
+        return np.hstack([np.ones((A.shape[0], 1)), A]) if newton else None
+
+    folds = [(X[train], with_ones(X[train]), y[train], v[train],
+              X[test], y[test] > 0, v[test]) for train, test in skf.split(np.zeros(len(y)), y)]
     fits = [None] * len(folds)  # each fold's fit at the previous lambda
     losses = np.full(len(lambdas), np.inf)
     worse = 0
@@ -189,7 +238,7 @@ def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
             # relative 1e-7 of the training loss: the same choice as 1e-10
             # on the 12-set protocol and the shapes (38 problems), in 18%
             # less time
-            b0, w = fits[i] = newton_l2(Xtr, ytr, vtr, lambdas[j], fits[i], tol=1e-7, Z=Ztr)
+            b0, w = fits[i] = fit_l2(Xtr, ytr, vtr, lambdas[j], fits[i], tol=1e-7, Z=Ztr)
             f = b0 + Xte @ w
             losses[j] -= np.dot(vte, log_expit(np.where(yte, f, -f)))
         worse = worse + 1 if losses[j] > losses.min() * (1 + 1e-12) else 0
@@ -229,16 +278,47 @@ class AttributeFeatures:
                 self.columns.append((a, None))
                 self.names.append(var.name)
 
-    def __call__(self, X) -> np.ndarray:
-        out = np.zeros((X.shape[0], len(self.columns)))
+    def __call__(self, X):
+        """The features of Orange's ``X`` (the model's domain): a dense
+        array, or a CSR matrix when the one-hot columns are more than
+        ``NEWTON_MAX_FEATURES`` (attributes with many values: an ID or a
+        zip code), so memory and the solver's products grow with the rows,
+        not rows times values."""
+        n, p = X.shape[0], len(self.columns)
+        onehot = [j for j, (_, v) in enumerate(self.columns) if v is not None]
+        sparse = len(onehot) > NEWTON_MAX_FEATURES
+        out = None if sparse else np.zeros((n, p))
+        rows, cols, vals = [], [], []
+        first = {}  # the column of value 0 of each discrete attribute
         for j, (a, v) in enumerate(self.columns):
-            x = X[:, a]
             if v is None:
+                x = X[:, a]
                 z = (x / self.size[a] - self.mean[a]) / self.scale[a]
-                out[:, j] = np.where(np.isfinite(z), z, 0.0)
+                z = np.where(np.isfinite(z), z, 0.0)
+                if sparse:
+                    rows.append(np.arange(n))
+                    cols.append(np.full(n, j))
+                    vals.append(z)
+                else:
+                    out[:, j] = z
+            elif v == 0:
+                first[a] = j
+        for a, j0 in first.items():  # one-hot by index: one pass per attribute
+            x = X[:, a]
+            known = np.flatnonzero(np.isfinite(x))
+            col = j0 + x[known].astype(np.intp)
+            if sparse:
+                rows.append(known)
+                cols.append(col)
+                vals.append(np.ones(len(known)))
             else:
-                out[:, j] = x == v
-        return out
+                out[known, col] = 1.0
+        if not sparse:
+            return out
+        cat = (lambda parts, dt: np.concatenate(parts).astype(dt) if parts
+               else np.zeros(0, dt))
+        return sp.csr_matrix((cat(vals, float), (cat(rows, np.intp), cat(cols, np.intp))),
+                             shape=(n, p))
 
 
 # ------------------------------------------------------------ Orange layer
@@ -330,18 +410,24 @@ class RuleLogisticRegressionLearner(RuleLearner):
                  use_rules=True, lambda_=None, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        if lambda_ is not None and lambda_ < 0:
-            raise ValueError("lambda_ must be non-negative")
-        if not (attributes or use_rules):
-            raise ValueError("the model needs the attributes, the rules or both")
-        if not len(lambdas) or min(lambdas) < 0:
-            raise ValueError("lambdas must be non-negative and not empty")
-        self.rule_learner = rule_learner if rule_learner is not None else EVCRuleLearner(
-            random_state=random_state)
-        self.rule_penalty, self.attributes = bool(rule_penalty), bool(attributes)
-        self.use_rules = bool(use_rules)
-        self.lambda_, self.lambdas = lambda_, tuple(float(x) for x in lambdas)
-        self.n_folds, self.random_state = int(n_folds), random_state
+        self.rule_learner = check_instance(
+            "rule_learner", rule_learner, RuleLearner, "a rule learner of this add-on "
+            "(e.g. EVCRuleLearner(quality='m'))", none=True)
+        if self.rule_learner is None:
+            self.rule_learner = EVCRuleLearner(random_state=random_state)
+        self.rule_penalty = check_bool("rule_penalty", rule_penalty)
+        self.attributes = check_bool("attributes", attributes)
+        self.use_rules = check_bool("use_rules", use_rules)
+        if not (self.attributes or self.use_rules):
+            raise ValueError("the model needs the attributes, the rules or both "
+                             "(attributes and use_rules are both False)")
+        self.lambda_ = check_number("lambda_", lambda_, 0, none=True)
+        if isinstance(lambdas, (str, bytes)) or not np.iterable(lambdas) or not len(lambdas):
+            raise ValueError(f"lambdas must be a non-empty sequence of numbers >= 0, "
+                             f"not {lambdas!r}")
+        self.lambdas = tuple(check_number("each of lambdas", x, 0) for x in lambdas)
+        self.n_folds = check_int("n_folds", n_folds, 2)
+        self.random_state = check_random_state(random_state)
 
     def fit_rules(self, data, enc):
         rule_model, rules = None, []
@@ -364,7 +450,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         # the rows, and the optimiser multiplies by it twice per step
         cover = covering_sparse(rules, X)
         self.progress(0.8, "choosing lambda")
-        Fplain = AttributeFeatures(data.domain, X, v)(X)
+        Fplain = F if features is not None else AttributeFeatures(data.domain, X, v)(X)
         present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]
         binary = enc.n_classes == 2
         targets = [1] if binary else present

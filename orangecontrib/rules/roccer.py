@@ -26,6 +26,7 @@ from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
 from .base import RuleLearner, RuleModel, ViewerColumn
 from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
+from .params import check_choice, check_int, check_number
 from .rules import Condition, Rule, row_blocks, simplest_cuts
 
 
@@ -404,25 +405,16 @@ class ROCCERLearner(RuleLearner):
                  max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
                  max_candidates=200_000, max_memory_mb=1024, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        if min_support is not None and not 0 < min_support <= 1:
-            raise ValueError("min_support must be in (0, 1]")
-        if min_confidence is not None and not 0 <= min_confidence <= 1:
-            raise ValueError("min_confidence must be in [0, 1]")
-        if not min_lift > 0:
-            raise ValueError("min_lift must be positive")
-        if int(max_length) < 1 or int(min_cuts) < 0 or int(max_candidates) < 1:
-            raise ValueError("max_length, max_candidates must be >= 1, min_cuts >= 0")
-        self.min_support, self.min_confidence = min_support, min_confidence
-        self.min_lift = float(min_lift)
-        self.max_length, self.min_cuts = int(max_length), int(min_cuts)
-        self.max_cuts = None if max_cuts is None else int(max_cuts)
-        if numeric not in ("thresholds", "intervals"):
-            raise ValueError("numeric must be 'thresholds' or 'intervals'")
-        self.numeric = numeric
-        self.max_candidates = int(max_candidates)
-        if not max_memory_mb > 0:
-            raise ValueError("max_memory_mb must be positive")
-        self.max_memory_mb = max_memory_mb
+        self.min_support = check_number("min_support", min_support, 0, 1, low_open=True,
+                                        none=True)
+        self.min_confidence = check_number("min_confidence", min_confidence, 0, 1, none=True)
+        self.min_lift = check_number("min_lift", min_lift, 0, low_open=True)
+        self.max_length = check_int("max_length", max_length, 1)
+        self.min_cuts = check_int("min_cuts", min_cuts, 0)
+        self.max_cuts = check_int("max_cuts", max_cuts, 1, none=True)
+        self.numeric = check_choice("numeric", numeric, ("thresholds", "intervals"))
+        self.max_candidates = check_int("max_candidates", max_candidates, 1)
+        self.max_memory_mb = check_number("max_memory_mb", max_memory_mb, 0, low_open=True)
 
     def support_fraction(self, dist):
         if self.min_support is not None:

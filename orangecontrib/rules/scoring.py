@@ -23,7 +23,7 @@ import copy
 
 import numpy as np
 
-from Orange.classification import CN2Learner, CN2UnorderedLearner
+from Orange.classification import CN2Learner, CN2UnorderedLearner, Learner
 from Orange.classification.rules import TopDownSearchStrategy
 from Orange.data import Domain
 from Orange.data.filter import HasClass
@@ -31,7 +31,8 @@ from Orange.preprocess import RemoveNaNColumns
 from Orange.preprocess.impute import Average
 from Orange.preprocess.preprocess import Preprocess
 
-from .base import RuleLearner, RuleModel
+from .base import RuleLearner, RuleModel, argmax_with_ties
+from .params import check_bool, check_instance, check_int, check_number, check_random_state
 from .rules import Rule, covering, row_blocks, rule_class_weights
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
@@ -97,20 +98,40 @@ def _first_in_order(cover: np.ndarray, order: np.ndarray) -> np.ndarray:
     return order[np.argmax(cover[:, order], axis=1)]
 
 
-def _break_ties(totals: np.ndarray, prior: np.ndarray) -> np.ndarray:
-    """Argmax over classes; ties go to the more prevalent, then lower, class."""
-    best = totals.max(axis=1, keepdims=True)
-    tied = np.isclose(totals, best, rtol=1e-12, atol=1e-12)
-    return np.argmax(np.where(tied, prior[None, :] + 1, 0), axis=1)
+def _mix64(x: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser: a bijection of ``uint64`` that scatters
+    nearby inputs over all 64 bits (Steele, Lea & Flood 2014)."""
+    x = np.asarray(x, dtype=np.uint64)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def random_firing_rule(cover: np.ndarray, random_state=0) -> np.ndarray:
+    """RAND's choice: per row, one of the rules that fire on it (``cover``,
+    boolean ``(n, R)``, every row with one), at random but repeatably: the
+    choice is a hash of ``random_state`` and the set of firing rules, so a
+    row gets the same rule whatever other rows are predicted with it and
+    in whatever order, and rows on which the same rules fire get the same
+    one."""
+    R = cover.shape[1]
+    seed = np.uint64(np.random.SeedSequence(random_state).generate_state(1, np.uint64)[0])
+    rule_key = _mix64(np.arange(1, R + 1, dtype=np.uint64) ^ seed)
+    pattern = np.bitwise_xor.reduce(np.where(cover, rule_key[None, :], np.uint64(0)), axis=1)
+    keys = _mix64(pattern[:, None] ^ _mix64(rule_key)[None, :])
+    return np.argmax(np.where(cover, keys, np.uint64(0)), axis=1)
 
 
 def score_rules(cover, heads, confidence, fpr, prior, strategy="wvote",
-                ordered=False, random_state=0) -> np.ndarray:
+                ordered=False, random_state=0, tie_order=None) -> np.ndarray:
     """Resolve overlapping rules into class probabilities.
 
     ``cover``: bool ``(n, R)``; ``heads``: class per rule; ``confidence``:
     Laplace confidence per rule; ``fpr``: false positive rate per rule;
-    ``prior``: training class prevalence. Returns ``(n, len(prior))``.
+    ``prior``: training class prevalence; ``tie_order``: which class wins
+    a tie of votes (higher wins; default ``prior``, the model passes its
+    :attr:`~orangecontrib.rules.base.RuleModel.class_preference`). Returns
+    ``(n, len(prior))``.
     """
     strategy = check_strategy(strategy)
     cover = np.asarray(cover, dtype=bool)
@@ -118,6 +139,7 @@ def score_rules(cover, heads, confidence, fpr, prior, strategy="wvote",
     confidence = np.asarray(confidence, dtype=float)
     fpr = np.asarray(fpr, dtype=float)
     prior = np.asarray(prior, dtype=float)
+    tie_order = prior if tie_order is None else np.asarray(tie_order, dtype=float)
     n, R = cover.shape
     C = len(prior)
 
@@ -129,28 +151,31 @@ def score_rules(cover, heads, confidence, fpr, prior, strategy="wvote",
     rows = np.arange(len(cov))
 
     if strategy in ("first", "lfpr", "rand"):
+        # ties of confidence (or FPR) go to the preferred class, then to
+        # the rule listed first
         if strategy == "first":
             order = (np.arange(R) if ordered
-                     else np.argsort(-confidence, kind="stable"))
+                     else np.lexsort((np.arange(R), -tie_order[heads], -confidence)))
             rule = _first_in_order(cov, order)
-        elif strategy == "lfpr":  # lowest FPR; ties: higher confidence, then order
-            order = np.lexsort((np.arange(R), -confidence, fpr))
+        elif strategy == "lfpr":  # lowest FPR; ties: higher confidence, class, order
+            order = np.lexsort((np.arange(R), -tie_order[heads], -confidence, fpr))
             rule = _first_in_order(cov, order)
         else:
-            rng = np.random.default_rng(random_state)
-            keys = np.where(cov, rng.random(cov.shape), -1.0)
-            rule = np.argmax(keys, axis=1)
+            rule = random_firing_rule(cov, random_state)
         winner, score = heads[rule], confidence[rule]
     else:
         onehot = np.zeros((R, C))
         onehot[np.arange(R), heads] = 1
         votes = cov.astype(float) @ onehot
+        # only a class with a firing rule can win (with confidences of
+        # about 0 its weighted vote ties with the classes that have none)
+        voted = votes > 0
         if strategy == "vote":
-            winner = _break_ties(votes, prior)
+            winner = argmax_with_ties(votes, tie_order, voted)
             score = votes[rows, winner] / votes.sum(axis=1)
         else:
             summed = cov.astype(float) @ (onehot * confidence[:, None])
-            winner = _break_ties(summed, prior)
+            winner = argmax_with_ties(summed, tie_order, voted)
             score = summed[rows, winner] / votes[rows, winner]
     probs[fires] = spread(winner, score, prior)
     return probs
@@ -187,13 +212,10 @@ class RuleSetModel(RuleModel):
         X = self._model_X(X)
         stats = self.rule_statistics()
         out = np.empty((len(X), self.n_classes))
-        # row blocks bound the memory; RAND draws for all rows at once (its
-        # draws, and so its predictions, would otherwise depend on the blocks)
-        blocks = ([slice(0, len(X))] if self.strategy == "rand"
-                  else row_blocks(len(X), len(self.rule_list)))
-        for rows in blocks:
+        for rows in row_blocks(len(X), len(self.rule_list)):  # bounded memory
             out[rows] = score_rules(covering(self.rule_list, X[rows]), *stats, self.prior,
-                                    self.strategy, self.ordered, self.random_state)
+                                    self.strategy, self.ordered, self.random_state,
+                                    self.class_preference)
         return out
 
     def with_strategy(self, strategy) -> "RuleSetModel":
@@ -287,35 +309,37 @@ class RuleScoringLearner(RuleLearner):
                  min_covered_examples=1, max_rule_length=5,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.beam_width, self.max_rule_length = beam_width, max_rule_length
-        self.min_covered_examples = min_covered_examples
-        self.base = base  # None: the compiled beam search with the settings above
-        if base is None:
-            from .evc import EVCRuleLearner  # (evc imports this module)
-            base = EVCRuleLearner(quality="m", beam_width=int(beam_width),
-                                  max_rule_length=int(max_rule_length),
-                                  min_covered_examples=float(min_covered_examples),
-                                  random_state=random_state)
-        self._base = base
+        self.beam_width = check_int("beam_width", beam_width, 1)
+        self.max_rule_length = check_int("max_rule_length", max_rule_length, 1)
+        self.min_covered_examples = check_number("min_covered_examples",
+                                                 min_covered_examples, 0)
+        self.base = check_instance("base", base, Learner, "an Orange rule learner",
+                                   none=True)
         self.strategy = check_strategy(strategy)
-        self.min_confidence = float(min_confidence)
-        self.ordered = ordered
-        self.random_state = random_state
+        self.min_confidence = check_number("min_confidence", min_confidence, 0, 1)
+        self.ordered = None if ordered is None else check_bool("ordered", ordered)
+        self.random_state = check_random_state(random_state)
+        if base is None:  # the compiled beam search with the settings above
+            from .evc import EVCRuleLearner  # (evc imports this module)
+            base = EVCRuleLearner(quality="m", beam_width=self.beam_width,
+                                  max_rule_length=self.max_rule_length,
+                                  min_covered_examples=self.min_covered_examples,
+                                  random_state=self.random_state)
+        self._base = base
 
     def fit_rules(self, data, enc):
         self.progress(0.0, "learning rules")
-        finder = getattr(self._base, "rule_finder", None)
-        if finder is not None:  # Orange's CN2 family reports no progress itself
-            self._base.rule_finder = _ProgressFinder(finder, self.progress, enc)
-        try:
-            if isinstance(self._base, RuleLearner):  # the add-on's: reports progress
-                base_model = self._base(
-                    data, lambda p, *_: self.progress(0.9 * p, "learning rules"))
-            else:
-                base_model = self._base(data)
-        finally:
-            if finder is not None:
-                self._base.rule_finder = finder
+        base = self._base
+        finder = getattr(base, "rule_finder", None)
+        if finder is not None:  # Orange's CN2 family reports no progress itself:
+            # a shallow copy of the learner with its finder wrapped (the
+            # learner itself stays as it is, for fits in other threads)
+            base = copy.copy(base)
+            base.rule_finder = _ProgressFinder(finder, self.progress, enc)
+        if isinstance(base, RuleLearner):  # the add-on's: reports progress
+            base_model = base(data, lambda p, *_: self.progress(0.9 * p, "learning rules"))
+        else:
+            base_model = base(data)
         self.progress(0.9, "scoring rules")
         rules = [rule_from_orange(r, data.domain, base_model.domain)
                  for r in base_model.rule_list if r.selectors]

@@ -16,11 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import RuleLearner, RuleModel, ViewerColumn, parallel_jobs, parallel_map
+from .base import (RuleLearner, RuleModel, ViewerColumn, class_preference, in_name_order,
+                   parallel_jobs, parallel_map)
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
+from .params import check_int, check_n_jobs, check_random_state
 from .rules import Condition, Rule, ShortThresholds, canonical_conditions, covering_sparse
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
@@ -445,25 +447,28 @@ class SlipperLearner(RuleLearner):
     def __init__(self, T=None, T_max=100, n_folds=5, patience=None, positive_class=None,
                  n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        if T is not None and int(T) < 1:
-            raise ValueError("T must be at least 1")
-        if int(T_max) < 1:
-            raise ValueError("T_max must be at least 1")
-        self.T, self.T_max, self.n_folds = T, int(T_max), int(n_folds)
-        if patience is not None and int(patience) < 1:
-            raise ValueError("patience must be at least 1 (or None)")
-        self.patience = None if patience is None else int(patience)
-        self.positive_class = positive_class
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        self.T = check_int("T", T, 1, none=True)
+        self.T_max = check_int("T_max", T_max, 1)
+        self.n_folds = check_int("n_folds", n_folds, 2)
+        self.patience = check_int("patience", patience, 1, none=True)
+        self.positive_class = check_int("positive_class", positive_class, 0, none=True)
+        self.n_jobs = check_n_jobs(n_jobs)
+        self.random_state = check_random_state(random_state)
 
-    def _positive_classes(self, enc):
+    def _positive_classes(self, enc, values):
+        """The boosters' positive classes: every class present (in the order
+        of their names, :func:`~orangecontrib.rules.base.in_name_order`, which
+        hands out the seeds), or for two
+        classes one booster, of ``positive_class`` or else of the less
+        frequent class (a tie: the one that loses ties of predictions,
+        :func:`~orangecontrib.rules.base.class_preference`, so a row no rule
+        covers goes to the other class, whatever the order of the values)."""
         dist = enc.class_distribution()
         if enc.n_classes == 2:
             if self.positive_class is not None:
                 return [int(self.positive_class)]
-            return [int(np.argmin(dist))]  # less frequent; ties to class 0
-        return [c for c in range(enc.n_classes) if dist[c] > 0]
+            return [int(np.argmin(class_preference(dist, values)))]
+        return in_name_order([c for c in range(enc.n_classes) if dist[c] > 0], values)
 
     def fit_booster(self, enc, cls, seeds, n_jobs=None, callback=None):
         """One booster, ``cls`` against the rest: ``(T, merged hypothesis)``;
@@ -509,7 +514,7 @@ class SlipperLearner(RuleLearner):
     def fit_rules(self, data, enc):
         from joblib import delayed
 
-        classes = self._positive_classes(enc)
+        classes = self._positive_classes(enc, data.domain.class_var.values)
         if self.positive_class is not None and not 0 <= classes[0] < enc.n_classes:
             raise ValueError(f"positive_class must be 0..{enc.n_classes - 1}")
         spawned = np.random.SeedSequence(self.random_state).spawn(2 * len(classes) + 1)

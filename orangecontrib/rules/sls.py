@@ -30,9 +30,11 @@ from Orange.preprocess import Discretize, Preprocess
 from Orange.preprocess.discretize import EqualFreq
 from Orange.preprocess.transformation import Transformation
 
-from .base import RuleLearner, RuleModel, ViewerColumn, parallel_map
+from .base import (RuleLearner, RuleModel, ViewerColumn, class_preference, in_name_order,
+                   parallel_map)
 from .core import SLSData, pack_bits, sls_search
 from .encoding import dense_X
+from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import (MISSING_OF, Condition, Rule, covering, format_number, row_blocks,
                     simplest_cuts, violations)
 
@@ -307,12 +309,18 @@ class Ensemble:
     leaf: np.ndarray = None  # (R, N_REGIONS): P(cls) by region (Laplace), see nearest_misses
 
     def literal_weights(self) -> Counter:
-        """For each literal, the weight of the rule sets that use it."""
+        """For each literal, the weight of the rule sets that use it, the
+        literals in sorted order (not the order of a set, which varies
+        between processes with the hash seed)."""
         out = Counter()
         for q, rs in zip(self.weights, self.rule_sets):
-            for lit in {lit for rule in rs for lit in rule}:
+            for lit in sorted({lit for rule in rs for lit in rule}):
                 out[lit] += q
         return out
+
+    def top_literals(self, k: int) -> list:
+        """The ``k`` literals of most ensemble weight, ties in literal order."""
+        return sorted(self.literal_weights().items(), key=lambda t: (-t[1], t[0]))[:k]
 
 
 class SLSEnsembleModel(RuleModel):
@@ -539,7 +547,7 @@ class SLSEnsembleModel(RuleModel):
                 lines.append(f"  Q = {ens.weights[i]:.3f}  k = {ens.ks[i]}  errors = "
                              f"{format_number(round(ens.errors[i], 3))}:  "
                              f"{self._rule_set_str(ens.rule_sets[i])}")
-            lits = ens.literal_weights().most_common(top_literals)
+            lits = ens.top_literals(top_literals)
             if lits:
                 lines.append("  literals by ensemble weight: " + ", ".join(
                     f"{self._lit_str(lit)} ({q:.2f})" for lit, q in lits))
@@ -595,37 +603,34 @@ class SLSEnsembleLearner(RuleLearner):
                  theta=0.0,
                  delta=0.05, n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        if int(k_max) < 1 or int(n_rule_sets) < 1:
-            raise ValueError("k_max and n_rule_sets must be at least 1")
-        if not 0 < rho <= 1:
-            raise ValueError("rho must be in (0, 1]")
-        if int(max_steps) < 0:
-            raise ValueError("max_steps must be non-negative")
-        if not (0 <= p_noise <= 1 and 0 <= p_restart <= 1):
-            raise ValueError("p_noise and p_restart must be probabilities")
-        if int(n_intervals) < 2:
-            raise ValueError("n_intervals must be at least 2")
-        if theta < 0 or not 0 < delta < 1:
-            raise ValueError("theta must be >= 0 and delta in (0, 1)")
-        self.k_max, self.n_rule_sets, self.rho = int(k_max), int(n_rule_sets), float(rho)
-        self.max_steps, self.p_noise, self.p_restart = int(max_steps), p_noise, p_restart
-        if numeric not in ("thresholds", "intervals"):
-            raise ValueError("numeric must be 'thresholds' or 'intervals'")
-        self.n_intervals, self.theta, self.delta = int(n_intervals), float(theta), delta
-        self.numeric = numeric
-        self.n_jobs, self.random_state = n_jobs, random_state
+        self.k_max = check_int("k_max", k_max, 1)
+        self.n_rule_sets = check_int("n_rule_sets", n_rule_sets, 1)
+        self.rho = check_number("rho", rho, 0, 1, low_open=True)
+        self.max_steps = check_int("max_steps", max_steps, 0)
+        self.p_noise = check_number("p_noise", p_noise, 0, 1)
+        self.p_restart = check_number("p_restart", p_restart, 0, 1)
+        self.n_intervals = check_int("n_intervals", n_intervals, 2)
+        self.numeric = check_choice("numeric", numeric, ("thresholds", "intervals"))
+        self.theta = check_number("theta", theta, 0, 2)
+        self.delta = check_number("delta", delta, 0, 1, low_open=True, high_open=True)
+        self.n_jobs = check_n_jobs(n_jobs)
+        self.random_state = check_random_state(random_state)
 
     @property
     def active_preprocessors(self):
         yield from super().active_preprocessors
         yield SLSPreprocessor(self.n_intervals, self.numeric)
 
-    def _ensemble_classes(self, dist):
-        """One class for two-class data (the less frequent; ties: the
-        second), every class otherwise (one-vs-all)."""
+    def _ensemble_classes(self, dist, values):
+        """One class for two-class data (the less frequent; a tie: the one
+        that loses ties of predictions,
+        :func:`~orangecontrib.rules.base.class_preference`), every class
+        otherwise (one-vs-all), in the order of their names
+        (:func:`~orangecontrib.rules.base.in_name_order`: the order the
+        seeds are handed out in)."""
         if len(dist) == 2:
-            return [0 if dist[0] < dist[1] else 1]
-        return list(range(len(dist)))
+            return [int(np.argmin(class_preference(dist, values)))]
+        return in_name_order(range(len(dist)), values)
 
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
@@ -634,7 +639,8 @@ class SLSEnsembleLearner(RuleLearner):
         m = int(np.count_nonzero(w > 0))
         scale = m / w.sum()  # errors in examples: the weights rescaled to sum to m
         dist = enc.class_distribution()
-        classes = [c for c in self._ensemble_classes(dist) if dist[c] > 0]
+        classes = [c for c in self._ensemble_classes(dist, data.domain.class_var.values)
+                   if dist[c] > 0]
         ks = range(1, self.k_max + 1)
         pairs = [(c, k) for c in classes for k in ks]
         root = np.random.SeedSequence(self.random_state)
