@@ -306,3 +306,33 @@ def test_lr_with_rules_fits_a_many_valued_attribute_sparse():
     finally:
         LR.NEWTON_MAX_FEATURES = old
     np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-4)
+
+
+@pytest.mark.parametrize("kind", sorted(LEARNERS))
+def test_predictions_on_sparse_data_densify_only_the_rules_columns(kind, monkeypatch):
+    """A sparse table (Orange Text's bag of words) is predicted without
+    densifying it: only the columns the rules test are made dense, and the
+    probabilities are those of the dense table."""
+    import scipy.sparse as sp
+    rng = np.random.default_rng(0)
+    n, p = 300, 400
+    X = sp.random(n, p, density=0.05, random_state=1, format="csr",
+                  data_rvs=lambda k: rng.integers(1, 4, k).astype(float))
+    y = (np.asarray(X[:, :3].sum(axis=1)).ravel() + rng.normal(size=n) * 0.3 > 0.3)
+    domain = Domain([ContinuousVariable(f"w{j}") for j in range(p)],
+                    DiscreteVariable("y", ("no", "yes")))
+    data = Table.from_numpy(domain, X, y.astype(float))
+    model = LEARNERS[kind]()(Table.from_numpy(domain, X.toarray(), y.astype(float)))
+    expected = model(Table.from_numpy(domain, X.toarray(), y.astype(float)), model.Probs)
+    used = {c.column for r in model.rule_list for c in r.conditions}
+    largest = [0]
+    for cls in (sp.csr_matrix, sp.csc_matrix):
+        original = cls.toarray
+
+        def toarray(self, *args, _original=original, **kwargs):
+            largest[0] = max(largest[0], self.shape[0] * self.shape[1])
+            return _original(self, *args, **kwargs)
+        monkeypatch.setattr(cls, "toarray", toarray)
+    np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-12)
+    np.testing.assert_allclose(model(X, model.Probs), expected, atol=1e-12)
+    assert largest[0] <= n * max(len(used), 1)

@@ -44,9 +44,20 @@ def _bad_codes(values, n_values: int) -> np.ndarray:
     return np.unique(v[bad])
 
 
-def _column(data: Table, j: int) -> np.ndarray:
-    col = data.X[:, j]
-    return col.toarray().ravel() if sp.issparse(col) else np.asarray(col, dtype=float)
+def _columns(data: Table):
+    """``(j, values)`` for every attribute column of ``data``: a sparse
+    ``X``'s column as its stored values, with a 0 appended when the column
+    has implicit zeros (one pass over the non-zeros, never densified)."""
+    X = data.X
+    if not sp.issparse(X):
+        X = np.asarray(X)
+        for j in range(X.shape[1]):
+            yield j, np.asarray(X[:, j], dtype=float)
+        return
+    X = sp.csc_matrix(X)
+    for j in range(X.shape[1]):
+        stored = np.asarray(X.data[X.indptr[j]:X.indptr[j + 1]], dtype=float)
+        yield j, stored if len(stored) == X.shape[0] else np.append(stored, 0.0)
 
 
 def check_table(data: Table, fitting: bool = True):
@@ -68,10 +79,10 @@ def check_table(data: Table, fitting: bool = True):
                 "e.g. Table.from_numpy with y mapped to value indices)")
     if fitting and data.has_weights() and len(data):
         check_weights(data.W)
-    for j, var in enumerate(domain.attributes):
-        if not len(data):
-            break
-        col = _column(data, j)
+    if not len(data):
+        return
+    for j, col in _columns(data):
+        var = domain.attributes[j]
         if var.is_discrete:
             bad = _bad_codes(col, len(var.values))
             if len(bad):
@@ -141,12 +152,23 @@ def map_values_by_name(data: Table, domain: Domain) -> Table:
         codes[(codes < 0) | (codes >= len(lookup))] = len(lookup) - 1
         return lookup[codes]
 
-    X = dense_X(data.X).copy()
     attrs = list(data.domain.attributes)
-    for j, var in enumerate(attrs):
-        if var in changed and var.name == changed[var][0].name and var is not changed[var][0]:
-            X[:, j] = remap(var, X[:, j])
-            attrs[j] = changed[var][0]
+    todo = [j for j, var in enumerate(attrs) if var in changed
+            and var.name == changed[var][0].name and var is not changed[var][0]]
+    if sp.issparse(data.X):  # the remapped columns replaced, the rest kept sparse
+        X = sp.csc_matrix(data.X, dtype=np.float64)
+        pieces, start = [], 0
+        for j in todo:
+            pieces += [X[:, start:j], sp.csc_matrix(
+                remap(attrs[j], X[:, j].toarray().ravel())[:, None])]
+            start = j + 1
+        X = sp.hstack(pieces + [X[:, start:]], format="csr")
+    else:
+        X = dense_X(data.X).copy()
+        for j in todo:
+            X[:, j] = remap(attrs[j], X[:, j])
+    for j in todo:
+        attrs[j] = changed[attrs[j]][0]
     Y = np.array(data.Y, dtype=float, copy=True)
     classes = list(data.domain.class_vars)
     for j, var in enumerate(classes):
@@ -393,11 +415,11 @@ class RuleModel(_ModelBase):
                 X = sp.csr_matrix(data, dtype=np.float64)
             else:
                 X = dense_X(data).reshape(1, -1) if one_d else dense_X(data)
-            attrs = self.original_domain.attributes
-            if X.shape[1] != len(attrs):
+            domain = self.original_domain
+            if X.shape[1] != len(domain.attributes):
                 raise ValueError(f"X has {X.shape[1]} columns; the model was "
-                                 f"trained on {len(attrs)}")
-            out = super().__call__(Table.from_numpy(Domain(attrs), X), ret)
+                                 f"trained on {len(domain.attributes)}")
+            out = super().__call__(Table.from_numpy(Domain(domain.attributes), X), ret)
             if one_d:
                 return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
             return out
@@ -421,14 +443,25 @@ class RuleModel(_ModelBase):
         training variables' by name (:func:`map_values_by_name`); codes that
         are not values of their variable are an error (:func:`check_table`)."""
         check_table(data, fitting=False)
-        return super().data_to_model_domain(
-            map_values_by_name(data, self.original_domain), progress_callback)
+        data = map_values_by_name(data, self.original_domain)
+        if data.domain.attributes == self.domain.attributes and data.domain != self.domain:
+            # the model reads only X: the columns as they are (Orange's
+            # transformation would build a dense copy of a sparse X)
+            return Table.from_numpy(Domain(self.domain.attributes), data.X)
+        return super().data_to_model_domain(data, progress_callback)
 
-    def _model_X(self, data) -> np.ndarray:
+    def _model_X(self, data):
+        """The rows of ``data`` (a Table in any compatible domain, or an
+        array in the model's columns) as a float array in the model's
+        columns; a sparse ``X`` stays sparse (CSR), and the coverage kernels
+        densify only the columns the rules test."""
         if isinstance(data, Table):
             data = self.data_to_model_domain(data)
-            return dense_X(data.X)
-        X = dense_X(data)
+            data = data.X
+        if sp.issparse(data):
+            X = sp.csr_matrix(data, dtype=np.float64)
+        else:
+            X = dense_X(data)
         if X.ndim == 1:
             X = X.reshape(1, -1)
         if X.shape[1] != len(self.domain.attributes):
@@ -447,8 +480,7 @@ class RuleModel(_ModelBase):
         ``enc`` its encoding), for learners whose search does not keep them."""
         if not self.rule_list:
             return
-        dists = rule_class_weights(self.rule_list, dense_X(data.X), enc.y, enc.w,
-                                   self.n_classes)
+        dists = rule_class_weights(self.rule_list, data.X, enc.y, enc.w, self.n_classes)
         for rule, dist in zip(self.rule_list, dists):
             rule.class_distribution = dist
 

@@ -17,6 +17,8 @@ L-BFGS-B under those bounds, with the analytic gradient.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize
@@ -321,6 +323,41 @@ class AttributeFeatures:
                              shape=(n, p))
 
 
+    def linear(self, X, w) -> np.ndarray:
+        """``self(X) @ w``; for a sparse ``X`` without building the
+        features: every row starts from the value of the features at
+        ``x = 0`` (a standardised 0, value 0 of a discrete attribute), and
+        each stored entry adds its change from there (a missing value: the
+        feature's 0)."""
+        import scipy.sparse as sp
+        if not sp.issparse(X):
+            return self(X) @ w
+        X = sp.csc_matrix(X)
+        out = np.zeros(X.shape[0])
+        base = 0.0
+        first = {}
+        for j, (a, v) in enumerate(self.columns):
+            if v is None:
+                zero = -self.mean[a] / self.scale[a]
+                base += w[j] * zero
+                rows = X.indices[X.indptr[a]:X.indptr[a + 1]]
+                x = X.data[X.indptr[a]:X.indptr[a + 1]]
+                z = (x / self.size[a] - self.mean[a]) / self.scale[a]
+                np.add.at(out, rows, w[j] * (np.where(np.isfinite(z), z, 0.0) - zero))
+            elif v == 0:
+                first[a] = j
+        width = Counter(a for a, v in self.columns if v is not None)
+        for a, j0 in first.items():
+            base += w[j0]  # x = 0 is value 0
+            rows = X.indices[X.indptr[a]:X.indptr[a + 1]]
+            x = X.data[X.indptr[a]:X.indptr[a + 1]]
+            known = np.isfinite(x)
+            code = np.where(known, x, 0).astype(np.intp)
+            np.add.at(out, rows, np.where(known, w[j0 + np.clip(code, 0, width[a] - 1)], 0.0)
+                      - w[j0])
+        return out + base
+
+
 # ------------------------------------------------------------ Orange layer
 class RuleLogisticRegressionModel(RuleModel):
     """One binary logistic model (two classes: class 1 vs 0 with all rules)
@@ -339,17 +376,22 @@ class RuleLogisticRegressionModel(RuleModel):
 
     def predict(self, X):
         X = self._model_X(X)
-        F = self.features(X) if self.features is not None else np.zeros((len(X), 0))
+        n = X.shape[0]
         cover = covering_sparse(self.rule_list, X)
+
+        def f(b0, w, idx, b):  # the log-odds of a submodel
+            attrs = self.features.linear(X, w) if self.features is not None else 0.0
+            return b0 + attrs + cover[:, idx] @ b
+
         if self.n_classes == 2 and len(self.submodels) == 1:
             cls, idx, b0, w, b = self.submodels[0]
-            p = expit(b0 + F @ w + cover[:, idx] @ b)
-            out = np.empty((len(X), 2))
+            p = expit(f(b0, w, idx, b))
+            out = np.empty((n, 2))
             out[:, cls], out[:, 1 - cls] = p, 1 - p
             return out
-        out = np.zeros((len(X), self.n_classes))
+        out = np.zeros((n, self.n_classes))
         for cls, idx, b0, w, b in self.submodels:
-            out[:, cls] = expit(b0 + F @ w + cover[:, idx] @ b)
+            out[:, cls] = expit(f(b0, w, idx, b))
         total = out.sum(axis=1, keepdims=True)
         return np.where(total > 0, out / np.where(total > 0, total, 1), self.prior)
 

@@ -345,8 +345,8 @@ class ROCCERModel(RuleModel):
 
     def predict(self, X):
         X = self._model_X(X)
-        p = np.empty((len(X), self.n_classes))
-        for rows in row_blocks(len(X), len(self.rule_list)):  # bounded memory
+        p = np.empty((X.shape[0], self.n_classes))
+        for rows in row_blocks(X.shape[0], len(self.rule_list)):  # bounded memory
             p[rows] = self.posteriors(X[rows])
         s = p.sum(axis=1, keepdims=True)
         return np.where(s > 0, p / np.where(s > 0, s, 1), self.prior)

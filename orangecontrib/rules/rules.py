@@ -228,14 +228,23 @@ def rules_to_csr(rules: Sequence["Rule"]):
 def _coverage_arguments(rules: Sequence["Rule"], X) -> tuple:
     """The arguments of the core's coverage kernels for ``rules`` on Orange's
     ``X`` (every column as a float column; codes of discrete ones compare
-    with ``OP_EQ``), after checking that ``X`` has the rules' columns."""
-    X = dense_X(X)
+    with ``OP_EQ``), after checking that ``X`` has the rules' columns. A
+    sparse ``X`` is not densified: only the columns the rules test are
+    (``n`` x the distinct columns of the rules' conditions)."""
+    import scipy.sparse as sp
     if X.ndim != 2:
         raise ValueError("X must be two-dimensional")
     if any(c.column >= X.shape[1] for r in rules for c in r.conditions):
         raise ValueError("a rule refers to a column that X does not have")
+    ptr, kind, col, op, value = rules_to_csr(rules)
+    if sp.issparse(X):
+        used = np.unique(col)
+        X = sp.csc_matrix(X)[:, used].toarray().astype(np.float64, copy=False)
+        col = np.searchsorted(used, col).astype(np.int32)
+    else:
+        X = dense_X(X)
     empty = np.zeros((X.shape[0], 0), dtype=np.int32)
-    return (empty, X, *rules_to_csr(rules))
+    return (empty, np.ascontiguousarray(X), ptr, kind, col, op, value)
 
 
 def covering(rules: Sequence["Rule"], X) -> np.ndarray:

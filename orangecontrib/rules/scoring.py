@@ -211,8 +211,8 @@ class RuleSetModel(RuleModel):
     def predict(self, X):
         X = self._model_X(X)
         stats = self.rule_statistics()
-        out = np.empty((len(X), self.n_classes))
-        for rows in row_blocks(len(X), len(self.rule_list)):  # bounded memory
+        out = np.empty((X.shape[0], self.n_classes))
+        for rows in row_blocks(X.shape[0], len(self.rule_list)):  # bounded memory
             out[rows] = score_rules(covering(self.rule_list, X[rows]), *stats, self.prior,
                                     self.strategy, self.ordered, self.random_state,
                                     self.class_preference)

@@ -207,9 +207,8 @@ def _condition(lit) -> Condition:
 def rule_set_fires(rule_set: tuple, X) -> np.ndarray:
     """Boolean: where any rule of ``rule_set`` covers a row of Orange's
     ``X`` in the model's domain."""
-    X = dense_X(X)
     if not rule_set:
-        return np.zeros(len(X), bool)
+        return np.zeros(X.shape[0], bool)
     rules = [Rule([_condition(c) for c in rule], 0, [0]) for rule in rule_set]
     return covering(rules, X).any(axis=1)
 
