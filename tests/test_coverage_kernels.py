@@ -254,3 +254,28 @@ def test_column_mask_is_the_condition_test(values, op, t):
     np.testing.assert_array_equal(core.column_mask(x, OPERATORS[op], t), want)
     wide = np.column_stack([x, np.zeros(len(x))])  # a strided column
     np.testing.assert_array_equal(core.column_mask(wide[:, 0], OPERATORS[op], t), want)
+
+
+def test_bit_operations_match_numpy_in_both_versions():
+    """popcount and count-trailing-zeros as the kernels run them (one
+    instruction with GCC, Clang and MSVC) and the portable version a
+    compiler without either gets (or a build with RULES_BITS_PORTABLE),
+    against numpy, on every machine."""
+    from orangecontrib.rules.core import bits_check
+    rng = np.random.default_rng(0)
+    words = rng.integers(1, 2 ** 63, 5000, dtype=np.uint64) * rng.integers(1, 3, 5000,
+                                                                            dtype=np.uint64)
+    words = np.concatenate([words, np.uint64(1) << np.arange(64, dtype=np.uint64),
+                            [np.uint64(2 ** 64 - 1)]]).astype(np.uint64)
+    words = words[words != 0]
+    bits = np.unpackbits(words.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    pop, ctz, pop_p, ctz_p, impl = bits_check(words)
+    expected_pop = bits.sum(axis=1)
+    expected_ctz = np.argmax(bits, axis=1)
+    for got in (pop, pop_p):
+        np.testing.assert_array_equal(got, expected_pop)
+    for got in (ctz, ctz_p):
+        np.testing.assert_array_equal(got, expected_ctz)
+    print(f"bit operations of this build: {impl}")
+    assert impl in ("builtin", "builtin ctz, portable popcount", "msvc intrinsics",
+                    "portable")

@@ -7,6 +7,7 @@ with an explanation (see :mod:`orangecontrib.rules.core`).
 from . import core  # noqa: F401  (fails loudly if the extensions are missing)
 from .base import Interrupted, PriorRuleModel, RuleLearner, RuleModel
 from .encoding import EncodedData, encode_table
+from .evaluation import size_curve
 from .evc import EVCRuleLearner, EVCRuleModel, GumbelParameters
 from .logreg import RuleLogisticRegressionLearner, RuleLogisticRegressionModel
 from .roccer import ROCCERLearner, ROCCERModel
@@ -23,4 +24,5 @@ __all__ = [
     "RuleLearner", "RuleLogisticRegressionLearner", "RuleLogisticRegressionModel",
     "ROCCERLearner", "ROCCERModel", "RuleModel", "RuleScoringLearner", "RuleSetModel", "SLSEnsembleLearner", "SLSEnsembleModel",
     "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules", "score_rules",
+    "size_curve",
 ]

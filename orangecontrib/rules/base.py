@@ -388,6 +388,18 @@ class RuleModel(_ModelBase):
     def n_classes(self) -> int:
         return len(self.domain.class_var.values)
 
+    def used_rules(self) -> list[Rule]:
+        """The rules the model's predictions read (LR with rules: those
+        with a non-zero weight)."""
+        return list(self.rule_list)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(rules, conditions)`` of the rules the model's predictions
+        read: what a user reads."""
+        rules = self.used_rules()
+        return len(rules), sum(len(r.conditions) for r in rules)
+
     @property
     def class_preference(self) -> np.ndarray:
         """Which class wins a tie (:func:`class_preference`)."""

@@ -151,3 +151,54 @@ def markdown_table(results, columns=("ca", "auc", "logloss", "brier",
                  for c in columns]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+#: the budgets :func:`size_curve` tries by default (``None``: no budget)
+BUDGETS = (5, 10, 25, 50, 100, None)
+
+
+def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
+               progress=None) -> list[dict]:
+    """The size-accuracy curve of a rule learner: for each ``max_rules``
+    budget in ``budgets`` (``None``: the learner's default), the mean rules
+    and conditions of its models (:attr:`RuleModel.size`) and their
+    accuracy, AUC and log loss in an internal stratified ``n_folds``-fold
+    cross-validation of ``data`` (seeded by ``random_state``, the same folds
+    for every budget), so a user can choose a budget by what it costs.
+
+    Parameters
+    ----------
+    learner : RuleLearner
+        Any learner of the add-on (it takes ``max_rules``).
+    data : Orange.data.Table
+    budgets : sequence of int or None
+    n_folds : int
+    random_state : int
+    progress : callable, optional
+        Called with the fraction done.
+
+    Returns
+    -------
+    list of dict
+        Per budget: ``budget``, ``rules``, ``conditions``, ``accuracy``,
+        ``auc``, ``logloss``.
+    """
+    data = data[~np.isnan(data.Y)] if np.isnan(data.Y).any() else data
+    folds = stratified_folds(data, n_folds, random_state)
+    n_classes = len(data.domain.class_var.values)
+    out = []
+    for b, budget in enumerate(budgets):
+        params = dict(learner.params, max_rules=budget)
+        scores, sizes = [], []
+        for f, (train, test) in enumerate(folds):
+            model = type(learner)(**params)(data[train])
+            y = data.Y[test].astype(int)
+            scores.append(fold_metrics(y, model(data[test], model.Probs), n_classes)[:3])
+            sizes.append(model.size)
+            if progress:
+                progress((b * len(folds) + f + 1) / (len(budgets) * len(folds)))
+        ca, auc, ll = np.nanmean(scores, axis=0)
+        rules, conds = np.mean(sizes, axis=0)
+        out.append(dict(budget=budget, rules=float(rules), conditions=float(conds),
+                        accuracy=float(ca), auc=float(auc), logloss=float(ll)))
+    return out

@@ -47,7 +47,7 @@ from .core import evc_quality as _evc_quality
 from .encoding import search_data
 from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
                      check_random_state)
-from .rules import Condition, Rule, ShortThresholds
+from .rules import Condition, Rule, ShortThresholds, budget_prefixes
 from .scoring import RuleSetModel, check_strategy
 
 EULER_GAMMA = 0.5772156649015329
@@ -56,6 +56,12 @@ OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 TINY_BETA = 1e-6
 #: equal-frequency threshold candidates per continuous column (``None``: all)
 DEFAULT_MAX_THRESHOLDS = 16
+#: the least share of its class's weight a rule must cover that no earlier
+#: rule of the class covers (covering; 0: one example, the paper's covering)
+DEFAULT_MIN_NEW_COVERAGE = 0.02
+#: rows of the stratified sample the Gumbel parameters are fitted on
+#: (``None``: every row)
+DEFAULT_GUMBEL_SAMPLE = 20_000
 
 
 def _vector(x) -> np.ndarray:
@@ -155,17 +161,19 @@ class Found:
     p: float
     lrs: float
     dist: np.ndarray | None = None  # weighted class counts of the covered rows
+    new: float = 0.0  # the share of its class's weight it covered first (covering)
 
 
 def find_rule(sd: SearchData, attrs, code, quality, S, N, mu, beta, *, m=2.0,
               alpha=1.0, beam_width=10, max_rule_length=5,
               min_covered_examples=1.0, parent_alpha=1.0, covering=True,
-              boundary_only=True, pure=None, cache=None, reach=None):
+              boundary_only=True, pure=None, cache=None, reach=None, min_new=0.0):
     """The best rule by the compiled beam search (``core.beam_search``,
     doc/evc.md, "The rule search") for the target class coded in
     ``code`` (0 other class, 1 covered target, 2 target not covered yet);
     a :class:`Found` or ``None``. ``mu``, ``beta``: Gumbel parameters per
-    rule length (EVC quality); ``pure``: :func:`pure_cache` of this class,
+    rule length (EVC quality); ``min_new``: with ``covering``, the least
+    weight of positives not covered yet the rule must cover; ``pure``: :func:`pure_cache` of this class,
     ``cache``: a :class:`core.SearchCache` of this class, ``reach``:
     :func:`core.reach_table` of this class (all three only save time)."""
     conds, stats, _, mask = beam_search(
@@ -173,7 +181,7 @@ def find_rule(sd: SearchData, attrs, code, quality, S, N, mu, beta, *, m=2.0,
         np.ascontiguousarray(mu, dtype=float), np.ascontiguousarray(beta, dtype=float),
         float(m), float(alpha), int(beam_width), int(max_rule_length),
         float(min_covered_examples), float(parent_alpha), bool(covering), True,
-        bool(boundary_only), pure, cache, reach)
+        bool(boundary_only), pure, cache, reach, float(min_new))
     if conds is None:
         return None
     conditions = tuple((int(attrs[f]), op, value) for f, op, value in conds)
@@ -257,6 +265,34 @@ def fit_gumbel_parameters(sd: SearchData, y, n_classes, n_permutations=100,
     return GumbelParameters(mu, beta, n_permutations, [b for b in best])
 
 
+def gumbel_rows(y, w, size, random_state=0):
+    """The rows of a stratified sample of ``size`` rows for the Gumbel fit
+    (each class in its share, rounded, at least one row of each class
+    present; seeded by ``random_state``), sorted; ``None`` when ``size`` is
+    ``None`` or there are no more rows than that. The permutation searches
+    measure how large the best LRS of a search gets by chance; with the
+    bins of the whole data (the candidate conditions are the same) that
+    does not grow with the rows, so a sample of some ten thousand rows
+    gives the parameters of all of them (doc/evc.md, "The Gumbel fit")."""
+    n = len(y)
+    if size is None or n <= size:
+        return None
+    rng = np.random.default_rng(np.random.SeedSequence(random_state).spawn(2)[1])
+    rows = []
+    classes, counts = np.unique(y, return_counts=True)
+    for c, k in zip(classes, counts):
+        take = max(1, int(round(size * k / n)))
+        rows.append(rng.choice(np.flatnonzero(y == c), size=min(take, k), replace=False))
+    return np.sort(np.concatenate(rows))
+
+
+def sd_rows(sd: SearchData, rows) -> SearchData:
+    """``sd`` restricted to ``rows``, with the bins (and so the candidate
+    conditions) of all rows."""
+    return SearchData(np.asarray(sd.codes_arr)[rows], sd.n_bins_arr, sd.ordinal_arr,
+                      sd.lo_arr, sd.hi_arr, np.asarray(sd.w_arr)[rows])
+
+
 # ------------------------------------------------------------ Orange layer
 class EVCRuleModel(RuleSetModel):
     """Unordered rules resolved by a Fawcett strategy (default WVOTE) with the
@@ -317,7 +353,9 @@ class EVCRuleLearner(RuleLearner):
                  min_covered_examples=1.0, alpha=0.05, parent_alpha=1.0,
                  n_permutations=100, gumbel=None, strategy="wvote",
                  max_rules_per_class=None, max_thresholds=DEFAULT_MAX_THRESHOLDS,
-                 n_jobs=None, random_state=0, preprocessors=None):
+                 min_new_coverage=DEFAULT_MIN_NEW_COVERAGE, max_rules=None,
+                 gumbel_sample=DEFAULT_GUMBEL_SAMPLE, n_jobs=None, random_state=0,
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.quality = check_choice("quality", quality, ("evc", "m"))
         self.m = check_number("m", m, 0)
@@ -334,6 +372,9 @@ class EVCRuleLearner(RuleLearner):
         self.max_rules_per_class = check_int("max_rules_per_class", max_rules_per_class,
                                              1, none=True)
         self.max_thresholds = check_int("max_thresholds", max_thresholds, 1, none=True)
+        self.min_new_coverage = check_number("min_new_coverage", min_new_coverage, 0, 1)
+        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
+        self.gumbel_sample = check_int("gumbel_sample", gumbel_sample, 100, none=True)
         self.n_jobs = check_n_jobs(n_jobs)
         self.random_state = check_random_state(random_state)
 
@@ -342,10 +383,16 @@ class EVCRuleLearner(RuleLearner):
         return search_data(enc, self.max_thresholds)
 
     def fit_gumbel(self, enc, progress=None, sd=None) -> GumbelParameters:
-        """The Gumbel parameters of ``enc`` (permutation searches)."""
+        """The Gumbel parameters of ``enc`` (permutation searches), on a
+        stratified sample of ``gumbel_sample`` rows when there are more
+        (:func:`gumbel_rows`)."""
         sd = self.search_data(enc)[0] if sd is None else sd
+        y = enc.y
+        rows = gumbel_rows(y, enc.w, self.gumbel_sample, self.random_state)
+        if rows is not None:
+            sd, y = sd_rows(sd, rows), y[rows]
         return fit_gumbel_parameters(
-            sd, enc.y, enc.n_classes, self.n_permutations, self.beam_width,
+            sd, y, enc.n_classes, self.n_permutations, self.beam_width,
             self.max_rule_length, self.min_covered_examples, self.random_state,
             self.n_jobs, progress)
 
@@ -372,6 +419,9 @@ class EVCRuleLearner(RuleLearner):
                  if quality == Quality.QUALITY_EVC
                  and pure is not None and S == math.floor(S) else None)
         code = pos.astype(np.int8)
+        # a rule must cover a share of the class not covered yet: the number
+        # of rules then follows the class's structure, not its row count
+        min_new = self.min_new_coverage * S
         found = []
         while uncovered.any() and len(found) < limit:
             code[pos & uncovered] = 2
@@ -380,9 +430,10 @@ class EVCRuleLearner(RuleLearner):
                              max_rule_length=self.max_rule_length,
                              min_covered_examples=self.min_covered_examples,
                              parent_alpha=self.parent_alpha, covering=True,
-                             pure=pure, cache=cache, reach=reach)
+                             pure=pure, cache=cache, reach=reach, min_new=min_new)
             if rule is None:
                 break
+            rule.new = float(enc.w[uncovered & rule.mask].sum() / S)
             found.append(rule)
             uncovered &= ~rule.mask
             code[pos & ~uncovered] = 1
@@ -413,6 +464,9 @@ class EVCRuleLearner(RuleLearner):
             found.append(found_c)
             self.progress(start + (1 - start) * len(found) / len(present),
                           "learning rules")
+        if self.max_rules is not None:  # the coverings stopped at the budget
+            taken = budget_prefixes([[f.new for f in fc] for fc in found], self.max_rules)
+            found = [fc[:t] for fc, t in zip(found, taken)]
         short = ShortThresholds(lambda a: enc.Xc[:, enc.attr_col[a]])
         rules = [self.to_rule(f, cls, enc, data.domain, short)
                  for cls, found_c in zip(present, found) for f in found_c]

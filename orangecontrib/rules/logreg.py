@@ -250,6 +250,117 @@ def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
     return float(lambdas[best[-1]])
 
 
+# ------------------------------------------------------------ the rule budget
+class RulePath:
+    """Eq. 21 with an extra L1 weight ``t`` on every rule, ``gamma_k + t``,
+    along a path of ``t`` from the smallest that leaves no rule (every
+    rule's gradient at ``b = 0`` is then within its penalty) down to 0 (the
+    paper's model), each fit starting from the previous one, until more
+    than ``max_rules`` rules have a non-zero weight (all submodels
+    together). The EVC penalty keeps its role: of two rules that explain
+    the data alike, the one whose quality the search overestimated more
+    enters later. :meth:`cross_validate` then picks the ``t`` of the lowest
+    internal-CV log loss among those of at most ``max_rules`` rules.
+
+    ``F``: attribute features, ``cover``: rule indicators (sparse), ``y``:
+    class codes, ``v``: example weights (mean 1), ``tasks``: per submodel
+    ``(class, rule indices, gamma, lambda)``; two classes have one submodel
+    for class 1 over every rule."""
+
+    N_STEPS = 16      # values of t from t_max to t_max / 1000, then 0
+    MIN_RATIO = 1e-3
+
+    def __init__(self, F, cover, y, v, tasks, max_rules):
+        self.F, self.cover = F, sp.csr_matrix(cover)
+        self.y, self.v, self.tasks = np.asarray(y), np.asarray(v, dtype=float), tasks
+        self.n_classes = int(max(y.max() + 1, max(c for c, *_ in tasks) + 1))
+        self.max_rules = int(max_rules)
+        # the attributes only: the start of the path, where no rule enters
+        starts = [fit_l2(F, (self.y == c).astype(float), self.v, lam)
+                  for c, idx, gamma, lam in tasks]
+        t_max = 0.0
+        for (c, idx, gamma, lam), (b0, w) in zip(tasks, starts):
+            if not len(idx):
+                continue
+            f = b0 + F @ w
+            g = self.cover[:, idx].T @ (self.v * (expit(f) - (self.y == c)))
+            t_max = max(t_max, float(np.max(np.abs(g) - gamma)))
+        grid = t_max * np.geomspace(1, self.MIN_RATIO, self.N_STEPS) if t_max > 0 else []
+        self.ts, self.fits = [], []
+        fits = [(b0, w, np.zeros(len(idx))) for (b0, w), (_, idx, _, _) in
+                zip(starts, tasks)]
+        for t in list(grid) + [0.0]:
+            fits = self._fit_all(self.F, self.cover, self.y, self.v, t, fits)
+            if sum(np.count_nonzero(b) for _, _, b in fits) > self.max_rules:
+                break
+            self.ts.append(float(t))
+            self.fits.append(fits)
+        self.cv_logloss = self.cv_auc = None
+
+    def _fit_all(self, F, cover, y, v, t, starts):
+        return [fit_binary(F, cover[:, idx], (y == c).astype(float), v, lam, gamma + t,
+                           start=start)
+                for (c, idx, gamma, lam), start in zip(self.tasks, starts)]
+
+    def _probabilities(self, F, cover, fits) -> np.ndarray:
+        out = np.zeros((F.shape[0], self.n_classes))
+        for (c, idx, _, _), (b0, w, b) in zip(self.tasks, fits):
+            out[:, c] = expit(b0 + F @ w + cover[:, idx] @ b)
+        if len(self.tasks) == 1:  # two classes: one model for class 1
+            out[:, 0] = 1 - out[:, 1]
+            return out
+        total = out.sum(axis=1, keepdims=True)
+        return out / np.where(total > 0, total, 1)
+
+    def cross_validate(self, n_folds, random_state):
+        """Internal stratified ``n_folds``-fold CV along the path: each
+        fold's held-out log loss and AUC at every ``t`` kept."""
+        from sklearn.model_selection import StratifiedKFold
+
+        from .evaluation import weighted_auc
+        counts = np.bincount(self.y)
+        k = int(min(n_folds, counts[counts > 0].min()))
+        if k < 2 or len(self.ts) < 2:
+            return
+        losses = np.zeros((k, len(self.ts)))
+        aucs = np.zeros((k, len(self.ts)))
+        skf = StratifiedKFold(k, shuffle=True, random_state=random_state)
+        for i, (tr, te) in enumerate(skf.split(np.zeros(len(self.y)), self.y)):
+            Ftr, Fte = self.F[tr], self.F[te]
+            Ctr, Cte = self.cover[tr], self.cover[te]
+            fits = [(b0, w, np.zeros_like(b)) for b0, w, b in self.fits[0]]
+            for j, t in enumerate(self.ts):
+                fits = self._fit_all(Ftr, Ctr, self.y[tr], self.v[tr], t, fits)
+                p = self._probabilities(Fte, Cte, fits)
+                p_true = np.clip(p[np.arange(len(te)), self.y[te]], 1e-15, 1)
+                losses[i, j] = -np.average(np.log(p_true), weights=self.v[te])
+                aucs[i, j] = weighted_auc(self.y[te], p, self.n_classes)
+        self.cv_logloss, self.cv_auc = losses.mean(axis=0), aucs.mean(axis=0)
+
+    def best(self) -> int:
+        """The path index of the lowest CV log loss (ties: fewer rules);
+        without CV, the last (most rules within the budget)."""
+        if self.cv_logloss is None:
+            return len(self.ts) - 1
+        return int(np.flatnonzero(self.cv_logloss <= self.cv_logloss.min() * (1 + 1e-12))[0])
+
+    def best_submodels(self):
+        fits = self.fits[self.best()]
+        return [(c, idx, b0, w, b) for (c, idx, _, _), (b0, w, b) in zip(self.tasks, fits)]
+
+    def curve(self) -> list[dict]:
+        """Per point of the path: ``t``, the rules with a non-zero weight,
+        their conditions, and the internal-CV log loss and AUC."""
+        out = []
+        for j, (t, fits) in enumerate(zip(self.ts, self.fits)):
+            out.append(dict(t=t, rules=int(sum(np.count_nonzero(b) for _, _, b in fits)),
+                            logloss=None if self.cv_logloss is None else
+                            float(self.cv_logloss[j]),
+                            auc=None if self.cv_auc is None else float(self.cv_auc[j]),
+                            chosen=j == self.best()))
+        return out
+
+
 # ------------------------------------------------------------ features
 class AttributeFeatures:
     """Original attributes as LR features: continuous standardised (weighted
@@ -399,6 +510,12 @@ class RuleLogisticRegressionModel(RuleModel):
     def plot_kind(self):
         return "evc" if any("raw_frequency" in r.extra for r in self.rule_list) else None
 
+    def used_rules(self):
+        """The rules with a non-zero weight in some submodel."""
+        used = sorted({int(k) for _, idx, _, _, b in self.submodels
+                       for k, bk in zip(idx, b) if bk != 0})
+        return [self.rule_list[k] for k in used]
+
     def viewer_columns(self):
         coef = np.full(len(self.rule_list), np.nan)
         for _, idx, _, _, b in self.submodels:
@@ -449,8 +566,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
     __returns__ = RuleLogisticRegressionModel
 
     def __init__(self, rule_learner=None, rule_penalty=True, attributes=True,
-                 use_rules=True, lambda_=None, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
-                 preprocessors=None):
+                 use_rules=True, lambda_=None, lambdas=DEFAULT_LAMBDAS, n_folds=5,
+                 max_rules=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.rule_learner = check_instance(
             "rule_learner", rule_learner, RuleLearner, "a rule learner of this add-on "
@@ -469,6 +586,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
                              f"not {lambdas!r}")
         self.lambdas = tuple(check_number("each of lambdas", x, 0) for x in lambdas)
         self.n_folds = check_int("n_folds", n_folds, 2)
+        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.random_state = check_random_state(random_state)
 
     def fit_rules(self, data, enc):
@@ -496,7 +614,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]
         binary = enc.n_classes == 2
         targets = [1] if binary else present
-        submodels, lams = [], []
+        tasks, lams = [], []  # per submodel: (class, rule indices, penalties, lambda)
         for c in targets:
             y = (enc.y == c).astype(float)
             lam = (float(self.lambda_) if self.lambda_ is not None else
@@ -507,9 +625,21 @@ class RuleLogisticRegressionLearner(RuleLearner):
             sub_rules = [rules[k] for k in idx]
             gamma = (rule_penalties(sub_rules, c) * scale if self.rule_penalty
                      else np.zeros(len(sub_rules)))
-            b0, w, b = fit_binary(F, cover[:, idx], y, v, lam * scale, gamma)
-            submodels.append((c, idx, b0, w, b))
+            tasks.append((c, idx, gamma, lam * scale))
             lams.append(lam)
-        return RuleLogisticRegressionModel(
+        path = None
+        if self.max_rules is not None and len(rules):
+            self.progress(0.85, "choosing the rules (L1 path)")
+            path = RulePath(F, cover, enc.y, v, tasks, self.max_rules)
+            path.cross_validate(self.n_folds, self.random_state)
+            submodels = path.best_submodels()
+        else:
+            submodels = [(c, idx, *fit_binary(F, cover[:, idx], (enc.y == c).astype(float),
+                                               v, lam, gamma))
+                         for c, idx, gamma, lam in tasks]
+        model = RuleLogisticRegressionModel(
             data.domain, rules, enc.class_distribution(), features, submodels,
             float(np.mean(lams)), rule_model)
+        if path is not None:
+            model.size_curve = path.curve()
+        return model

@@ -242,6 +242,41 @@ def select_rules(cand_bits, pos, w, progress=None):
     return rules
 
 
+def list_auc(rules, pos, w, W, P, N) -> float:
+    """The area under the ROC curve of a class's rule list (its points after
+    each rule, from (0, 0) to the default point (1, 1))."""
+    fp, tp, _ = list_points(rules, pos, w, W)
+    x = np.append(fp, N) / (N if N > 0 else 1)
+    y = np.append(tp, P) / (P if P > 0 else 1)
+    return float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))
+
+
+def within_budget(hulls, w, max_rules: int):
+    """The classes' hull lists cut to ``max_rules`` rules in all (a
+    disjunctive entry counts each of its rules): repeatedly the entry whose
+    removal costs the least area under its class's ROC curve per rule it
+    frees, weighted by the class's prior, is removed. The list keeps its order; its points are
+    those of the rules left, so it need no longer be convex (repairing it
+    would merge entries into disjunctions of many rules, spending the
+    budget on fewer hull points). ``hulls``: per class ``(class, list, ...,
+    pos, P, N, ...)`` as :meth:`ROCCERLearner.fit_rules` builds them; the
+    lists are changed in place."""
+    total_w = float(np.sum(w))
+    while sum(len(r.members) for h in hulls for r in h[1]) > max_rules:
+        best = None
+        for h, (_, rules, _, pos, P, N, _, _) in enumerate(hulls):
+            W = pos.shape[0]
+            now = list_auc(rules, pos, w, W, P, N)
+            for e in range(len(rules)):
+                shorter = rules[:e] + rules[e + 1:]
+                cost = (P / total_w * (now - list_auc(shorter, pos, w, W, P, N))
+                        / len(rules[e].members))  # per rule it frees
+                if best is None or cost < best[0] - 1e-15:
+                    best = (cost, h, shorter)
+        _, h, shorter = best
+        hulls[h][1][:] = shorter
+
+
 def distance_order(tp, fp, P, N):
     """Candidates by Euclidean distance of ``(fpr, tpr)`` to ``(0, 1)``
     (stable: ties keep the mining order)."""
@@ -403,7 +438,8 @@ class ROCCERLearner(RuleLearner):
 
     def __init__(self, min_support=None, min_confidence=None, min_lift=2.0,
                  max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
-                 max_candidates=200_000, max_memory_mb=1024, preprocessors=None):
+                 max_candidates=200_000, max_memory_mb=1024, max_rules=None,
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.min_support = check_number("min_support", min_support, 0, 1, low_open=True,
                                         none=True)
@@ -415,6 +451,7 @@ class ROCCERLearner(RuleLearner):
         self.numeric = check_choice("numeric", numeric, ("thresholds", "intervals"))
         self.max_candidates = check_int("max_candidates", max_candidates, 1)
         self.max_memory_mb = check_number("max_memory_mb", max_memory_mb, 0, low_open=True)
+        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
 
     def support_fraction(self, dist):
         if self.min_support is not None:
@@ -440,6 +477,7 @@ class ROCCERLearner(RuleLearner):
                                 self.max_memory_mb * 2 ** 20 // (2 * bytes_per_candidate))))
         lists, stats = [], dict(candidates={}, length={}, mining_s=0.0,
                                 selection_s=0.0, complete=True)
+        hulls = []  # per class: (class, its hull list, conditions per candidate, ...)
         for i, c in enumerate(classes):
             pos = pack_bits((y == c).astype(np.uint8))
             P, N = float(dist[c]), float(w.sum() - dist[c])
@@ -457,20 +495,24 @@ class ROCCERLearner(RuleLearner):
             selected = select_rules(np.ascontiguousarray(bits[order]), pos, w)
             t2 = time.perf_counter()
             starts = np.concatenate([[0], ends[:-1]])
-            entries = [[tuple(c for it in found[starts[order[k]]:ends[order[k]]]
-                              for c in items.conditions[it])
-                        for k in r.members] for r in selected]
-            fp, tp, _ = list_points(selected, pos, w, bits.shape[1])
-            points = np.column_stack([np.append(fp, N) / (N if N > 0 else 1),
-                                      np.append(tp, P) / P])
-            lists.append(ClassRuleList(c, entries, points, P, N, len(sup),
-                                       min_confidence=conf))
+            conditions = [tuple(c for it in found[starts[k]:ends[k]]
+                                for c in items.conditions[it]) for k in order]
+            hulls.append((c, selected, conditions, pos, P, N, len(sup), conf))
             stats["candidates"][c] = len(sup)
             stats["length"][c] = length
             stats["mining_s"] += t1 - t0
             stats["selection_s"] += t2 - t1
             stats["complete"] &= bool(complete)
             self.progress((i + 1) / len(classes), "Selecting rules")
+        if self.max_rules is not None:
+            within_budget(hulls, w, self.max_rules)
+        for c, selected, conditions, pos, P, N, n_cand, conf in hulls:
+            entries = [[conditions[k] for k in r.members] for r in selected]
+            fp, tp, _ = list_points(selected, pos, w, pos.shape[0])
+            points = np.column_stack([np.append(fp, N) / (N if N > 0 else 1),
+                                      np.append(tp, P) / P])
+            lists.append(ClassRuleList(c, entries, points, P, N, n_cand,
+                                       min_confidence=conf))
         model = ROCCERModel(data.domain, lists, dist)
         model.set_rule_distributions(data, enc)
         model.stats = stats  # candidates per class, seconds mining / selecting

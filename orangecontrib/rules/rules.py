@@ -280,6 +280,41 @@ def rule_class_weights(rules: Sequence["Rule"], X, y, w, n_classes) -> np.ndarra
     return np.asarray((cover.T @ onehot).todense()).reshape(len(rules), n_classes)
 
 
+def budget_prefixes(shares, max_rules: int) -> list[int]:
+    """How many rules of each class's covering a budget of ``max_rules``
+    rules in all keeps: ``shares[c]`` holds, rule by rule in the order class
+    ``c``'s covering found them, the share of the class each covered first.
+    The classes take turns, the next rule always the one that covers the
+    largest share first (ties: the class listed first). The classes'
+    coverings do not depend on each other, so the kept prefixes are what
+    one covering of all classes at once, stopped at the budget, finds."""
+    taken = [0] * len(shares)
+    for _ in range(int(max_rules)):
+        nexts = [(-sh[t], c) for c, (sh, t) in enumerate(zip(shares, taken)) if t < len(sh)]
+        if not nexts:
+            break
+        taken[min(nexts)[1]] += 1
+    return taken
+
+
+def first_cover_shares(rules: Sequence["Rule"], X, y, w, n_classes) -> np.ndarray:
+    """Per rule, the share of its class's weight (training rows ``X``,
+    classes ``y``, weights ``w``) it covers that no earlier rule of its
+    class in ``rules`` covers: the order of a covering."""
+    cover = covering_sparse(rules, X).tocsc()
+    y = np.asarray(y)
+    w = np.asarray(w, dtype=float)
+    total = np.bincount(y, w, minlength=n_classes)
+    covered = np.zeros((n_classes, len(y)), bool)
+    out = np.zeros(len(rules))
+    for k, r in enumerate(rules):
+        rows = cover.indices[cover.indptr[k]:cover.indptr[k + 1]]
+        rows = rows[(y[rows] == r.head) & ~covered[r.head, rows]]
+        out[k] = w[rows].sum() / total[r.head] if total[r.head] > 0 else 0.0
+        covered[r.head, rows] = True
+    return out
+
+
 #: at most this many (row, rule) cells of a dense coverage matrix at once
 #: (64 MB as bool): predictions on many rows go in row blocks
 COVER_CELLS = 1 << 26

@@ -33,7 +33,8 @@ from Orange.preprocess.preprocess import Preprocess
 
 from .base import RuleLearner, RuleModel, argmax_with_ties
 from .params import check_bool, check_instance, check_int, check_number, check_random_state
-from .rules import Rule, covering, row_blocks, rule_class_weights
+from .rules import (Rule, budget_prefixes, covering, first_cover_shares, row_blocks,
+                    rule_class_weights)
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
 
@@ -307,7 +308,7 @@ class RuleScoringLearner(RuleLearner):
     def __init__(self, base=None, strategy="wvote", min_confidence=0.0,
                  ordered=None, random_state=0, beam_width=10,
                  min_covered_examples=1, max_rule_length=5,
-                 preprocessors=None):
+                 min_new_coverage=None, max_rules=None, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.beam_width = check_int("beam_width", beam_width, 1)
         self.max_rule_length = check_int("max_rule_length", max_rule_length, 1)
@@ -319,12 +320,21 @@ class RuleScoringLearner(RuleLearner):
         self.min_confidence = check_number("min_confidence", min_confidence, 0, 1)
         self.ordered = None if ordered is None else check_bool("ordered", ordered)
         self.random_state = check_random_state(random_state)
+        self.min_new_coverage = check_number("min_new_coverage", min_new_coverage, 0, 1,
+                                             none=True)
+        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         if base is None:  # the compiled beam search with the settings above
-            from .evc import EVCRuleLearner  # (evc imports this module)
-            base = EVCRuleLearner(quality="m", beam_width=self.beam_width,
-                                  max_rule_length=self.max_rule_length,
-                                  min_covered_examples=self.min_covered_examples,
-                                  random_state=self.random_state)
+            from .evc import DEFAULT_MIN_NEW_COVERAGE, EVCRuleLearner  # (evc imports this)
+            base = EVCRuleLearner(
+                quality="m", beam_width=self.beam_width,
+                max_rule_length=self.max_rule_length,
+                min_covered_examples=self.min_covered_examples,
+                min_new_coverage=(DEFAULT_MIN_NEW_COVERAGE if min_new_coverage is None
+                                  else self.min_new_coverage),
+                random_state=self.random_state)
+        elif min_new_coverage is not None:
+            raise ValueError("min_new_coverage sets the default base's covering; "
+                             "give it to your base learner instead")
         self._base = base
 
     def fit_rules(self, data, enc):
@@ -354,6 +364,13 @@ class RuleScoringLearner(RuleLearner):
         prior = enc.class_distribution() / enc.w.sum()
         unique = [r for r in unique
                   if r.quality > max(self.min_confidence, prior[r.head])]
+        if self.max_rules is not None:  # each class's covering stopped at the budget
+            shares = first_cover_shares(unique, data.X, enc.y, enc.w, enc.n_classes)
+            by_class = [[k for k, r in enumerate(unique) if r.head == c]
+                        for c in range(enc.n_classes)]
+            taken = budget_prefixes([shares[ks] for ks in by_class], self.max_rules)
+            keep = {k for ks, t in zip(by_class, taken) for k in ks[:t]}
+            unique = [r for k, r in enumerate(unique) if k in keep]
         ordered = (self.ordered if self.ordered is not None
                    else isinstance(self._base, CN2Learner))
         return RuleSetModel(data.domain, unique, enc.class_distribution(),

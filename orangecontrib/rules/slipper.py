@@ -280,11 +280,19 @@ def _fold_errors(enc, ypos, train, test, T_max, seed):
     return holdout_errors(hyp, te, ypos[test])
 
 
-def internal_folds(enc: EncodedData, labels, n_folds, seed):
+#: above this many rows, ``T`` is chosen on one internal fold (a held-out
+#: ``1 / n_folds`` of the rows) instead of all ``n_folds``
+CV_MAX_ROWS = 50_000
+
+
+def internal_folds(enc: EncodedData, labels, n_folds, seed, max_rows=CV_MAX_ROWS):
     """Stratified folds on ``labels`` among the examples with positive
     weight (so no fold is left without hold-out weight; those with weight 0
     change nothing and join every training part): ``[(train, test), ...]``,
-    or ``None`` if some label has fewer than two such examples."""
+    or ``None`` if some label has fewer than two such examples. With more
+    than ``max_rows`` rows (``None``: no limit) only the first fold: its
+    hold-out part is then large enough to choose ``T`` on, at a fraction of
+    the time (doc/slipper.md, "Choosing T")."""
     from sklearn.model_selection import StratifiedKFold
 
     weighted, zero = np.flatnonzero(enc.w > 0), np.flatnonzero(enc.w <= 0)
@@ -295,8 +303,9 @@ def internal_folds(enc: EncodedData, labels, n_folds, seed):
     n_folds = int(min(n_folds, counts.min()))
     skf = StratifiedKFold(n_splits=n_folds, shuffle=True,
                           random_state=int(seed.generate_state(1)[0]))
-    return [(np.sort(np.concatenate([weighted[tr], zero])), weighted[te])
-            for tr, te in skf.split(np.zeros(len(weighted)), labels[weighted])]
+    folds = [(np.sort(np.concatenate([weighted[tr], zero])), weighted[te])
+             for tr, te in skf.split(np.zeros(len(weighted)), labels[weighted])]
+    return folds[:1] if max_rows is not None and enc.n > max_rows else folds
 
 
 class SharedFold:
@@ -368,6 +377,43 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None):
              for (train, test), s in zip(folds, seeds[1:])), n_jobs))
         mean = np.mean(errors, axis=0)
     return int(np.argmin(mean)) + 1, mean  # argmin: first, i.e. smallest T
+
+
+def allocate_rounds(curves, prior, budget: int) -> list[int]:
+    """Rounds per booster within ``budget`` rounds in all: ``curves[c, t]``
+    is booster ``c``'s mean hold-out error after ``t + 1`` rounds (without
+    a round it predicts no positive: error ``prior[c]``). The allocation
+    of the least summed error (exact, by dynamic programming over the
+    budget; ties to fewer rounds), at most ``curves.shape[1]`` each."""
+    curves = np.asarray(curves, dtype=float)
+    C, T = curves.shape
+    budget = int(budget)
+    err = np.hstack([np.asarray(prior, dtype=float)[:, None], curves])  # t = 0..T rounds
+    best = np.zeros(budget + 1)  # least error of the classes so far with b rounds
+    choice = np.zeros((C, budget + 1), dtype=int)
+    for c in range(C):
+        new = np.full(budget + 1, np.inf)
+        for b in range(budget + 1):
+            t = np.arange(min(b, T) + 1)
+            total = best[b - t] + err[c, t]
+            k = int(np.flatnonzero(total <= total.min() * (1 + 1e-12) + 1e-15)[0])
+            new[b], choice[c, b] = total[k], t[k]
+        best = new
+    rounds, b = [0] * C, int(np.argmin(best))
+    for c in range(C - 1, -1, -1):
+        rounds[c] = int(choice[c, b])
+        b -= rounds[c]
+    return rounds
+
+
+def even_rounds(rounds, budget: int) -> list[int]:
+    """``rounds`` cut so they sum to at most ``budget``: the largest cut
+    first, one round at a time (ties: the booster listed last)."""
+    rounds = list(rounds)
+    while sum(rounds) > budget:
+        k = max(range(len(rounds)), key=lambda i: (rounds[i], i))
+        rounds[k] -= 1
+    return rounds
 
 
 # ------------------------------------------------------------ Orange layer
@@ -445,13 +491,14 @@ class SlipperLearner(RuleLearner):
     __returns__ = SlipperModel
 
     def __init__(self, T=None, T_max=100, n_folds=5, patience=None, positive_class=None,
-                 n_jobs=None, random_state=0, preprocessors=None):
+                 max_rules=None, n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.T = check_int("T", T, 1, none=True)
         self.T_max = check_int("T_max", T_max, 1)
         self.n_folds = check_int("n_folds", n_folds, 2)
         self.patience = check_int("patience", patience, 1, none=True)
         self.positive_class = check_int("positive_class", positive_class, 0, none=True)
+        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.n_jobs = check_n_jobs(n_jobs)
         self.random_state = check_random_state(random_state)
 
@@ -476,15 +523,21 @@ class SlipperLearner(RuleLearner):
         joblib with ``n_jobs``). ``seeds``: the cross-validation's and the
         boosting's."""
         ypos = (enc.y == cls).astype(np.int32)
-        T = self.T
+        T = self.T if self.T is None or self.max_rules is None else min(self.T, self.max_rules)
         jobs = parallel_jobs(n_jobs)
         if T is None and self.patience is None and jobs not in (None, 1):
             return self._folds_and_final(enc, ypos, seeds, jobs, callback)
         if T is None:
-            T, _ = choose_rounds(enc, ypos, self.T_max, self.n_folds, seeds[0],
+            T, _ = choose_rounds(enc, ypos, self._T_max, self.n_folds, seeds[0],
                                  n_jobs, self.patience)
         rng = np.random.default_rng(seeds[1])
         return T, merge_duplicates(boost(enc, ypos, enc.w, T, rng, callback))
+
+    @property
+    def _T_max(self) -> int:
+        """The most rounds one booster may take: ``T_max``, and at most
+        ``max_rules`` (a round adds at most one rule)."""
+        return self.T_max if self.max_rules is None else min(self.T_max, self.max_rules)
 
     def _folds_and_final(self, enc, ypos, seeds, jobs, callback=None):
         """:func:`choose_rounds` and the final booster at once, in parallel:
@@ -497,9 +550,9 @@ class SlipperLearner(RuleLearner):
 
         cv_seeds = seeds[0].spawn(self.n_folds + 1)
         folds = internal_folds(enc, ypos, self.n_folds, cv_seeds[0])
-        tasks = [delayed(_fold_errors)(enc, ypos, train, test, self.T_max, s)
+        tasks = [delayed(_fold_errors)(enc, ypos, train, test, self._T_max, s)
                  for (train, test), s in zip(folds or [], cv_seeds[1:])]
-        tasks.append(delayed(boost)(enc, ypos, enc.w, self.T_max,
+        tasks.append(delayed(boost)(enc, ypos, enc.w, self._T_max,
                                     np.random.default_rng(seeds[1])))
         results = []
         for r in parallel_map(tasks, jobs):
@@ -508,7 +561,7 @@ class SlipperLearner(RuleLearner):
                 callback(len(results) / len(tasks))
         final = results.pop()
         # argmin: the first, i.e. the smallest T of the lowest mean error
-        T = int(np.argmin(np.mean(results, axis=0))) + 1 if results else self.T_max
+        T = int(np.argmin(np.mean(results, axis=0))) + 1 if results else self._T_max
         return T, merge_duplicates(final[:T])
 
     def fit_rules(self, data, enc):
@@ -524,7 +577,7 @@ class SlipperLearner(RuleLearner):
             results = [self.fit_booster(
                 enc, classes[0], seeds[0], self.n_jobs,
                 lambda p: self.progress(p, "boosting"))]
-        elif self.patience is None:
+        elif self.patience is None or self.max_rules is not None:
             results = self._fit_boosters(enc, classes, seeds, spawned[-1])
         else:  # boosters each with its own folds, stopped early (in lockstep)
             self.progress(0.0, "boosting one booster per class")
@@ -556,14 +609,14 @@ class SlipperLearner(RuleLearner):
         if self.T is None:
             folds = internal_folds(enc, enc.y, self.n_folds, fold_seed)
             if folds is None:  # a class too small to validate: every booster T_max
-                rounds = [self.T_max] * len(classes)
+                rounds = [self._T_max] * len(classes)
             else:
                 steps += len(folds) * len(classes)
                 fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
-                errors = np.zeros((len(classes), len(folds), self.T_max))
+                errors = np.zeros((len(classes), len(folds), self._T_max))
                 for f, (train, test) in enumerate(folds):
                     fold = SharedFold(enc, train, test)
-                    jobs = (delayed(_shared_fold_errors)(fold, yp, self.T_max, fs[f])
+                    jobs = (delayed(_shared_fold_errors)(fold, yp, self._T_max, fs[f])
                             for yp, fs in zip(ypos, fold_seeds))
                     for b, e in enumerate(parallel_map(jobs, n_jobs)):
                         errors[b, f] = e
@@ -572,6 +625,11 @@ class SlipperLearner(RuleLearner):
                     del fold
                 # argmin: the first, i.e. the smallest T of the lowest mean error
                 rounds = [int(np.argmin(e.mean(axis=0))) + 1 for e in errors]
+                if self.max_rules is not None and sum(rounds) > self.max_rules:
+                    prior = np.array([np.average(yp, weights=enc.w) for yp in ypos])
+                    rounds = allocate_rounds(errors.mean(axis=1), prior, self.max_rules)
+        if self.max_rules is not None and sum(rounds) > self.max_rules:  # T or T_max given
+            rounds = even_rounds(rounds, self.max_rules)
         done = steps - len(classes)
         results = []
         jobs = (delayed(boost)(enc, yp, enc.w, T, np.random.default_rng(s[1]))

@@ -417,7 +417,10 @@ class SLSEnsembleModel(RuleModel):
         (one-vs-all), and a row on which no rule fires gets the training
         prior."""
         X = self._model_X(X)
-        out = np.zeros((X.shape[0], self.n_classes))
+        # a class without an ensemble (none within a rule budget) scores its prior
+        out = np.tile(np.where(np.isin(np.arange(self.n_classes),
+                                       [e.cls for e in self.ensembles]), 0.0, self.prior),
+                      (X.shape[0], 1))
         fired = np.zeros(X.shape[0], bool)
         for rows in row_blocks(X.shape[0], len(self.rule_list)):
             V = violations(self.rule_list, X[rows])
@@ -431,8 +434,11 @@ class SLSEnsembleModel(RuleModel):
         total = out.sum(axis=1, keepdims=True)
         # more classes: where no rule set of any class fires, the ensembles
         # say little about the row (e.g. all its values unknown), so the
-        # row gets the training prior
-        silent = ~fired[:, None] | (total <= 0)
+        # row gets the training prior; unless a class has no ensemble (a
+        # rule budget), when not firing is what the others say
+        every = all(c in {e.cls for e in self.ensembles}
+                    for c in np.flatnonzero(self.class_distribution > 0))
+        silent = (~fired[:, None] & every) | (total <= 0)
         return np.where(silent, self.prior, out / np.where(total > 0, total, 1))
 
     @staticmethod
@@ -558,6 +564,43 @@ class SLSEnsembleModel(RuleModel):
         return self.describe()
 
 
+def keep_within_budget(found: dict, rho: float, max_rules: int) -> dict:
+    """The rule sets an ensemble keeps when all of them together may hold
+    at most ``max_rules`` distinct rules (per class's ensemble):
+    ``found[c]`` maps class ``c``'s distinct rule sets to ``(k, regions)``.
+    First each class's heaviest rule set that fits (by ``Q(r) ∝ rho^e(r)``
+    among its class's; ties: fewer rules, then the order found), then the
+    others heaviest first, each kept if the distinct rules stay within the
+    budget; the weights are then those of the kept sets (Section 4 on
+    them)."""
+    order = []
+    for c, sets in found.items():
+        rule_sets = list(sets)
+        regions = np.array([sets[rs][1] for rs in rule_sets])
+        q = white_noise_weights(regions[:, 1] + regions[:, 2], rho)
+        ranked = sorted(range(len(rule_sets)), key=lambda i: (-q[i], len(rule_sets[i]), i))
+        order.append([(c, rule_sets[i], q[i]) for i in ranked])
+    kept = {c: {} for c in found}
+    rules = {c: set() for c in found}
+    used = 0
+
+    def keep(c, rs):
+        nonlocal used
+        new = set(rs) - rules[c]
+        if used + len(new) > max_rules or rs in kept[c]:
+            return False
+        kept[c][rs] = found[c][rs]
+        rules[c] |= new
+        used += len(new)
+        return True
+
+    for ranked in order:  # each class its heaviest rule set that fits
+        next((True for c, rs, _ in ranked if keep(c, rs)), None)
+    for c, rs, _ in sorted((t for ranked in order for t in ranked), key=lambda t: -t[2]):
+        keep(c, rs)
+    return kept
+
+
 # --------------------------------------------------------------- the learner
 
 #: SLS runs per parallel task
@@ -600,7 +643,8 @@ class SLSEnsembleLearner(RuleLearner):
     def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
                  p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
                  theta=0.0,
-                 delta=0.05, n_jobs=None, random_state=0, preprocessors=None):
+                 delta=0.05, max_rules=None, n_jobs=None, random_state=0,
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.k_max = check_int("k_max", k_max, 1)
         self.n_rule_sets = check_int("n_rule_sets", n_rule_sets, 1)
@@ -612,6 +656,7 @@ class SLSEnsembleLearner(RuleLearner):
         self.numeric = check_choice("numeric", numeric, ("thresholds", "intervals"))
         self.theta = check_number("theta", theta, 0, 2)
         self.delta = check_number("delta", delta, 0, 1, low_open=True, high_open=True)
+        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.n_jobs = check_n_jobs(n_jobs)
         self.random_state = check_random_state(random_state)
 
@@ -663,10 +708,14 @@ class SLSEnsembleLearner(RuleLearner):
                 rs = canonical_rule_set(rules, ordinal, n_bins, cuts)
                 found[c].setdefault(rs, (k, regions * scale))
             self.progress((i + 1) / len(tasks), "Searching rule sets")
+        if self.max_rules is not None:
+            found = keep_within_budget(found, self.rho, self.max_rules)
         ensembles, bounds = [], {}
         log_r = log_n_rule_sets(sd.rule_choices(), self.k_max)
         for c in classes:
             rule_sets = list(found[c])
+            if not rule_sets:  # none within the budget: the class has no ensemble
+                continue
             regions = np.array([found[c][rs][1] for rs in rule_sets])
             errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
             q = white_noise_weights(errors, self.rho)

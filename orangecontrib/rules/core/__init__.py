@@ -27,6 +27,7 @@ from ._slipper import (best_sqrt_thresholds, compact_sorted,  # noqa: E402
 from ._coverage import (  # noqa: E402
     Kind,
     Op,
+    bits_check,
     class_weights,
     column_mask,
     cover_columns,
@@ -48,7 +49,7 @@ KIND_DISCRETE, KIND_CONTINUOUS = int(Kind.KIND_DISCRETE), int(Kind.KIND_CONTINUO
 
 __all__ = [
     "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE", "OP_LT",
-    "best_sqrt_thresholds", "class_weights",
+    "best_sqrt_thresholds", "bits_check", "class_weights",
     "compact_sorted", "gather_sorted", "select_sorted", "corrected_positives", "lrs",
     "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
     "evc_quality", "permutation_maxima", "reach_table",

@@ -20,7 +20,7 @@ condition. A rule set is given in CSR form: the conditions of rule ``r`` are
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
-from ._bits cimport ctz64, popcount64
+from ._bits cimport BITS_IMPL, ctz64, ctz64_portable, popcount64, popcount64_portable
 from libc.string cimport memset
 
 cnp.import_array()
@@ -352,6 +352,27 @@ def cover_columns(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
 
 
 # ---------------------------------------------------------------- bitsets
+
+def bits_check(const uint64_t[::1] words):
+    """The bit operations of ``core/_bits.pxd`` on ``words`` (non-zero), as
+    the kernels run them and in the portable version: ``(popcount, ctz,
+    popcount_portable, ctz_portable, implementation)``, the last the name of
+    what this build uses (``"builtin"``, ``"msvc intrinsics"``,
+    ``"portable"``, ...), for tests and the wheel's smoke test."""
+    cdef Py_ssize_t n = words.shape[0], i
+    out = np.zeros((4, n), dtype=np.int32)
+    cdef int32_t[:, ::1] o = out
+    for i in range(n):
+        if words[i] == 0:
+            raise ValueError("count-trailing-zeros of 0 is undefined")
+    with nogil:
+        for i in range(n):
+            o[0, i] = popcount64(words[i])
+            o[1, i] = ctz64(words[i])
+            o[2, i] = popcount64_portable(words[i])
+            o[3, i] = ctz64_portable(words[i])
+    return out[0], out[1], out[2], out[3], BITS_IMPL.decode()
+
 
 def n_words(Py_ssize_t n):
     """Number of 64-bit words that hold ``n`` bits."""

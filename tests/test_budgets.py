@@ -1,0 +1,130 @@
+"""Rule budgets (``max_rules``) of every learner: the model has at most that
+many rules, and it is the model its method makes at that size, not a list
+cut short: EVC's and Rule Scoring's coverings stopped (each class's rules a
+prefix of its covering), SLIPPER's boosters stopped after their rounds, LR
+with rules a penalised fit whose zero weights are zero by the optimality
+conditions of the L1 term, SLS's ensemble re-weighted over the rule sets it
+keeps, ROCCER's lists re-scored after rules leave them; and the
+size-accuracy curve of :func:`size_curve`."""
+import numpy as np
+import pytest
+from Orange.data import Table
+from scipy.special import expit
+
+import orangecontrib.rules as R
+from orangecontrib.rules.rules import budget_prefixes, covering
+
+LEARNERS = {
+    "slipper": lambda **kw: R.SlipperLearner(T_max=30, **kw),
+    "evc": lambda **kw: R.EVCRuleLearner(n_permutations=10, **kw),
+    "lrr": lambda **kw: R.RuleLogisticRegressionLearner(
+        rule_learner=R.EVCRuleLearner(n_permutations=10, min_new_coverage=0), **kw),
+    "sls": lambda **kw: R.SLSEnsembleLearner(n_rule_sets=4, max_steps=500, **kw),
+    "roccer": lambda **kw: R.ROCCERLearner(**kw),
+    "scoring": lambda **kw: R.RuleScoringLearner(**kw),
+}
+
+
+@pytest.fixture(scope="module", params=["heart_disease", "iris"])
+def data(request):
+    return Table(request.param)
+
+
+@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("budget", [1, 3, 10])
+def test_budget_is_respected(kind, budget, data):
+    model = LEARNERS[kind](max_rules=budget)(data)
+    rules, conditions = model.size
+    assert rules <= budget
+    assert conditions == sum(len(r.conditions) for r in model.used_rules())
+    probs = model(data, model.Probs)
+    assert np.all(np.isfinite(probs))
+    np.testing.assert_allclose(probs.sum(axis=1), 1)
+
+
+def test_budget_prefixes_take_turns_by_first_covered_share():
+    shares = [[0.5, 0.2, 0.1], [0.4, 0.3], []]
+    assert budget_prefixes(shares, 0) == [0, 0, 0]
+    assert budget_prefixes(shares, 3) == [1, 2, 0]  # 0.5, 0.4, 0.3
+    assert budget_prefixes(shares, 10) == [3, 2, 0]
+
+
+@pytest.mark.parametrize("kind", ["evc", "scoring"])
+def test_covering_stops_at_the_budget(kind, data):
+    """Each class's rules are the first of its covering."""
+    full = LEARNERS[kind]()(data)
+    budgeted = LEARNERS[kind](max_rules=4)(data)
+    for cls in range(len(data.domain.class_var.values)):
+        a = [r.conditions for r in full.rule_list if r.head == cls]
+        b = [r.conditions for r in budgeted.rule_list if r.head == cls]
+        assert b == a[:len(b)]
+    assert len(budgeted.rule_list) == min(4, len(full.rule_list))
+
+
+def test_slipper_boosters_stop_after_their_rounds(data):
+    budgeted = LEARNERS["slipper"](max_rules=5)(data)
+    assert sum(budgeted.rounds.values()) <= 5
+    fixed = LEARNERS["slipper"](T=max(budgeted.rounds.values()))(data)
+    for (cls, rules), (cls2, rules2) in zip(budgeted.boosters, fixed.boosters):
+        assert cls == cls2
+        if budgeted.rounds[cls] == max(budgeted.rounds.values()):
+            assert [r.conditions for r in rules] == [r.conditions for r in rules2]
+
+
+def test_lr_with_rules_budget_is_a_penalised_fit(data):
+    """The zero weights are zero because the L1 term holds them there
+    (|gradient| <= its weight), the others balance it exactly: a fit of
+    eq. 21 with the path's extra weight, not weights of a larger model set
+    to zero."""
+    if len(data.domain.class_var.values) != 2:
+        pytest.skip("one submodel: the check reads it directly")
+    learner = LEARNERS["lrr"](max_rules=3)
+    model = learner(data)
+    chosen = next(p for p in model.size_curve if p["chosen"])
+    assert chosen["rules"] == model.size[0] <= 3
+    t = chosen["t"]
+    cls, idx, b0, w, b = model.submodels[0]
+    X = model.data_to_model_domain(data).X
+    F = model.features(X)
+    cover = covering([model.rule_list[k] for k in idx], X).astype(float)
+    y = (data.Y == cls).astype(float)
+    f = b0 + F @ w + cover @ b
+    grad = cover.T @ (expit(f) - y) + model.lam * b
+    gamma = R.logreg.rule_penalties([model.rule_list[k] for k in idx], cls) + t
+    zero = b == 0
+    assert np.all(np.abs(grad[zero]) <= gamma[zero] * (1 + 1e-3) + 1e-3)
+    np.testing.assert_allclose(grad[~zero], -np.sign(b[~zero]) * gamma[~zero],
+                               rtol=1e-2, atol=1e-2)
+
+
+def test_sls_budget_reweights_the_kept_rule_sets(data):
+    full = LEARNERS["sls"]()(data)
+    budgeted = LEARNERS["sls"](max_rules=6)(data)
+    for ens in budgeted.ensembles:
+        np.testing.assert_allclose(ens.weights.sum(), 1)
+        other = next(e for e in full.ensembles if e.cls == ens.cls)
+        assert set(ens.rule_sets) <= set(other.rule_sets)
+        # the weights are those of the kept sets alone (Q ∝ rho^errors)
+        np.testing.assert_allclose(ens.weights,
+                                   R.sls.white_noise_weights(ens.errors, 0.9))
+
+
+def test_roccer_lists_are_rescored_after_rules_leave(data):
+    model = LEARNERS["roccer"](max_rules=3)(data)
+    X = data.X
+    y = data.Y.astype(int)
+    for cl in model.class_lists:
+        union = np.zeros(len(data), bool)
+        for e, cols in enumerate(cl.columns):
+            union |= covering([model.rule_list[k] for k in cols], X).any(axis=1)
+            np.testing.assert_allclose(cl.points[e + 1],
+                                       [union[y != cl.cls].mean(), union[y == cl.cls].mean()])
+
+
+def test_size_curve_reports_each_budget(data):
+    curve = R.size_curve(R.EVCRuleLearner(n_permutations=10), data, budgets=(2, None),
+                         n_folds=2)
+    assert [p["budget"] for p in curve] == [2, None]
+    assert curve[0]["rules"] <= 2 <= curve[1]["rules"]
+    for p in curve:
+        assert 0 <= p["accuracy"] <= 1 and 0 <= p["auc"] <= 1 and p["logloss"] > 0
