@@ -264,6 +264,9 @@ def plot(points, group, out):
         style = "o-" if learner in LEARNERS else "s--"
         for ax, j in zip(axes, (1, 2)):
             ax.plot(xs, [p[j] for p in pts], style, label=label, ms=4)
+    lows = [p[2] for pts in points.values() for p in pts if p[2] is not None]
+    if lows:  # a peer far off the scale (RuleFit's log loss) would flatten the rest
+        axes[1].set_ylim(min(lows) * 0.95, min(max(lows), 2 * float(np.median(lows))) * 1.05)
     for ax, name in zip(axes, ("AUC", "log loss")):
         ax.set_xscale("log")
         ax.set_xlabel("rules (log scale)")
@@ -286,16 +289,24 @@ def main():
     ap.add_argument("--peers", default=",".join(PEERS))
     ap.add_argument("--json", default=os.path.join(HERE, "results", "frontier.json"))
     ap.add_argument("--out", default=os.path.join(HERE, "results", "frontier.md"))
+    ap.add_argument("--merge", default="", help="other runs' --json files, read only")
     ap.add_argument("--report-only", action="store_true")
     args = ap.parse_args()
-    results = {}
+    others = {}
+    for path in args.merge.split(","):  # results of other runs (read only)
+        if path and os.path.exists(path):
+            with open(path) as f:
+                others.update(json.load(f))
+    own = {}
     if os.path.exists(args.json):
         with open(args.json) as f:
-            results = json.load(f)
+            own = json.load(f)
+    results = {**others, **own}
 
-    def save():
+    def save():  # this run's results (those read from --merge stay where they are)
         with open(args.json, "w") as f:
-            json.dump(results, f, indent=0, sort_keys=True)
+            json.dump({k: v for k, v in results.items() if k in own or k not in others},
+                      f, indent=0, sort_keys=True)
 
     if not args.report_only:
         run(args, results, save)

@@ -1,19 +1,25 @@
 """Every learner at 10^4, 10^5 and 10^6 rows x 20 numeric columns (two
-classes) on one machine: fit seconds, peak memory, and the log-log slope of
-time in rows.
+classes) on one machine: fit seconds, rules, held-out AUC, peak memory, and
+the log-log slope of time in rows.
 
     python benchmarks/bench_million.py [--rows 10000,100000,1000000]
         [--learners slipper,evc,...] [--limit 600] [--out results/million.md]
 
-Data: ``make_classification(rows, 20, n_informative=10, n_redundant=0,
-random_state=0)``. Learners with their defaults, one job, except SLIPPER
-with ``T = 100`` (a fixed number of rounds, as the scaling target states;
-the default chooses ``T`` by 5-fold CV, five times the work). Each fit runs in
-a fresh process (fork), which reports its fit seconds and its peak resident
-memory (``resource.getrusage(RUSAGE_SELF).ru_maxrss``) and the resident
-memory just before the fit (the data already built); "peak per row" is
-their difference over the rows. A fit past ``--limit`` seconds is stopped,
-and larger sizes of that learner are not tried. Writes
+Data: the first ``rows`` rows of one draw of ``make_classification(1,100,000,
+20, n_informative=10, n_redundant=0, random_state=0)``; its last 100,000
+rows are the held-out test set of every size (so every size samples one
+distribution). Learners with their defaults, one job (``slipper-T100``:
+SLIPPER with ``T = 100``, a fixed number of rounds; ``rf``: Orange's random
+forest; ``evc-paper``, ``scoring-paper``, ``lrr-paper``: the paper's
+covering, ``min_new_coverage=0``, and the Gumbel fit on every row, the
+defaults before; ``slipper-5folds``: ``T`` by five folds at every size;
+``sls-scalar``: SLS with its kernel's scalar loops, what a CPU without
+AVX-512 runs, the same model). Each fit runs in a fresh process (fork), which reports its fit
+seconds, the rules its predictions read (``model.size``), the held-out AUC,
+its peak resident memory during the fit (``VmHWM``, reset after the data
+are built) and the resident memory just before the fit;
+"peak per row" is their difference over the rows. A fit past ``--limit``
+seconds is stopped, and larger sizes of that learner are not tried. Writes
 ``results/million.md``.
 """
 import argparse
@@ -38,7 +44,24 @@ def make_learner(name):
     from Orange.classification import RandomForestLearner
 
     import orangecontrib.rules as R
-    return {"slipper": lambda: R.SlipperLearner(T=100), "evc": R.EVCRuleLearner,
+    if name == "sls-scalar":  # this process only: the kernel's scalar loops (no AVX-512)
+        from functools import partial
+
+        import orangecontrib.rules.sls as sls
+        sls.SLSData = partial(sls.SLSData, simd=False)
+        name = "sls"
+    if name == "slipper-5folds":  # T by all five folds at every size (the old default)
+        import orangecontrib.rules.slipper as S
+        S.CV_MAX_ROWS = None
+    paper_evc = dict(min_new_coverage=0.0, gumbel_sample=None)
+    return {"slipper": R.SlipperLearner, "slipper-T100": lambda: R.SlipperLearner(T=100),
+            "slipper-5folds": R.SlipperLearner,
+            # the paper's covering, every row in the Gumbel fit (the old defaults)
+            "evc-paper": lambda: R.EVCRuleLearner(**paper_evc),
+            "scoring-paper": lambda: R.RuleScoringLearner(min_new_coverage=0.0),
+            "lrr-paper": lambda: R.RuleLogisticRegressionLearner(
+                rule_learner=R.EVCRuleLearner(**paper_evc)),
+            "evc": R.EVCRuleLearner,
             "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
             "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner,
             "rf": lambda: RandomForestLearner(random_state=0)}[name]()
@@ -52,23 +75,70 @@ def rss_kb():
     return 0
 
 
+#: rows of the held-out test set, drawn with the training rows
+TEST_ROWS = 100_000
+#: the most training rows any run takes (the data are drawn once for all)
+MAX_ROWS = 1_000_000
+
+
+def make_data():
+    """``X, y`` of ``MAX_ROWS + TEST_ROWS`` rows from one distribution:
+    ``make_classification`` draws its clusters after the rows, so drawing
+    each size separately would give each size another problem. Drawn once
+    into a temporary file, which every fit's process maps."""
+    import tempfile
+    path = os.path.join(tempfile.gettempdir(), "orange_rules_million_v1.npz")
+    if not os.path.exists(path):
+        from sklearn.datasets import make_classification
+        X, y = make_classification(MAX_ROWS + TEST_ROWS, 20, n_informative=10,
+                                   n_redundant=0, random_state=0)
+        np.savez(path, X=X, y=y)
+    data = np.load(path)
+    return data["X"], data["y"]
+
+
+def reset_peak():
+    """Start the peak resident memory (``VmHWM``) afresh (Linux: writing 5
+    to ``clear_refs``); ``False`` where that is not possible."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def peak_kb():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def _fit_one(name, rows, queue):
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
-    from sklearn.datasets import make_classification
-    X, y = make_classification(rows, 20, n_informative=10, n_redundant=0, random_state=0)
+
+    from orangecontrib.rules.evaluation import fold_metrics
+    X, y = make_data()
     domain = Domain([ContinuousVariable(f"x{i}") for i in range(20)],
                     DiscreteVariable("y", ("0", "1")))
-    data = Table.from_numpy(domain, X, y.astype(float))
-    del X
+    data = Table.from_numpy(domain, X[:rows], y[:rows].astype(float))
+    test = Table.from_numpy(domain, X[-TEST_ROWS:], y[-TEST_ROWS:].astype(float))
+    del X, y
     learner = make_learner(name)
+    import gc
+    gc.collect()
     before = rss_kb()
+    reset_peak()  # the peak of the fit, not of building the data
     t = time.perf_counter()
     model = learner(data)
     fit_s = time.perf_counter() - t
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    rules = getattr(model, "rule_list", None)
-    queue.put((fit_s, before, peak, len(rules) if rules is not None else float("nan")))
+    peak = peak_kb()
+    size = model.size[0] if hasattr(model, "size") else float("nan")
+    auc = fold_metrics(test.Y.astype(int), model(test, model.Probs), 2)[1]
+    queue.put((fit_s, before, peak, size, auc))
 
 
 def fit_with_limit(name, rows, limit):
@@ -76,7 +146,7 @@ def fit_with_limit(name, rows, limit):
     queue = ctx.Queue()
     proc = ctx.Process(target=_fit_one, args=(name, rows, queue))
     proc.start()
-    deadline = time.time() + limit + 120  # data generation on top of the fit
+    deadline = time.time() + limit + 180  # data and prediction on top of the fit
     while proc.is_alive() and time.time() < deadline and queue.empty():
         time.sleep(0.5)
     if queue.empty():
@@ -115,6 +185,7 @@ def main():
                                                  "million.md"))
     args = p.parse_args()
     sizes = [int(r) for r in args.rows.split(",")]
+    make_data()  # drawn once, before the fits
     learners = [s for s in args.learners.split(",") if s]
     res, t0 = {}, time.time()
     for name in learners:
@@ -134,12 +205,16 @@ def report(args, learners, sizes, res, t0):
     lines = ["# A million rows on one machine", "",
              f"Command: `{cmd}` (code of commit {COMMIT}, {(time.time() - t0) / 60:.1f} min).",
              f"Machine: {machine()}; one job per fit.", "",
-             "Data: `make_classification(rows, 20, n_informative=10)`, two classes. Each "
-             f"fit in a fresh process, limit {args.limit:g} s. Cells: fit seconds / peak "
-             "resident memory of the process (MB) / peak minus the resident memory "
-             "before the fit, per row (bytes; the data themselves take 160 bytes a "
-             "row as float64). Slope: least-squares slope of log10(seconds) on "
-             "log10(rows).", "",
+             "Data: the first `rows` rows of `make_classification(1,100,000, 20, "
+             "n_informative=10, n_redundant=0, random_state=0)` (two classes), the last "
+             f"{TEST_ROWS:,} rows the held-out test set of every size (one distribution "
+             f"for all sizes). Each fit in a fresh process, limit {args.limit:g} s. "
+             "Cells: fit seconds / rules the predictions read (LR with rules: non-zero "
+             "weights) / held-out AUC / peak resident memory of the process during the "
+             "fit (MB) / peak "
+             "minus the resident memory before the fit, per row (bytes; the training "
+             "rows take 160 bytes a row as float64). Slope: least-squares slope of "
+             "log10(seconds) on log10(rows).", "",
              f"| learner | {head} | slope |", "|---|" + "---:|" * (len(sizes) + 1)]
     for name in learners:
         cells, secs, used = [], [], []
@@ -152,9 +227,10 @@ def report(args, learners, sizes, res, t0):
             elif r == "":
                 cells.append("")
             else:
-                fit_s, before, peak, _ = r
+                fit_s, before, peak, size, auc = r
                 per_row = max(peak - before, 0) * 1024 / rows
-                cells.append(f"{fit_s:.1f} s / {peak / 1024:.0f} MB / {per_row:.0f} B")
+                cells.append(f"{fit_s:.1f} s / {size:.0f} / {auc:.4f} / "
+                             f"{peak / 1024:.0f} MB / {per_row:.0f} B")
                 secs.append(fit_s)
                 used.append(rows)
         s = slope(used, secs)

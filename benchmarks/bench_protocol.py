@@ -70,14 +70,23 @@ def parse_learner(spec, all_learners):
 
 
 def count_rules(model):
+    """``(rules, conditions)`` the model's predictions read (``model.size``;
+    LR with rules: rules of non-zero weight), else the length of its rule
+    list (Orange's models)."""
+    size = getattr(model, "size", None)
+    if size is not None:
+        return tuple(map(float, size))
     rules = getattr(model, "rule_list", None)
-    return float(len(rules)) if rules is not None else float("nan")
+    if rules is None:
+        return float("nan"), float("nan")
+    rules = [r for r in rules if getattr(r, "selectors", True)]
+    return float(len(rules)), float(sum(len(r.selectors) for r in rules))
 
 
 def evaluate(data, factory, folds):
     n_classes = len(data.domain.class_var.values)
     probs = np.full((len(data), n_classes), np.nan)
-    fit_s, n_rules, zero = [], [], 0
+    fit_s, n_rules, n_conds, zero = [], [], [], 0
     per_fold = []
     for train, test in folds:
         learner = factory()
@@ -89,10 +98,13 @@ def evaluate(data, factory, folds):
         y = data.Y[test].astype(int)
         zero += int(np.sum(p[np.arange(len(y)), y] == 0))
         per_fold.append(fold_metrics(y, p, n_classes))
-        n_rules.append(count_rules(model))
+        rules, conds = count_rules(model)
+        n_rules.append(rules)
+        n_conds.append(conds)
     ca, auc, ll, br = np.mean(per_fold, axis=0)
     return dict(ca=ca, auc=auc, logloss=ll, brier=br, fit_s=float(np.mean(fit_s)),
-                rules=float(np.mean(n_rules)), zero=zero), probs
+                rules=float(np.mean(n_rules)), conditions=float(np.mean(n_conds)),
+                zero=zero), probs
 
 
 def table(results, names, key, fmt):
@@ -151,7 +163,8 @@ def main():
         for key, title, fmt in (("ca", "Accuracy", "{:.3f}"), ("auc", "AUC", "{:.3f}"),
                                 ("logloss", "Log loss", "{:.3f}"),
                                 ("fit_s", "Fit seconds per fold", "{:.2f}"),
-                                ("rules", "Rules", "{:.1f}"),
+                                ("rules", "Rules (those the predictions read)", "{:.1f}"),
+                                ("conditions", "Conditions", "{:.1f}"),
                                 ("zero", "Test rows whose true class got probability 0",
                                  "{:g}")):
             lines += [f"## {title}", ""] + table(results, names, key, fmt) + [""]

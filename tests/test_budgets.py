@@ -128,3 +128,52 @@ def test_size_curve_reports_each_budget(data):
     assert curve[0]["rules"] <= 2 <= curve[1]["rules"]
     for p in curve:
         assert 0 <= p["accuracy"] <= 1 and 0 <= p["auc"] <= 1 and p["logloss"] > 0
+
+
+# --------------------------------------------------------------- covering stop, sampling
+def test_every_rule_covers_its_share_of_new_ground(data):
+    """With min_new_coverage = f, each rule covers at least f of its class
+    that the class's earlier rules leave uncovered; with 0, at least one
+    example (the paper's covering)."""
+    from orangecontrib.rules.rules import first_cover_shares
+    y, w = data.Y.astype(int), np.ones(len(data))
+    for f in (0.0, 0.05):
+        model = R.EVCRuleLearner(n_permutations=10, min_new_coverage=f)(data)
+        shares = first_cover_shares(model.rule_list, data.X, y, w,
+                                    len(data.domain.class_var.values))
+        assert np.all(shares >= max(f, 1e-12) - 1e-12)
+    assert len(model.rule_list) <= len(R.EVCRuleLearner(n_permutations=10,
+                                                        min_new_coverage=0)(data).rule_list)
+
+
+def test_gumbel_sample_is_stratified_and_exact_when_large(data):
+    from orangecontrib.rules.evc import gumbel_rows
+    y = data.Y.astype(int)
+    assert gumbel_rows(y, None, None) is None
+    assert gumbel_rows(y, None, len(y)) is None
+    rows = gumbel_rows(y, None, 60, random_state=3)
+    np.testing.assert_array_equal(rows, gumbel_rows(y, None, 60, random_state=3))
+    assert abs(len(rows) - 60) <= len(np.unique(y))
+    shares = np.bincount(y[rows], minlength=y.max() + 1) / len(rows)
+    np.testing.assert_allclose(shares, np.bincount(y) / len(y), atol=0.03)
+    exact = R.EVCRuleLearner(n_permutations=10, gumbel_sample=None)(data)
+    same = R.EVCRuleLearner(n_permutations=10, gumbel_sample=len(data))(data)
+    np.testing.assert_array_equal(exact.gumbel.mu, same.gumbel.mu)
+    assert str(exact) == str(same)
+    sampled = R.EVCRuleLearner(n_permutations=10, gumbel_sample=100)(data)
+    assert sampled.gumbel.mu.shape == exact.gumbel.mu.shape
+    assert np.all(np.isfinite(sampled.gumbel.mu)) and not np.array_equal(
+        sampled.gumbel.mu, exact.gumbel.mu)
+
+
+def test_slipper_on_many_rows_chooses_T_on_the_first_fold(data):
+    from orangecontrib.rules.encoding import encode_table
+    from orangecontrib.rules.slipper import internal_folds
+    enc = encode_table(data)
+    y = enc.y
+    seed = np.random.SeedSequence(0)
+    every = internal_folds(enc, y, 5, seed, max_rows=None)
+    first = internal_folds(enc, y, 5, seed, max_rows=len(y) - 1)
+    assert len(every) == 5 and len(first) == 1
+    for a, b in zip(first[0], every[0]):
+        np.testing.assert_array_equal(a, b)

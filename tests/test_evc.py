@@ -324,3 +324,17 @@ def test_wvote_uses_the_corrected_qualities():
             assert p[i, heads[fired[0]]] == pytest.approx(q[fired].mean())
             checked += 1
     assert checked > 50
+
+
+def test_a_certain_rule_does_not_make_a_certain_prediction():
+    """zoo has pure rules whose corrected quality is 1 exactly; the votes
+    use at most the Laplace estimate (n + 1) / (n + 2), so no class gets
+    probability 0 (a test row of housevotes did)."""
+    from Orange.data import Table
+
+    data = Table("zoo")
+    model = EVCRuleLearner(n_permutations=20)(data)
+    assert max(r.quality for r in model.rule_list) == 1.0
+    probs = model(data, model.Probs)
+    present = np.bincount(data.Y.astype(int), minlength=probs.shape[1]) > 0
+    assert probs[:, present].min() > 0 and probs.max() < 1

@@ -222,14 +222,37 @@ def test_kept_class_counts_match_fresh_ones(seed, k):
     assert score == pytest.approx(score_of(rules, data, y, np.ones(900))[0])
 
 
-@pytest.mark.skipif(not core._sls.simd_counting_available(),
-                    reason="this CPU or build has no AVX-512 counting")
+@pytest.fixture(scope="module", params=["avx512bw", "avx512"])
+def vector_path(request):
+    """Each vector path of the SLS kernel this CPU can run; a path it cannot
+    is skipped, the reason printed in the test output (``-rs``)."""
+    if request.param not in core._sls.simd_paths():
+        pytest.skip(f"this CPU or build cannot run the SLS kernel's {request.param} "
+                    f"path (it runs: {', '.join(core._sls.simd_paths())})")
+    return request.param
+
+
+def test_simd_level_follows_the_environment(monkeypatch):
+    paths = core._sls.simd_paths()
+    monkeypatch.setenv("ORANGE_RULES_SIMD", "scalar")
+    assert core._sls.simd_level() == "scalar"
+    assert not core.SLSData(np.zeros((3, 1), np.int32), [2], [0], np.ones(3)).simd
+    monkeypatch.setenv("ORANGE_RULES_SIMD", "avx512")
+    assert core._sls.simd_level() == paths[-1]
+    monkeypatch.delenv("ORANGE_RULES_SIMD")
+    assert core._sls.simd_level() == paths[-1]
+    assert core._sls.simd_level(False) == "scalar"
+    monkeypatch.setenv("ORANGE_RULES_SIMD", "sse9")
+    with pytest.raises(ValueError, match="ORANGE_RULES_SIMD"):
+        core._sls.simd_level()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 30),
        st.sampled_from([(2, 3), (5, 11), (10, 11), (2, 17), (15, 17), (30, 70)]),
        st.booleans(), st.booleans())
-def test_vector_and_scalar_kernels_make_the_same_searches(seed, k, n_attrs, widths,
-                                                          missing, weighted):
+def test_vector_and_scalar_kernels_make_the_same_searches(vector_path, seed, k, n_attrs,
+                                                          widths, missing, weighted):
     """The AVX-512 counting and scoring (``_sls_count.h``) give the exact
     integers of the scalar loops, so a search makes the same choices either
     way: attributes of 2 to 69 values or bins, mixed (one vector of 16
@@ -244,8 +267,9 @@ def test_vector_and_scalar_kernels_make_the_same_searches(seed, k, n_attrs, widt
     ordinal = (rng.random(n_attrs) < 0.6).astype(np.int8)
     y = rng.random(m) < 0.3
     w = rng.random(m) + 0.1 if weighted else np.ones(m)
-    vector = core.SLSData(codes, nb, ordinal, w)
+    vector = core.SLSData(codes, nb, ordinal, w, simd=vector_path)
     scalar = core.SLSData(codes, nb, ordinal, w, simd=False)
+    assert vector.level == vector_path
     # attributes of more than 64 slots are counted by the scalar loop either way
     assert vector.simd == bool(np.any(nb + 1 <= 64)) and not scalar.simd
     got = core.sls_search(vector, bits(y), k, 400, 0.2, 0.01, seed, check=True)

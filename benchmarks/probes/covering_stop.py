@@ -47,7 +47,7 @@ def main():
             fit = time.perf_counter() - t
             ca, auc, ll, _ = fold_metrics(y, model(test, model.Probs),
                                           len(train.domain.class_var.values))
-            print(f"| {shape} | {spec} | {len(model.rule_list)} | {conditions(model)} | "
+            print(f"| {shape} | {spec} | {model.size[0]} | {model.size[1]} | "
                   f"{ca:.3f} | {auc:.3f} | {ll:.3f} | {fit:.1f} |", flush=True)
 
 

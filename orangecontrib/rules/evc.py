@@ -306,8 +306,14 @@ class EVCRuleModel(RuleSetModel):
         self.quality_measure = quality
 
     def rule_confidences(self) -> np.ndarray:
-        """The rules' qualities (corrected probabilities or m-estimates)."""
-        return np.array([r.quality for r in self.rule_list])
+        """The rules' qualities (corrected probabilities or m-estimates),
+        each at most the Laplace estimate ``(n + 1) / (n + 2)`` of a pure rule
+        of its coverage ``n``: the correction of a large pure rule can be
+        1 exactly, and a vote of certainty would give the other classes
+        probability 0."""
+        q = np.array([r.quality for r in self.rule_list], dtype=float)
+        n = np.array([r.class_distribution.sum() for r in self.rule_list], dtype=float)
+        return np.minimum(q, (n + 1) / (n + 2)) if len(q) else q
 
     @property
     def plot_kind(self):

@@ -86,6 +86,43 @@ def simd_counting_available():
     return bool(simd_available())
 
 
+#: the kernel's code paths, each using less of the CPU than the next
+SIMD_LEVELS = ("scalar", "avx512bw", "avx512")
+
+
+def simd_paths():
+    """The paths this CPU and build can run: ``scalar`` always, ``avx512bw``
+    (AVX-512 counting and scoring) and ``avx512`` (with VPOPCNTDQ popcount
+    passes) where available."""
+    out = ["scalar"]
+    if simd_available():
+        out.append("avx512bw")
+        if vpopcnt_available():
+            out.append("avx512")
+    return out
+
+
+def simd_level(simd=None):
+    """The path a search takes: ``simd=None`` reads the environment variable
+    ``ORANGE_RULES_SIMD`` (``scalar``, ``avx512bw`` or ``avx512``: the
+    most the kernel may use; unset: the most this CPU can run), ``True``
+    the most available, ``False`` the scalar loops; a level the CPU cannot
+    run falls to the most it can. The searches are the same on every path."""
+    import os
+    if simd is None:
+        simd = os.environ.get("ORANGE_RULES_SIMD", "").strip().lower() or True
+    paths = simd_paths()
+    best = paths[len(paths) - 1]  # (no negative indices: wraparound is off here)
+    if simd is True:
+        return best
+    if simd is False:
+        return "scalar"
+    if simd not in SIMD_LEVELS:
+        raise ValueError(f"ORANGE_RULES_SIMD must be one of {', '.join(SIMD_LEVELS)}; "
+                         f"got {simd!r}")
+    return min(simd, best, key=SIMD_LEVELS.index)
+
+
 # ------------------------------------------------------------ random numbers
 
 cdef inline uint64_t _next(uint64_t *state) noexcept nogil:
@@ -130,9 +167,10 @@ cdef class SLSData:
     ``codes`` ``(m, n_attrs)`` int32: the value (nominal) or bin (ordinal)
     of each example, ``-1`` missing; ``n_bins``: values or bins per
     attribute; ``ordinal``: 1 for ordinal attributes; ``w``: example weights
-    (examples of weight 0 take no part); ``simd``: count with AVX-512 where
-    the CPU has it (``None``, the default) or never (``False``: the scalar
-    loops, for tests and comparisons; the searches are the same).
+    (examples of weight 0 take no part); ``simd``: the code path,
+    :func:`simd_level` (``None``, the default: the environment variable
+    ``ORANGE_RULES_SIMD`` or the most the CPU can run; ``False``: the scalar
+    loops; a level name; the searches are the same on every path).
 
     The bitsets are built here, per attribute: one per value or bin
     (``code = b``), then for an ordinal attribute its literals, the lower
@@ -161,7 +199,8 @@ cdef class SLSData:
     cdef uint64_t[:, ::1] bits       # (rows, words)
     cdef uint64_t[::1] valid         # examples of positive weight
     cdef readonly Py_ssize_t m, n_attrs, n_words, n_slots, n_vslots, n_literals, n_groups
-    cdef readonly bint unit, simd
+    cdef readonly bint unit, simd, vpop
+    cdef readonly str level          # the path of simd_level
 
     def __init__(self, codes, n_bins, ordinal, w, simd=None):
         self.codes_arr = np.ascontiguousarray(codes, dtype=np.int32)
@@ -201,7 +240,9 @@ cdef class SLSData:
         width = self.n_bins_arr.astype(np.int64) + 1
         self.off = (np.cumsum(width) - width).astype(np.int32)
         self.n_slots = int(width.sum())
-        self.simd = bool(simd_available() if simd is None else simd and simd_available())
+        self.level = simd_level(simd)
+        self.simd = self.level != "scalar"
+        self.vpop = self.level == "avx512"
         self._vector_layout()
         self.masks_arr = np.zeros((m, self.n_groups if self.simd else 0), dtype=np.uint64)
         self.masks = self.masks_arr
@@ -287,7 +328,7 @@ cdef class SLSData:
 
     def __reduce__(self):
         return SLSData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr, self.w_arr,
-                         self.simd)
+                         self.level)
 
     def __sizeof__(self):
         """The bytes it holds (what a task would copy if it were pickled)."""
@@ -1349,7 +1390,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         _free_search(s)
         raise MemoryError()
     s.simd = data.simd
-    s.vpop = data.simd and data.unit and vpopcnt_available()
+    s.vpop = data.simd and data.unit and data.vpop
     s.row_cost = s.A
     if s.simd:
         s.masks = &data.masks[0, 0]
