@@ -1,10 +1,20 @@
 """Smoke test of an installed wheel (cibuildwheel's test step): the
-compiled core imports and every learner fits and predicts on iris."""
+compiled core imports, says which code paths this build and CPU use (bit
+operations, the SLS kernel's vector paths), its bit operations agree with
+their portable version, and every learner fits and predicts on iris."""
 import numpy as np
 from Orange.data import Table
 
 import orangecontrib.rules as R
 from orangecontrib.rules import core  # noqa: F401  (the compiled kernels)
+
+from orangecontrib.rules.core import _sls, bits_check
+
+words = np.random.default_rng(0).integers(1, 2 ** 63, 1000, dtype=np.uint64)
+pop, ctz, pop_p, ctz_p, impl = bits_check(words)
+assert np.array_equal(pop, pop_p) and np.array_equal(ctz, ctz_p)
+print(f"bit operations: {impl}; SLS kernel paths: {', '.join(_sls.simd_paths())} "
+      f"(this build and CPU)")
 
 data = Table("iris")
 for learner in (R.SlipperLearner(T_max=10), R.EVCRuleLearner(n_permutations=5),

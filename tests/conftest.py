@@ -43,3 +43,21 @@ def _collect_qt_garbage(request):
     if "widget" in name or "viewer" in name or "workflow" in name:
         import gc
         gc.collect(1)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Which of the compiled core's code paths this machine ran: the bit
+    operations' implementation and the SLS kernel's paths (the vector-scalar
+    test runs on each; the others are skipped, with their reason under
+    ``-rs``)."""
+    try:
+        import numpy as np
+
+        from orangecontrib.rules.core import _sls, bits_check
+    except ImportError:
+        return
+    impl = bits_check(np.ones(1, dtype=np.uint64))[4]
+    terminalreporter.write_line(
+        f"orange-rules kernel paths on this machine: bit operations {impl}; "
+        f"SLS {', '.join(_sls.simd_paths())} (ORANGE_RULES_SIMD="
+        f"{os.environ.get('ORANGE_RULES_SIMD', 'unset')})")
