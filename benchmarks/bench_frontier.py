@@ -142,10 +142,10 @@ def peer(name, budget):
 
 def entries(learners, peers, n_classes):
     """(learner, budget, factory) of every point to measure."""
-    out = [(n, b, ours(n, b)) for n in learners for b in BUDGETS]
+    out = [(n, b, ours(n, b)) for n in learners if n for b in BUDGETS]
     for p in peers:
-        if p in ("rulefit", "ripper") and n_classes > 2:
-            continue  # two-class peers
+        if p in ("rulefit", "ripper", "boomer") and n_classes > 2:
+            continue  # two-class peers (BOOMER's classes are labels of a multi-label task)
         budgets = {"boomer": BUDGETS, "rulefit": BUDGETS[:-1]}.get(p, (None,))
         out += [(p, b, peer(p, b)) for b in budgets]
     return out
@@ -204,6 +204,40 @@ def fmt(x, spec=".3f"):
     return "–" if x is None or (isinstance(x, float) and np.isnan(x)) else format(x, spec)
 
 
+#: the two-class sets of the groups, where the peers BOOMER and RuleFit run
+TWO_CLASS = GROUPS["protocol"] + ("magic", "5000x20x2", "20000x10x2")
+
+
+def two_class_summary(results):
+    """Per budget 25, 50, 100: the means over the two-class sets of each
+    learner that ran on all of them, and which of the add-on's learners is
+    best there (lowest log loss)."""
+    def mean(learner, budget, metric):
+        vals = [v.get(metric) for k, v in results.items()
+                if k.split("/")[1] in TWO_CLASS and k.split("/")[2] == learner
+                and k.split("/")[3] == str(budget)]
+        vals = [x for x in vals if x is not None]
+        return float(np.mean(vals)) if len(vals) == len(TWO_CLASS) else None
+
+    lines = ["## Two-class sets: the add-on against BOOMER and RuleFit at the same budget",
+             "", f"Means over the {len(TWO_CLASS)} two-class sets ({', '.join(TWO_CLASS)}).",
+             "", "| budget | learner | rules | AUC | log loss |", "|---:|---|---:|---:|---:|"]
+    for budget in (5, 10, 25, 50, 100):
+        rows = []
+        for learner in LEARNERS + ("boomer", "rulefit"):
+            auc, ll = mean(learner, budget, "auc"), mean(learner, budget, "logloss")
+            if auc is not None:
+                rows.append((learner, mean(learner, budget, "rules"), auc, ll))
+        ours = [r for r in rows if r[0] in LEARNERS]
+        best = min(ours, key=lambda r: r[3]) if ours else None
+        for r in rows:
+            if r[0] in LEARNERS and r is not best:
+                continue
+            name = NAMES[r[0]] + (" (the add-on's best)" if r is best else "")
+            lines.append(f"| {budget} | {name} | {r[1]:.1f} | {r[2]:.3f} | {r[3]:.3f} |")
+    return lines + [""]
+
+
 def report(results, out):
     lines = ["# Size-accuracy frontier: rules against AUC and log loss", "",
              f"Command: `{command()}` (commit {git_commit()}).",
@@ -240,6 +274,7 @@ def report(results, out):
         png = plot(points, group, out)
         if png:
             lines += [f"![{group}]({os.path.basename(png)})", ""]
+    lines += two_class_summary(results)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -67,14 +67,6 @@ def make_learner(name):
             "rf": lambda: RandomForestLearner(random_state=0)}[name]()
 
 
-def rss_kb():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
 #: rows of the held-out test set, drawn with the training rows
 TEST_ROWS = 100_000
 #: the most training rows any run takes (the data are drawn once for all)
@@ -117,6 +109,7 @@ def peak_kb():
 
 
 def _fit_one(name, rows, queue):
+    from runner import rss_kb
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 

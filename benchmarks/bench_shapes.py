@@ -13,7 +13,9 @@ seed 0). Each fit runs in a fresh process, one job, with a time limit; a
 fit that does not finish shows as ``> limit``. ``sls-2threads`` (not in the
 default list) is SLS with ``n_jobs=2``: the same model in two threads;
 ``sls-scalar`` is SLS with its kernel's scalar loops (what a CPU without
-AVX-512 runs; the same model).
+AVX-512 runs; the same model). ``--paths scalar,avx512bw,avx512`` runs
+every learner on each of the kernels' code paths (``ORANGE_RULES_SIMD``),
+as ``learner@path``: what users' CPUs run.
 """
 from __future__ import annotations
 
@@ -71,6 +73,8 @@ def make_learner(name):
 
 def _fit_one(name, shape, queue):
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if "@" in name:  # this process only: the kernels' code path (ORANGE_RULES_SIMD)
+        name, os.environ["ORANGE_RULES_SIMD"] = name.split("@")
     if name == "sls-scalar":  # this process only: the kernel's scalar loops
         from functools import partial
 
@@ -82,9 +86,10 @@ def _fit_one(name, shape, queue):
     model = learner(train)
     fit_s = time.perf_counter() - t
     probs = model(test, model.Probs)
-    acc = float(np.mean(np.argmax(probs, axis=1) == test.Y.astype(int)))
-    rules = getattr(model, "rule_list", None)
-    queue.put((fit_s, acc, len(rules) if rules is not None else float("nan")))
+    from orangecontrib.rules.evaluation import fold_metrics
+    acc, auc = fold_metrics(test.Y.astype(int), probs, probs.shape[1])[:2]
+    rules = model.size[0] if hasattr(model, "size") else float("nan")
+    queue.put((fit_s, acc, rules, auc))
 
 
 def fit_with_limit(name, shape, limit):
@@ -100,8 +105,8 @@ def fit_with_limit(name, shape, limit):
         return None
     if queue.empty():
         return "failed"
-    fit_s, acc, rules = queue.get()
-    return None if fit_s > limit else (fit_s, acc, rules)
+    out = queue.get()
+    return None if out[0] > limit else out
 
 
 def main():
@@ -110,10 +115,15 @@ def main():
     p.add_argument("--learners", default=",".join(LEARNERS))
     p.add_argument("--shapes", default=",".join(SHAPES))
     p.add_argument("--limit", type=float, default=90.0, help="seconds per fit")
+    p.add_argument("--paths", default="",
+                   help="the kernels' code paths to run each learner on "
+                        "(ORANGE_RULES_SIMD: scalar, avx512bw, avx512); default: the CPU's best")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results",
                                                  "shapes.md"))
     args = p.parse_args()
     learners = [s for s in args.learners.split(",") if s]
+    if args.paths:
+        learners = [f"{name}@{path}" for name in learners for path in args.paths.split(",")]
     shapes = [s for s in args.shapes.split(",") if s]
     res = {}
     t0 = time.perf_counter()
@@ -141,7 +151,9 @@ def report(args, learners, shapes, res, t0):
              "the script). Every learner with its defaults, one job, each fit in a fresh "
              f"process with a limit of {args.limit:g} s. Accuracy on a held-out third.", ""]
     for i, title, fmt in ((0, "Fit seconds", "{:.2f}"), (1, "Accuracy (held-out third)",
-                                                          "{:.3f}"), (2, "Rules", "{:g}")):
+                                                          "{:.3f}"),
+                          (3, "AUC (held-out third)", "{:.3f}"),
+                          (2, "Rules (those the predictions read)", "{:g}")):
         lines += [f"## {title}", "", "| shape | " + " | ".join(learners) + " |",
                   "|---|" + "---:|" * len(learners)]
         for shape in shapes:

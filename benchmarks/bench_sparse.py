@@ -64,15 +64,8 @@ def table(X, y):
     return Table.from_numpy(domain, X, y)
 
 
-def rss_kb():
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
 def _run(name, shape, queue):
+    from runner import rss_kb
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     X, y = bag_of_words(*shape)
     data = table(X, y)

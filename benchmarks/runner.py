@@ -28,6 +28,18 @@ def machine() -> str:
             f"Python {platform.python_version()}, {platform.system()}")
 
 
+def rss_kb() -> int:
+    """This process's resident memory now (kB; Linux, else 0)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def command() -> str:
     """The command line that is running, as a user would type it."""
     import shlex
