@@ -205,21 +205,17 @@ CHECKS = {"probabilities": check_probabilities, "zero weight": check_zero_weight
           "class order": check_class_order, "batch": check_batch}
 
 
+@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"),
+                                     pytest.param(LONG, id="long", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("check", sorted(CHECKS))
 @pytest.mark.parametrize("kind", sorted(LEARNERS))
-@FAST
-@given(data=tables())
-def test_contract(kind, check, data):
-    CHECKS[check](kind, data)
+def test_contract(kind, check, profile):
+    @profile
+    @given(data=tables())
+    def holds(data):
+        CHECKS[check](kind, data)
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("check", sorted(CHECKS))
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
-@LONG
-@given(data=tables())
-def test_contract_long(kind, check, data):
-    CHECKS[check](kind, data)
+    holds()
 
 
 # --------------------------------------------------------------- one data set each

@@ -285,14 +285,17 @@ def _fold_errors(enc, ypos, train, test, T_max, seed):
 CV_MAX_ROWS = 50_000
 
 
-def internal_folds(enc: EncodedData, labels, n_folds, seed, max_rows=CV_MAX_ROWS):
+def internal_folds(enc: EncodedData, labels, n_folds, seed, max_rows="CV_MAX_ROWS"):
     """Stratified folds on ``labels`` among the examples with positive
     weight (so no fold is left without hold-out weight; those with weight 0
     change nothing and join every training part): ``[(train, test), ...]``,
     or ``None`` if some label has fewer than two such examples. With more
-    than ``max_rows`` rows (``None``: no limit) only the first fold: its
-    hold-out part is then large enough to choose ``T`` on, at a fraction of
-    the time (doc/slipper.md, "Choosing T")."""
+    than ``max_rows`` rows (default: the module's ``CV_MAX_ROWS``, read at
+    the call; ``None``: no limit) only the first fold: its hold-out part is
+    then large enough to choose ``T`` on, at a fraction of the time
+    (doc/slipper.md, "Choosing T")."""
+    if max_rows == "CV_MAX_ROWS":
+        max_rows = CV_MAX_ROWS
     from sklearn.model_selection import StratifiedKFold
 
     weighted, zero = np.flatnonzero(enc.w > 0), np.flatnonzero(enc.w <= 0)
