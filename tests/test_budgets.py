@@ -77,7 +77,7 @@ def test_lr_with_rules_budget_is_a_penalised_fit(data):
     eq. 21 with the path's extra weight, not weights of a larger model set
     to zero."""
     if len(data.domain.class_var.values) != 2:
-        pytest.skip("one submodel: the check reads it directly")
+        pytest.skip("the check reads the one submodel of two-class data")
     learner = LEARNERS["lrr"](max_rules=3)
     model = learner(data)
     chosen = next(p for p in model.size_curve if p["chosen"])
