@@ -207,3 +207,136 @@ def test_attribute_features_standardise_any_scale():
     np.testing.assert_allclose(Z[:, 0], expected, atol=1e-9)
     np.testing.assert_allclose(Z[:, 1], expected, atol=1e-9)
     assert Z[3, 2] == 0
+
+
+# ------------------------------------------------------------ many classes
+def multiclass_problem(seed, n=60, p=3, K=5, C=3):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p))
+    R = (rng.random((n, K)) < 0.4).astype(float)
+    y = rng.integers(0, C, n)
+    y[:C] = np.arange(C)  # every class present
+    heads = rng.integers(0, C, K)
+    v = rng.uniform(0.2, 2.0, n)
+    gamma = rng.uniform(0, 3, K)
+    return X, R, heads, y, v, gamma, rng
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.0, 5.0), st.booleans())
+def test_softmax_gradient_matches_finite_differences(seed, lam, sparse):
+    import scipy.sparse as sp
+    from orangecontrib.rules.logreg import rule_blocks, softmax_loss_and_gradient
+    X, R, heads, y, v, gamma, rng = multiclass_problem(seed)
+    C, p, K = 3, X.shape[1], R.shape[1]
+    Y = np.eye(C)[y]
+    blocks = rule_blocks(sp.csr_matrix(R) if sparse else R, heads, C)
+    theta = rng.normal(size=C + p * C + 2 * K)
+    theta[C + p * C:] = np.abs(theta[C + p * C:])
+    loss, grad = softmax_loss_and_gradient(theta, X, blocks, Y, v, lam, gamma)
+    num = approx_fprime(
+        theta, lambda t: softmax_loss_and_gradient(t, X, blocks, Y, v, lam, gamma)[0], 1e-6)
+    np.testing.assert_allclose(grad, num, rtol=1e-4, atol=1e-4)
+
+
+def test_softmax_loss_is_the_multinomial_likelihood():
+    """The loss, written out with a slow loop over rows and rules."""
+    from orangecontrib.rules.logreg import rule_blocks, softmax_loss_and_gradient
+    X, R, heads, y, v, gamma, rng = multiclass_problem(4)
+    C, p, K = 3, X.shape[1], R.shape[1]
+    b0, W = rng.normal(size=C), rng.normal(size=(p, C))
+    bp, bm = np.abs(rng.normal(size=K)), np.abs(rng.normal(size=K))
+    lam = 0.7
+    b = bp - bm
+    expected = lam * np.sum(W ** 2) + lam / 2 * (b @ b) + gamma @ (bp + bm)
+    for i in range(len(y)):
+        f = b0 + X[i] @ W
+        for k in range(K):
+            f[heads[k]] += R[i, k] * b[k]
+        expected -= v[i] * (f[y[i]] - np.log(np.sum(np.exp(f))))
+    theta = np.concatenate([b0, W.ravel(), bp, bm])
+    loss, _ = softmax_loss_and_gradient(theta, X, rule_blocks(R, heads, C), np.eye(C)[y],
+                                        v, lam, gamma)
+    assert loss == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_multinomial_on_two_classes_is_the_binary_model(seed):
+    """Softmax over two classes is the binary eq. 21 with the same
+    ``lambda``: ``W_1 = -W_0 = w / 2``, and a rule of class 0 weighs ``-b``
+    on the log-odds of class 1."""
+    from orangecontrib.rules.logreg import Multinomial, OneVsRest
+    X, R, heads, y, v, gamma, _ = multiclass_problem(seed, n=120, C=2)
+    lam = 0.8
+    binary = OneVsRest([(1, np.arange(R.shape[1]), gamma, lam)], 2)
+    multi = Multinomial([0, 1], heads, gamma, lam, 2)
+    import scipy.sparse as sp
+    cover = sp.csr_matrix(R)
+    p_bin = binary.probabilities(X, cover, binary.fit(X, cover, y, v))
+    fit = multi.fit(X, cover, y, v)
+    p_multi = multi.probabilities(X, cover, fit)
+    np.testing.assert_allclose(p_multi, p_bin, atol=2e-4)
+    (_, _, b_bin), = binary.fit(X, cover, y, v)
+    b_multi = fit[2] * np.where(heads == 1, 1, -1)
+    np.testing.assert_allclose(b_multi, b_bin, atol=2e-3)
+
+
+def test_multinomial_without_rules_is_sklearns_multinomial_regression():
+    from sklearn.linear_model import LogisticRegression
+    from orangecontrib.rules.logreg import fit_multinomial
+    X, _, _, y, v, _, _ = multiclass_problem(5, n=200, C=4)
+    b0, W, _ = fit_multinomial(X, None, [], y, v, 1.0, np.zeros(0), 4, tol=1e-14)
+    sk = LogisticRegression(C=1 / 2.0, tol=1e-10, max_iter=10000).fit(X, y, sample_weight=v)
+    # sklearn: |W|^2 / (2 C), ours lambda |W|^2; the same up to a shift of the intercepts
+    np.testing.assert_allclose(W, sk.coef_.T, atol=1e-4)
+    np.testing.assert_allclose(b0 - b0.mean(), sk.intercept_ - sk.intercept_.mean(), atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["iris", "zoo"])
+def test_multinomial_model_on_real_data(name):
+    data = Table(name)
+    multi = RuleLogisticRegressionLearner()(data)
+    ovr = RuleLogisticRegressionLearner(multi_class="ovr")(data)
+    assert multi.multinomial and not ovr.multinomial
+    for model in (multi, ovr):
+        p = model(data, model.Probs)
+        np.testing.assert_allclose(p.sum(axis=1), 1, atol=1e-9)
+        assert np.all(p >= 0)
+        assert np.mean(model(data) == data.Y) > 0.9
+    # each class has its log-odds, its rules weigh on it only
+    classes = [c for c, *_ in multi.submodels]
+    assert classes == list(range(len(data.domain.class_var.values)))
+    for c, idx, _, _, b in multi.submodels:
+        assert all(multi.rule_list[k].head == c for k in idx)
+    assert "multinomial" in " ".join(multi.summary_lines())
+    again = pickle.loads(pickle.dumps(multi))
+    np.testing.assert_allclose(again(data, again.Probs), multi(data, multi.Probs), rtol=1e-12)
+
+
+def test_multinomial_with_a_class_without_rows_and_a_budget():
+    data = Table("iris")
+    data = data[data.Y != 1]  # class 1 has no rows
+    model = RuleLogisticRegressionLearner(max_rules=3)(data)
+    p = model(data, model.Probs)
+    assert np.all(p[:, 1] == 0)
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+    assert len(model.used_rules()) <= 3
+    assert model.size_curve and any(point["chosen"] for point in model.size_curve)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_newton_multinomial_is_the_lbfgs_minimiser(seed):
+    from orangecontrib.rules.logreg import (fit_multinomial, newton_multinomial,
+                                            softmax_loss_and_gradient)
+    X, _, _, y, v, _, rng = multiclass_problem(seed, n=150, C=4)
+    for lam, start in ((0.3, None), (0.01, (rng.normal(size=4), rng.normal(size=(3, 4))))):
+        b0, W = newton_multinomial(X, y, v, lam, 4, start)
+        b0_ref, W_ref, _ = fit_multinomial(X, None, [], y, v, lam, np.zeros(0), 4,
+                                           tol=1e-15, max_iter=10000)
+        np.testing.assert_allclose(W, W_ref, atol=1e-4)
+        np.testing.assert_allclose(b0 - b0[-1], b0_ref - b0_ref[-1], atol=1e-4)
+        # the gradient vanishes at Newton's solution
+        theta = np.concatenate([b0, W.ravel()])
+        _, grad = softmax_loss_and_gradient(theta, X, [(np.zeros(0, int), None, None)] * 4,
+                                            np.eye(4)[y], v, lam, np.zeros(0))
+        assert np.abs(grad).max() < 1e-6

