@@ -154,69 +154,6 @@ def softmax_loss_and_gradient(theta, X, blocks, Y, v, lam, gamma):
     return loss, grad
 
 
-def softmax_all_loss_and_gradient(theta, X, R, Rt, Y, v, lam, gamma):
-    """:func:`softmax_loss_and_gradient` with each rule weighing on the
-    log-odds of every class: ``theta = [b0 (C), W (p x C), B+ (K x C), B-
-    (K x C)]``, ``f = b0 + X W + R B``, the penalty ``lambda |W|^2 +
-    lambda/2 |B|^2 + sum_k gamma_k sum_j |B_kj|`` (a rule that fires says
-    something of every class: of its own, and of those it rules out).
-    ``R``, ``Rt``: :func:`fast_products` of the rule indicators."""
-    n, p = X.shape
-    C, K = Y.shape[1], len(gamma)
-    b0 = theta[:C]
-    W = theta[C:C + p * C].reshape(p, C)
-    Bp = theta[C + p * C:C + p * C + K * C].reshape(K, C)
-    Bm = theta[C + p * C + K * C:].reshape(K, C)
-    B = Bp - Bm
-    f = b0 + X @ W
-    if K:
-        f += np.column_stack([R @ B[:, j] for j in range(C)])
-    f -= f.max(axis=1, keepdims=True)
-    log_norm = np.log(np.exp(f).sum(axis=1))
-    nll = -np.dot(v, (f * Y).sum(axis=1) - log_norm)
-    loss = (nll + lam * np.sum(W * W) + 0.5 * lam * np.sum(B * B)
-            + gamma @ (Bp + Bm).sum(axis=1))
-    G = v[:, None] * (np.exp(f - log_norm[:, None]) - Y)
-    grad_B = lam * B
-    if K:
-        grad_B += np.column_stack([Rt @ G[:, j] for j in range(C)])
-    g = gamma[:, None]
-    return loss, np.concatenate((G.sum(axis=0), (X.T @ G + 2 * lam * W).ravel(),
-                                 (grad_B + g).ravel(), (-grad_B + g).ravel()))
-
-
-def fit_multinomial_all(X, R, y, v, lam, gamma, n_classes, max_iter=2000, start=None,
-                        tol=1e-9):
-    """Minimise :func:`softmax_all_loss_and_gradient`. Returns ``(b0, W,
-    B)``, ``B``: ``(K, C)``."""
-    y = np.asarray(y, dtype=int)
-    n, p = X.shape
-    C, K = int(n_classes), len(gamma)
-    Y = np.zeros((n, C))
-    Y[np.arange(n), y] = 1.0
-    theta0 = np.zeros(C + p * C + 2 * K * C)
-    if start is None:
-        prior = np.clip(np.bincount(y, weights=v, minlength=C) / max(v.sum(), 1e-300),
-                        1e-6, None)
-        theta0[:C] = np.log(prior) - np.log(prior).mean()
-    else:
-        theta0[:C], theta0[C:C + p * C] = start[0], np.ravel(start[1])
-        if K and len(start) > 2:
-            theta0[C + p * C:C + p * C + K * C] = np.maximum(start[2], 0).ravel()
-            theta0[C + p * C + K * C:] = np.maximum(-start[2], 0).ravel()
-    R, Rt = fast_products(R) if K else (None, None)
-    if K and Rt is None:
-        Rt = R.T
-    bounds = [(None, None)] * (C + p * C) + [(0.0, None)] * (2 * K * C)
-    res = minimize(softmax_all_loss_and_gradient, theta0,
-                   args=(X, R, Rt, Y, v, lam, np.asarray(gamma, dtype=float)),
-                   jac=True, method="L-BFGS-B", bounds=bounds,
-                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=tol, maxcor=50))
-    t = res.x
-    B = (t[C + p * C:C + p * C + K * C] - t[C + p * C + K * C:]).reshape(K, C)
-    return t[:C], t[C:C + p * C].reshape(p, C), B
-
-
 def rule_blocks(R, heads, C):
     """Per class ``j < C``: ``(indices of the rules with head j, R_j, R_j')``
     for :func:`softmax_loss_and_gradient`."""
@@ -283,7 +220,6 @@ def newton_multinomial(X, y, v, lam, n_classes, start=None, tol=1e-10, max_iter=
     intercept is held at 0 (the softmax is unchanged by a common shift of
     the intercepts), so the Hessian is positive definite. Returns ``(b0,
     W)``."""
-    from scipy.linalg import LinAlgError, cho_factor, cho_solve
     from scipy.linalg.blas import dsyrk
 
     y = np.asarray(y, dtype=int)
@@ -322,25 +258,14 @@ def newton_multinomial(X, y, v, lam, n_classes, start=None, tol=1e-10, max_iter=
             root = np.sqrt(v * P[:, j])
             H[j * q:(j + 1) * q, j * q:(j + 1) * q] += dsyrk(
                 1.0, (Z * root[:, None]).T, trans=0, lower=0)
-        H = np.triu(H) + np.triu(H, 1).T
         H[np.diag_indices(C * q)] += reg.T.ravel() + 1e-10
-        Hf, gf = H[np.ix_(free, free)], grad[free]
-        try:
-            step_f = cho_solve(cho_factor(Hf, check_finite=False), gf, check_finite=False)
-        except LinAlgError:  # not numerically positive definite
-            step_f = np.linalg.lstsq(Hf, gf, rcond=None)[0]
         step = np.zeros(C * q)
-        step[free] = step_f
-        step = step.reshape(C, q).T
-        t = 1.0
-        while t > 1e-10:
-            new, log_p_new = loss(T - t * step)
-            if new <= current:
-                break
-            t /= 2
-        else:
+        step[free] = solve_spd(H[np.ix_(free, free)], grad[free])
+        found = halving(loss, T, step.reshape(C, q).T, current)
+        if found is None:
             break
-        T, decrease, current, log_p = T - t * step, current - new, new, log_p_new
+        T, new, log_p = found
+        decrease, current = current - new, new
         if decrease <= tol * max(1.0, abs(current)):
             break
     return T[0].copy(), T[1:].copy()
@@ -400,7 +325,6 @@ def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100, Z=None):
     is eq. 20, the Hessian ``Z' diag(v p (1 - p)) Z + lambda I`` (intercept
     unpenalised). Returns ``(b0, w)``. ``Z``: ``X`` with a leading column of
     ones, if the caller has it (a path of ``lambda`` on one fold)."""
-    from scipy.linalg import LinAlgError, cho_factor, cho_solve
     from scipy.linalg.blas import dsyrk
 
     n, p = X.shape
@@ -432,23 +356,39 @@ def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100, Z=None):
         root = np.sqrt(v * prob * (1 - prob))
         H = dsyrk(1.0, (Z * root[:, None]).T, trans=0, lower=0)  # Fortran order: no copy
         H[diag] += reg + 1e-10  # 1e-10: separable data without penalty
-        try:
-            step = cho_solve(cho_factor(H, lower=False, overwrite_a=True,
-                                        check_finite=False), grad, check_finite=False)
-        except LinAlgError:  # not numerically positive definite
-            step = np.linalg.lstsq(np.triu(H) + np.triu(H, 1).T, grad, rcond=None)[0]
-        t = 1.0
-        while t > 1e-10:
-            new, f_new = loss(theta - t * step)
-            if new <= current:
-                break
-            t /= 2
-        else:
+        found = halving(loss, theta, solve_spd(H, grad), current)
+        if found is None:
             break
-        theta, decrease, current, f = theta - t * step, current - new, new, f_new
+        theta, new, f = found
+        decrease, current = current - new, new
         if decrease <= tol * max(1.0, abs(current)):
             break
     return theta[0], theta[1:]
+
+
+def solve_spd(H, g) -> np.ndarray:
+    """``H^-1 g`` for a symmetric ``H`` of which only the upper triangle is
+    read: Cholesky, or least squares where ``H`` is not numerically
+    positive definite. ``H`` is overwritten."""
+    from scipy.linalg import LinAlgError, cho_factor, cho_solve
+    try:
+        return cho_solve(cho_factor(H, lower=False, overwrite_a=True, check_finite=False),
+                         g, check_finite=False)
+    except LinAlgError:
+        return np.linalg.lstsq(np.triu(H) + np.triu(H, 1).T, g, rcond=None)[0]
+
+
+def halving(loss, theta, step, current):
+    """Newton's step with step halving: ``(theta - t step, its loss, the
+    loss's second value)`` for the first ``t = 1, 1/2, ...`` whose loss is
+    not above ``current``; ``None`` if ``t`` falls below 1e-10."""
+    t = 1.0
+    while t > 1e-10:
+        new, aux = loss(theta - t * step)
+        if new <= current:
+            return theta - t * step, new, aux
+        t /= 2
+    return None
 
 
 def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
