@@ -192,6 +192,35 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 self.assertEqual(self.widget.proxy.rowCount(), len(model.rule_list))
         self.assertEqual(self.widget.class_combo.count(), 0)
 
+    def test_rules_output_is_one_row_per_rule_with_the_cores_coverage(self):
+        from Orange.classification import CN2UnorderedLearner
+        kinds = ["slipper", "evc", "logreg", "sls", "roccer", "scoring", "cn2"]
+        models = [(k, fitted(k)) for k in kinds]
+        unordered = CN2UnorderedLearner()(self.heart)
+        models.append(("cn2 unordered", unordered))
+        for kind, model in models:
+            with self.subTest(kind):
+                self.show(model, self.heart)
+                rules = self.get_output(self.widget.Outputs.rules)
+                self.assertEqual(len(rules), len(model.rule_list))
+                if kind_of(model) == "cn2":
+                    X = model.data_to_model_domain(self.heart).X
+                    cover = np.column_stack([r.evaluate_data(X) for r in model.rule_list])
+                else:
+                    cover = model.covering(self.heart)
+                np.testing.assert_array_equal(rules.get_column("coverage"), cover.sum(axis=0))
+                heads = [int(r.prediction) for r in model.rule_list]
+                np.testing.assert_array_equal(rules.Y, heads)
+                y = self.heart.Y.astype(int)
+                first = cover[:, 0]
+                self.assertEqual(rules.get_column(f"n {self.heart.domain.class_var.values[0]}")[0],
+                                 np.sum(first & (y == 0)))
+                self.assertEqual(rules.get_column("length")[0],
+                                 len(model.rule_list[0].selectors))
+                self.assertTrue(all(isinstance(t, str) and t for t in rules.metas[:, 0]))
+        self.send_signal(self.widget.Inputs.model, None)
+        self.assertIsNone(self.get_output(self.widget.Outputs.rules))
+
     def test_without_data_uses_training_data_or_nothing(self):
         model = fitted("slipper")
         self.show(model)
@@ -248,3 +277,22 @@ class TestOWRulesViewer(owtest.WidgetTest):
 
 def kind_of(model):
     return "cn2" if type(model).__module__.startswith("Orange.") else "ours"
+
+
+def test_rules_as_table_honours_weights_and_uses_training_counts_without_data():
+    from orangecontrib.rules import viewer
+    heart = Table("heart_disease")
+    model = fitted("evc")
+    plain = viewer.rules_as_table(model, heart)
+    weighted = heart.copy()
+    with weighted.unlocked():
+        weighted.W = np.full(len(heart), 2.0)
+    double = viewer.rules_as_table(model, weighted)
+    np.testing.assert_allclose(double.get_column("coverage"), 2 * plain.get_column("coverage"))
+    np.testing.assert_allclose(double.get_column("precision"), plain.get_column("precision"))
+    training = viewer.rules_as_table(model)
+    np.testing.assert_allclose(training.get_column("coverage"),
+                               [r.class_distribution.sum() for r in model.rule_list])
+    # the model's own numbers are columns too (EVC: the corrected quality)
+    column = viewer.rule_table(model).columns[0]
+    np.testing.assert_allclose(training.get_column(column.name), column.values)

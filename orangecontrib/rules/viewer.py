@@ -95,6 +95,47 @@ def rule_table(model) -> RuleTable:
     return table
 
 
+def rules_as_table(model, data: Table | None = None) -> Table:
+    """The model's rules as data: an Orange table with one row per rule of
+    ``rule_list``, so Data Table, Select Rows, Distributions and Save Data
+    work on rules. Columns: the rule's number (``rule``), its conditions
+    (``length``), the rows it covers in ``data`` (weights honoured; without
+    ``data``, the training counts stored on the rules), their count per
+    class (``n <class value>``), ``precision`` (the share of its own
+    class) and the model's own numbers (:func:`rule_table`); the class is
+    the rule's head; the rule as text is a meta attribute."""
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain, StringVariable
+    from Orange.data.util import get_unique_names
+
+    table = rule_table(model)
+    class_var = model.domain.class_var
+    dists = class_distributions(model, data)
+    covered = dists.sum(axis=1)
+    heads = table.heads
+    own = dists[np.arange(len(heads)), heads] if len(heads) else np.zeros(0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(covered > 0, own / np.where(covered > 0, covered, 1), np.nan)
+    columns = [("rule", np.arange(1, len(heads) + 1, dtype=float)),
+               ("length", np.array([len(c) for c in table.conditions], dtype=float)),
+               ("coverage", covered), ("precision", precision)]
+    columns += [(f"n {value}", dists[:, j]) for j, value in enumerate(class_var.values)]
+    columns += [(c.name, np.asarray(c.values, dtype=float)) for c in table.columns]
+    names = []
+    for name, _ in columns:
+        names.append(get_unique_names(names, name))
+    attrs = [ContinuousVariable(name) for name in names]
+    text = StringVariable(get_unique_names(names, "conditions"))
+    domain = Domain(attrs, DiscreteVariable(class_var.name, values=class_var.values),
+                    metas=[text])
+    X = (np.column_stack([values for _, values in columns]) if len(heads)
+         else np.zeros((0, len(attrs))))
+    metas = np.array([[" AND ".join(c) if c else "TRUE"] for c in table.conditions],
+                     dtype=object).reshape(-1, 1)
+    out = Table.from_numpy(domain, X, heads.astype(float), metas=metas)
+    out.name = "rules"
+    return out
+
+
 def model_summary(model) -> list[str]:
     """A few lines about the model for the widget's info box."""
     if isinstance(model, RuleModel):

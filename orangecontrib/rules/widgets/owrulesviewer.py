@@ -48,6 +48,7 @@ class OWRulesViewer(OWWidget):
     class Outputs:
         selected_data = Output("Selected Data", Table, default=True)
         annotated_data = Output(ANNOTATED_DATA_SIGNAL_NAME, Table)
+        rules = Output("Rules", Table)
 
     class Error(OWWidget.Error):
         not_rules = Msg("The model has no rules this viewer can show.")
@@ -143,6 +144,9 @@ class OWRulesViewer(OWWidget):
         self._fill_table()
         self._fill_class_combo()
         self._update_plot()
+        # the rules as data change with the inputs only, not with the selection
+        self.Outputs.rules.send(None if self._model is None else
+                                viewer.rules_as_table(self._model, self.shown_data))
         self.commit.now()
 
     def _set_shown_data(self):
