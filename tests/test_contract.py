@@ -9,9 +9,9 @@ promises, in these words:
 * a row of weight 0 is the same as no row: the same model, rules and
   printed model, as if the row were not in the data;
 * an integer weight ``k`` is the same as ``k`` copies of the row, for every
-  learner whose search draws no random numbers over the rows (ROCCER, Rule
-  Scoring, EVC rules with given Gumbel parameters or the m-estimate, LR
-  with rules with a given ``lambda_``); SLIPPER (its GrowSet/PruneSet
+  learner whose search draws no random numbers over the rows (ROCCER and
+  LR with rules with a given ``lambda_``, Rule Scoring, EVC rules with
+  given Gumbel parameters or the m-estimate); SLIPPER (its GrowSet/PruneSet
   split) and SLS (its random steps) draw over rows, so for them only the
   counts are: each rule's class distribution is the weighted count;
 * the order in which the class variable lists its values changes no
@@ -68,7 +68,7 @@ def deterministic(kind, n_classes):
     evc = R.EVCRuleLearner(beam_width=3, max_rule_length=3, gumbel=gumbel)
     return {"evc": evc,
             "lrr": R.RuleLogisticRegressionLearner(rule_learner=evc, lambda_=1.0),
-            "roccer": LEARNERS["roccer"](),
+            "roccer": LEARNERS["roccer"](lambda_=1.0),
             "scoring": LEARNERS["scoring"]()}.get(kind)
 
 
@@ -150,7 +150,11 @@ def check_integer_weights_are_copies(kind, data):
     learner = deterministic(kind, len(data.domain.class_var.values))
     if learner is not None:
         a, b = learner(weighted), learner(copies)
-        same_model(a, b, data, exact=kind != "lrr")
+        # LR with rules and many-class ROCCER's probabilities come from a
+        # numerical minimiser: the same to rounding; ROCCER's rules exactly
+        same_model(a, b, data, exact=kind not in ("lrr", "roccer"))
+        if kind == "roccer":
+            assert str(a) == str(b)
         return
     # SLIPPER and SLS draw random numbers over the rows: the counts they
     # report are the weighted counts

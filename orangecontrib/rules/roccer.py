@@ -460,6 +460,14 @@ class ROCCERLearner(RuleLearner):
     attribute (evenly spaced among the entropy-MDL ones; default: all).
     ``numeric="intervals"`` mines the paper's items instead (one interval
     of the entropy-MDL discretisation per item, see :func:`make_items`).
+
+    More than two classes: ``multi_class="logistic"`` (default) gives the
+    class probabilities of one multinomial logistic regression over the
+    entries of every class's list, with L2 weight ``lambda_`` (``None``:
+    chosen by internal 5-fold CV, folds seeded by ``random_state``);
+    ``"hulls"`` normalises each class's hull odds. Two classes: the hull
+    odds (the paper's) in both. The other parameters are listed in
+    README.md and doc/roccer.md.
     """
 
     name = "ROCCER"
@@ -467,7 +475,7 @@ class ROCCERLearner(RuleLearner):
     def __init__(self, min_support=None, min_confidence=None, min_lift=2.0,
                  max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
                  max_candidates=200_000, max_memory_mb=1024, max_rules=None,
-                 multi_class="logistic", random_state=0, preprocessors=None):
+                 multi_class="logistic", lambda_=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.min_support = check_number("min_support", min_support, 0, 1, low_open=True,
                                         none=True)
@@ -481,6 +489,7 @@ class ROCCERLearner(RuleLearner):
         self.max_memory_mb = check_number("max_memory_mb", max_memory_mb, 0, low_open=True)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.multi_class = check_choice("multi_class", multi_class, ("logistic", "hulls"))
+        self.lambda_ = check_number("lambda_", lambda_, 0, none=True)
         self.random_state = check_random_state(random_state)
 
     def support_fraction(self, dist):
@@ -555,16 +564,22 @@ class ROCCERLearner(RuleLearner):
         """More than two classes: the class probabilities from one
         multinomial logistic regression over the entries of every class's
         list (0/1: does the entry fire), L2 weight by internal CV
-        (:func:`logreg.choose_lambda`). Each class's ROC hull orders only
+        (:func:`logreg.choose_lambda`) unless ``lambda_`` gives it (then a
+        weight of ``k`` is ``k`` copies of the row). Each class's ROC hull orders only
         its own rules; the regression learns what an entry says of every
         class (doc/roccer.md, "Many classes"). Returns ``(classes, b0,
         W)``."""
-        from .logreg import choose_lambda, multinomial_l2
+        from .logreg import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
         E = model.entry_indicators(data.X)
-        w = enc.w * (len(enc.w) / enc.w.sum())  # mean 1: lambda on the scale of rows
+        # the loss and lambda divided by the mean weight, as in LR with rules:
+        # the same minimiser (a weight of k is k rows), finite for any weights
+        scale = len(enc.w) / enc.w.sum()
+        w = enc.w * scale
         local = np.zeros(enc.n_classes, dtype=int)
         local[classes] = np.arange(len(classes))
         y = local[enc.y]
-        lam = choose_lambda(E, y, w, n_classes=len(classes), random_state=self.random_state)
+        lam = (self.lambda_ * scale if self.lambda_ is not None else
+               choose_lambda(E, y, w, [x * scale for x in DEFAULT_LAMBDAS],
+                             n_classes=len(classes), random_state=self.random_state))
         b0, W = multinomial_l2(E, y, w, lam, len(classes))
         return np.asarray(classes), b0, W
