@@ -8,7 +8,8 @@ from Orange.data import Table
 
 from orangecontrib.rules import (EVCRuleLearner, ROCCERLearner, RuleLogisticRegressionLearner,
                                  RuleScoringLearner, SlipperLearner, SLSEnsembleLearner)
-from orangecontrib.rules.widgets.owrulesviewer import OWRulesViewer
+from orangecontrib.rules import viewer
+from orangecontrib.rules.widgets.owrulesviewer import RULE_ROLE, OWRulesViewer
 
 _MODELS = {}
 
@@ -70,9 +71,10 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 self.show(model, self.heart)
                 w = self.widget
                 self.assertFalse(w.Error.not_rules.is_shown())
-                self.assertEqual(w.proxy.rowCount(), len(model.rule_list))
+                used = np.flatnonzero(viewer.used_mask(model))  # LR: weight 0 hidden
+                self.assertEqual(w.proxy.rowCount(), len(used))
                 self.assertIn(str(len(model.rule_list)), w.info_label.text())
-                rules = [0, len(model.rule_list) - 1]
+                rules = [used[0], used[-1]]
                 w.select_rules(rules)
                 self.assertEqual(w.selected_rules(), sorted(set(rules)))
                 out = self.get_output(w.Outputs.selected_data)
@@ -221,6 +223,26 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.send_signal(self.widget.Inputs.model, None)
         self.assertIsNone(self.get_output(self.widget.Outputs.rules))
 
+    def test_rules_of_weight_zero_are_hidden_until_asked_for(self):
+        model = fitted("logreg")
+        used = viewer.used_mask(model)
+        self.assertTrue(0 < used.sum() < len(used))
+        w = self.widget
+        w.show_unused = False
+        self.show(model, self.heart)
+        shown = sorted(int(w.proxy.data(w.proxy.index(r, 0), RULE_ROLE))
+                       for r in range(w.proxy.rowCount()))
+        self.assertEqual(shown, list(np.flatnonzero(used)))
+        self.assertIn("non-zero weight", w.info_label.text())
+        # the conditions shown are those of the rule in the row
+        for r in range(w.proxy.rowCount()):
+            k = int(w.proxy.data(w.proxy.index(r, 0), RULE_ROLE))
+            text = w.proxy.data(w.proxy.index(r, 1))
+            self.assertEqual(text, " AND ".join(w.table.conditions[k]) or "TRUE")
+        w.unused_check.click()
+        self.assertEqual(w.proxy.rowCount(), len(model.rule_list))
+        self.assertTrue(all(viewer.used_mask(fitted(k)).all() for k in ("evc", "slipper")))
+
     def test_without_data_uses_training_data_or_nothing(self):
         model = fitted("slipper")
         self.show(model)
@@ -280,7 +302,6 @@ def kind_of(model):
 
 
 def test_rules_as_table_honours_weights_and_uses_training_counts_without_data():
-    from orangecontrib.rules import viewer
     heart = Table("heart_disease")
     model = fitted("evc")
     plain = viewer.rules_as_table(model, heart)

@@ -136,6 +136,16 @@ def rules_as_table(model, data: Table | None = None) -> Table:
     return out
 
 
+def used_mask(model) -> np.ndarray:
+    """Per rule of ``rule_list``: do the model's predictions read it (LR
+    with rules: a non-zero weight, :meth:`RuleModel.used_rules`)?"""
+    rules = model.rule_list
+    if not isinstance(model, RuleModel):
+        return np.ones(len(rules), dtype=bool)
+    used = {id(r) for r in model.used_rules()}
+    return np.array([id(r) in used for r in rules], dtype=bool)
+
+
 def model_summary(model) -> list[str]:
     """A few lines about the model for the widget's info box."""
     if isinstance(model, RuleModel):

@@ -60,6 +60,7 @@ class OWRulesViewer(OWWidget):
                             "model's training data.")
 
     compact_view = Setting(True)
+    show_unused = Setting(False)
     plot_class = Setting(0)
     auto_commit = Setting(True)
 
@@ -82,6 +83,11 @@ class OWRulesViewer(OWWidget):
             box, self, "compact_view", "Compact conditions",
             tooltip="Show each rule's conditions on one line, or one "
                     "condition per line.", callback=self._show_conditions)
+        self.unused_check = gui.checkBox(
+            box, self, "show_unused", "Show rules of weight 0",
+            tooltip="LR with rules: also list the rules the fit gave no weight "
+                    "(they do not change any prediction).",
+            callback=self._unused_changed)
         self.plot_box = gui.vBox(self.controlArea, "Plot")
         self.class_box = gui.hBox(self.plot_box)
         self.class_combo = gui.comboBox(
@@ -180,7 +186,13 @@ class OWRulesViewer(OWWidget):
         if self._model is None:
             return
         model = self._model
-        self.info_label.setText("\n".join(viewer.model_summary(model)))
+        used = viewer.used_mask(model)
+        summary = viewer.model_summary(model)
+        self.unused_check.setEnabled(not used.all())
+        if not used.all():
+            summary.append(f"{used.sum()} of {len(used)} rules have a non-zero weight"
+                           + ("." if self.show_unused else "; the others are hidden."))
+        self.info_label.setText("\n".join(summary))
         self.table = table = viewer.rule_table(model)
         class_var = model.domain.class_var
         dists = viewer.class_distributions(model, self.shown_data)
@@ -190,6 +202,8 @@ class OWRulesViewer(OWWidget):
             self.item_model.horizontalHeaderItem(col).setToolTip(c.tooltip)
         colors = getattr(class_var, "colors", None)
         for i, (conds, head, dist) in enumerate(zip(table.conditions, table.heads, dists)):
+            if not (used[i] or self.show_unused):
+                continue
             items = [self._number_item(i + 1, 0),
                      self._text_item(""),
                      self._text_item(class_var.values[head]),
@@ -224,12 +238,17 @@ class OWRulesViewer(OWWidget):
         item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
         return item
 
+    def _unused_changed(self):
+        self._fill_table()
+        self._update_plot()
+        self.commit.deferred()
+
     def _show_conditions(self):
         if self.table is None:
             return
         sep = " AND " if self.compact_view else " AND\n"
         for row in range(self.item_model.rowCount()):
-            conds = self.table.conditions[row]
+            conds = self.table.conditions[int(self.item_model.item(row, 0).data(RULE_ROLE))]
             text = sep.join(conds) if conds else "TRUE"
             item = self.item_model.item(row, 1)
             item.setText(text)
