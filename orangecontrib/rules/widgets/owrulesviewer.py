@@ -187,6 +187,7 @@ class OWRulesViewer(OWWidget):
             return
         model = self._model
         used = viewer.used_mask(model)
+        listed = viewer.listed_mask(model, self.show_unused)
         summary = viewer.model_summary(model)
         self.unused_check.setEnabled(not used.all())
         if not used.all():
@@ -202,7 +203,7 @@ class OWRulesViewer(OWWidget):
             self.item_model.horizontalHeaderItem(col).setToolTip(c.tooltip)
         colors = getattr(class_var, "colors", None)
         for i, (conds, head, dist) in enumerate(zip(table.conditions, table.heads, dists)):
-            if not (used[i] or self.show_unused):
+            if not listed[i]:
                 continue
             items = [self._number_item(i + 1, 0),
                      self._text_item(""),
@@ -263,6 +264,12 @@ class OWRulesViewer(OWWidget):
         """Indices into ``rule_list`` of the selected rows."""
         rows = self.view.selectionModel().selectedRows()
         return sorted({int(self.proxy.data(r, RULE_ROLE)) for r in rows})
+
+    def listed_rules(self):
+        """Indices into ``rule_list`` of the rules the table lists, in the
+        model's order."""
+        return sorted(int(self.item_model.item(row, 0).data(RULE_ROLE))
+                      for row in range(self.item_model.rowCount()))
 
     def select_rules(self, rules):
         """Select rules by their index in ``rule_list`` (for scripts, tests)."""
