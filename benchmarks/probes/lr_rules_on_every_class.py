@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from orangecontrib.rules.logreg import fast_products  # noqa: E402
+from orangecontrib.rules.logreg import fast_products, log_prior  # noqa: E402
 
 
 def softmax_all_loss_and_gradient(theta, X, R, Rt, Y, v, lam, gamma):
@@ -57,13 +57,10 @@ def fit_multinomial_all(X, R, y, v, lam, gamma, n_classes, max_iter=2000, start=
     y = np.asarray(y, dtype=int)
     n, p = X.shape
     C, K = int(n_classes), len(gamma)
-    Y = np.zeros((n, C))
-    Y[np.arange(n), y] = 1.0
+    Y = np.eye(C)[y]
     theta0 = np.zeros(C + p * C + 2 * K * C)
     if start is None:
-        prior = np.clip(np.bincount(y, weights=v, minlength=C) / max(v.sum(), 1e-300),
-                        1e-6, None)
-        theta0[:C] = np.log(prior) - np.log(prior).mean()
+        theta0[:C] = log_prior(y, v, C)
     else:
         theta0[:C], theta0[C:C + p * C] = start[0], np.ravel(start[1])
         if K and len(start) > 2:

@@ -178,13 +178,10 @@ def fit_multinomial(X, R, heads, y, v, lam, gamma, n_classes, max_iter=2000, sta
     n, p = X.shape
     C = int(n_classes)
     K = len(gamma)
-    Y = np.zeros((n, C))
-    Y[np.arange(n), y] = 1.0
+    Y = np.eye(C)[y]
     theta0 = np.zeros(C + p * C + 2 * K)
     if start is None:
-        prior = np.clip(np.bincount(y, weights=v, minlength=C) / max(v.sum(), 1e-300),
-                        1e-6, None)
-        theta0[:C] = np.log(prior) - np.log(prior).mean()
+        theta0[:C] = log_prior(y, v, C)
     else:
         theta0[:C], theta0[C:C + p * C] = start[0], np.ravel(start[1])
         if K:
@@ -269,6 +266,14 @@ def newton_multinomial(X, y, v, lam, n_classes, start=None, tol=1e-10, max_iter=
         if decrease <= tol * max(1.0, abs(current)):
             break
     return T[0].copy(), T[1:].copy()
+
+
+def log_prior(y, v, n_classes) -> np.ndarray:
+    """The log of the weighted class shares (at least 1e-6), centred: the
+    intercepts of a softmax model without features."""
+    prior = np.clip(np.bincount(y, weights=v, minlength=n_classes) / max(v.sum(), 1e-300),
+                    1e-6, None)
+    return np.log(prior) - np.log(prior).mean()
 
 
 def softmax(f) -> np.ndarray:
