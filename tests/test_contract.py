@@ -26,7 +26,9 @@ promises, in these words:
   fits one after the other give, each reporting progress to its own
   callback;
 * rows with an unknown class are dropped whatever ``preprocessors`` the
-  learner has (Orange's Preprocess input replaces the default list).
+  learner has (Orange's Preprocess input replaces the default list);
+* a table whose ``X`` is sparse (Orange Text's bag of words) gives the
+  model the dense table gives, and the same predictions.
 
 The fast profile runs by default; ``-m slow`` runs a longer one.
 """
@@ -204,9 +206,21 @@ def check_batch(kind, data):
         assert int(model(data[i:i + 1])[0]) == values[i]
 
 
+def check_sparse_is_dense(kind, data):
+    import scipy.sparse as sp
+    sparse = Table.from_numpy(data.domain, sp.csr_matrix(data.X), data.Y,
+                              W=data.W if data.has_weights() else None)
+    a, b = LEARNERS[kind]()(data), LEARNERS[kind]()(sparse)
+    assert str(a) == str(b)
+    # the same predictions, for a dense and for a sparse table
+    np.testing.assert_allclose(probs_of(b, data), probs_of(a, data), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(probs_of(b, sparse), probs_of(a, data), rtol=0, atol=1e-12)
+
+
 CHECKS = {"probabilities": check_probabilities, "zero weight": check_zero_weight_is_absent,
           "integer weights": check_integer_weights_are_copies,
-          "class order": check_class_order, "batch": check_batch}
+          "class order": check_class_order, "batch": check_batch,
+          "sparse": check_sparse_is_dense}
 
 
 @pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"),

@@ -30,11 +30,26 @@ from .params import check_choice, check_int, check_number, check_random_state
 from .rules import Condition, Rule, row_blocks, simplest_cuts
 
 
+def column_table(data: Table, var) -> Table:
+    """``data`` with the one attribute ``var``, dense: Orange's
+    discretisers read a sparse column's stored values only (its zeros do
+    not count), which would make the cuts of a sparse table differ from
+    those of the same table dense."""
+    import scipy.sparse as sp
+    if not sp.issparse(data.X):
+        return data
+    from Orange.data import Domain
+    return Table.from_numpy(Domain([var], data.domain.class_var),
+                            data.get_column(var)[:, None], data.Y,
+                            W=data.W if data.has_weights() else None)
+
+
 def numeric_cuts(data: Table, var, min_cuts: int, max_cuts: int | None = None) -> np.ndarray:
     """Cut points of a numeric attribute: Fayyad & Irani's entropy-MDL cuts
     (Orange's ``EntropyMDL``), and when there are fewer than ``min_cuts`` of
     them, the equal-frequency cuts into ``min_cuts + 1`` intervals as well, so
     that rules of a few conditions can still follow a curved boundary."""
+    data = column_table(data, var)
     cuts = []
     try:
         cuts = list(getattr(EntropyMDL()(data, var).compute_value, "points", []))
@@ -79,6 +94,7 @@ def _pack_rows(masks: np.ndarray, n: int) -> np.ndarray:
 def interval_cuts(data: Table, var, n_fallback: int = 4) -> np.ndarray:
     """The paper's discretisation: entropy-MDL cuts, or ``n_fallback``
     equal-frequency intervals where MDL finds none."""
+    data = column_table(data, var)
     cuts = []
     for method in (EntropyMDL(), EqualFreq(n=n_fallback)):
         try:
