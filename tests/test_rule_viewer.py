@@ -242,6 +242,24 @@ class TestOWRulesViewer(owtest.WidgetTest):
         cover = model.covering(self.heart)[:, sorted(shown)].any(axis=1)
         self.assertEqual(len(self.get_output(w.Outputs.selected_data)), cover.sum())
 
+    def test_filter_keeps_the_rules_with_every_word(self):
+        model = fitted("evc")
+        self.show(model, self.heart)
+        w = self.widget
+        conditions = [" ".join(c).lower() for c in w.table.conditions]
+        classes = [model.domain.class_var.values[h].lower() for h in w.table.heads]
+        for text in ("age", "AGE gender", "chest pain", "zzz", ""):
+            with self.subTest(text):
+                w.filter_edit.setText(text)
+                words = text.lower().split()
+                expected = sorted(k for k in w.listed_rules()
+                                  if all(x in conditions[k] + " " + classes[k]
+                                         for x in words))
+                shown = sorted(int(w.proxy.data(w.proxy.index(r, 0), RULE_ROLE))
+                               for r in range(w.proxy.rowCount()))
+                self.assertEqual(shown, expected)
+        self.assertEqual(w.proxy.rowCount(), len(model.rule_list))
+
     def test_rules_of_weight_zero_are_hidden_until_asked_for(self):
         model = fitted("logreg")
         used = viewer.used_mask(model)

@@ -6,7 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QSortFilterProxyModel, Qt
 from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QAbstractItemView, QHeaderView, QSplitter, QTableView
+from AnyQt.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QSplitter, QTableView
 
 from Orange.data import DiscreteVariable, StringVariable, Table
 from Orange.data.util import get_unique_names
@@ -28,6 +28,25 @@ SORT_ROLE = Qt.UserRole + 1
 RULE_ROLE = Qt.UserRole + 2
 FIXED_HEADERS = ("#", "Conditions", "Class", "Distribution", "Covered")
 MAX_CONDITIONS_WIDTH = 440
+
+
+class RuleFilter(QSortFilterProxyModel):
+    """Rows whose conditions or class contain every word of ``words``
+    (case ignored)."""
+
+    words = ()
+
+    def set_text(self, text):
+        self.words = tuple(text.lower().split())
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row, parent):
+        if not self.words:
+            return True
+        source = self.sourceModel()
+        text = " ".join(source.index(row, col, parent).data() or "" for col in (1, 2))
+        text = text.lower()
+        return all(word in text for word in self.words)
 
 
 class OWRulesViewer(OWWidget):
@@ -100,7 +119,7 @@ class OWRulesViewer(OWWidget):
         gui.auto_send(self.buttonsArea, self, "auto_commit")
 
         self.item_model = QStandardItemModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = RuleFilter(self)
         self.proxy.setSourceModel(self.item_model)
         self.proxy.setSortRole(SORT_ROLE)
         self.view = QTableView(
@@ -119,10 +138,15 @@ class OWRulesViewer(OWWidget):
         for axis in ("left", "bottom"):
             self.plot.getAxis(axis).setPen("#444444")
             self.plot.getAxis(axis).setTextPen("#222222")
+        self.filter_edit = QLineEdit(
+            placeholderText="Filter rules: words from their conditions or class "
+                            "(e.g. \"age female\")", clearButtonEnabled=True)
+        self.filter_edit.textChanged.connect(self.proxy.set_text)
         self.splitter = QSplitter(Qt.Vertical)
         self.splitter.addWidget(self.view)
         self.splitter.addWidget(self.plot)
         self.splitter.setSizes([400, 260])
+        self.mainArea.layout().addWidget(self.filter_edit)
         self.mainArea.layout().addWidget(self.splitter)
         self._set_plot_visible(False)
 
