@@ -5,7 +5,7 @@ compiled Cython core is required: importing this package without it fails
 with an explanation (see :mod:`orangecontrib.rules.core`).
 """
 from . import core  # noqa: F401  (fails loudly if the extensions are missing)
-from .base import Interrupted, PriorRuleModel, RuleLearner, RuleModel
+from .base import Explanation, Interrupted, PriorRuleModel, RuleLearner, RuleModel
 from .encoding import EncodedData, encode_table
 from .evaluation import size_curve
 from .evc import EVCRuleLearner, EVCRuleModel, GumbelParameters
@@ -20,7 +20,7 @@ from .sls import SLSEnsembleLearner, SLSEnsembleModel
 __version__ = "0.1.0"
 
 __all__ = [
-    "Condition", "EVCRuleLearner", "EVCRuleModel", "EncodedData", "GumbelParameters", "Interrupted", "PriorRuleModel", "Rule",
+    "Condition", "EVCRuleLearner", "EVCRuleModel", "EncodedData", "Explanation", "GumbelParameters", "Interrupted", "PriorRuleModel", "Rule",
     "RuleLearner", "RuleLogisticRegressionLearner", "RuleLogisticRegressionModel",
     "ROCCERLearner", "ROCCERModel", "RuleModel", "RuleScoringLearner", "RuleSetModel", "SLSEnsembleLearner", "SLSEnsembleModel",
     "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules", "score_rules",

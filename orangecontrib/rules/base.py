@@ -368,6 +368,57 @@ class ViewerColumn:
     decimals: int = 3
 
 
+@dataclass
+class Explanation:
+    """Why one row got its prediction: the rules that fire and matter
+    (indices into the model's ``rule_list``), what each adds, and how the
+    numbers make the probabilities (:meth:`probabilities`).
+
+    ``combine``:
+
+    * ``"softmax"``: ``p = softmax(base + sum of contributions)``, numbers on
+      the log-odds scale (LR with rules, SLIPPER with two classes, ROCCER
+      with more than two; ``base`` holds the intercepts and the attributes);
+    * ``"sigmoids"``: ``p_c`` proportional to ``1 / (1 + exp(-(base_c +
+      sum_c)))`` (LR with rules one-vs-rest, SLIPPER with more classes);
+    * ``"sums"``: ``p`` proportional to ``base + sum of contributions``
+      (SLS: each rule set's ``Q(r)`` times its region's estimate);
+    * ``"winner"``: the class of ``winner`` gets ``score`` (the mean of the
+      contributions of its rules; the strategy chose them), the other classes
+      share ``1 - score`` by their prior (Rule Scoring, EVC rules, ROCCER with
+      two classes); no rule: the prior.
+    """
+
+    rules: np.ndarray          # indices into rule_list
+    contributions: np.ndarray  # (len(rules), n_classes)
+    base: np.ndarray           # (n_classes,)
+    combine: str
+    prior: np.ndarray
+    winner: int = -1
+
+    def probabilities(self) -> np.ndarray:
+        """The class probabilities these numbers make."""
+        total = self.base + self.contributions.sum(axis=0)
+        if self.combine == "softmax":
+            present = np.isfinite(total)
+            out = np.zeros(len(total))
+            e = np.exp(total[present] - total[present].max())
+            out[present] = e / e.sum()
+            return out
+        if self.combine == "sigmoids":
+            present = np.isfinite(total)
+            out = np.zeros(len(total))
+            out[present] = 1 / (1 + np.exp(-total[present]))
+            return out / out.sum() if out.sum() > 0 else self.prior.copy()
+        if self.combine == "sums":
+            return total / total.sum() if total.sum() > 0 else self.prior.copy()
+        if self.winner < 0:
+            return self.prior.copy()
+        from .scoring import spread
+        score = self.contributions[:, self.winner].mean()
+        return spread(np.array([self.winner]), np.array([score]), self.prior)[0]
+
+
 class RuleModel(_ModelBase):
     """A model made of rules (``rule_list``, in the order the model uses).
 
@@ -393,6 +444,14 @@ class RuleModel(_ModelBase):
         from the rules (in the summary) rather than in the table? (SLIPPER:
         its default rules.)"""
         return np.zeros(len(self.rule_list), dtype=bool)
+
+    def explain(self, data) -> list[Explanation]:
+        """Per row of ``data``: the rules that fire, what each adds to the
+        class probabilities, and how they combine (:class:`Explanation`; its
+        ``probabilities()`` are the model's). Every model of the add-on
+        implements it; a subclass of another add-on that does not says so."""
+        raise NotImplementedError(f"{type(self).__name__} does not explain its "
+                                  f"predictions")
 
     def used_rules(self) -> list[Rule]:
         """The rules the model's predictions read (LR with rules: those
@@ -530,6 +589,12 @@ class PriorRuleModel(RuleModel):
     def predict(self, X):
         X = self._model_X(X)
         return np.tile(self.prior, (X.shape[0], 1))
+
+    def explain(self, data) -> list[Explanation]:
+        """No rule: every row gets the prior."""
+        C = self.n_classes
+        return [Explanation(np.zeros(0, int), np.zeros((0, C)), self.prior.copy(), "sums",
+                            self.prior.copy()) for _ in range(self._model_X(data).shape[0])]
 
 
 class RuleLearner(Learner):

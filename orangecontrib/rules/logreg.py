@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
-from .base import RuleLearner, RuleModel, ViewerColumn
+from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import IndicatorMatrix
 from .encoding import dense_X
 from .evc import EVCRuleLearner
@@ -808,6 +808,34 @@ class RuleLogisticRegressionModel(RuleModel):
                                      getattr(self, "multinomial", False))
         none = np.isnan(out).any(axis=1)  # every normalised model gives 0
         out[none] = self.prior
+        return out
+
+    def explain(self, data) -> list[Explanation]:
+        """Per row, the firing rules of non-zero weight with their weight
+        on their class's log-odds; the intercepts and the attributes' terms
+        in ``base`` (:class:`base.Explanation`): ``combine="softmax"`` for
+        the binary and the multinomial model (the binary model's other
+        class has log-odds 0), ``"sigmoids"`` for one-vs-rest."""
+        X = self._model_X(data)
+        cover = covering_sparse(self.rule_list, X).tocsr()
+        n, C = X.shape[0], self.n_classes
+        multinomial = getattr(self, "multinomial", False)
+        binary = C == 2 and len(self.submodels) == 1 and not multinomial
+        base = np.full((n, C), -np.inf)
+        weight = np.zeros((len(self.rule_list), C))
+        for cls, idx, b0, w, b in self.submodels:
+            attrs = self.features.linear(X, w) if self.features is not None else 0.0
+            base[:, cls] = b0 + attrs
+            weight[np.asarray(idx, dtype=int), cls] = b
+        if binary:
+            base[:, 1 - self.submodels[0][0]] = 0.0
+        out = []
+        for i in range(n):
+            fire = cover.indices[cover.indptr[i]:cover.indptr[i + 1]]
+            rules = np.sort(fire[np.any(weight[fire] != 0, axis=1)])
+            out.append(Explanation(rules, weight[rules], base[i],
+                                   "softmax" if binary or multinomial else "sigmoids",
+                                   self.prior.copy()))
         return out
 
     @property

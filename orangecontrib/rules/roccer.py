@@ -24,7 +24,7 @@ import numpy as np
 from Orange.data import Table
 from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
-from .base import RuleLearner, RuleModel, ViewerColumn
+from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
 from .params import check_choice, check_int, check_number, check_random_state
 from .rules import Condition, Rule, row_blocks, simplest_cuts
@@ -405,6 +405,57 @@ class ROCCERModel(RuleModel):
         classes, b0, W = self.combination
         out = np.zeros((X.shape[0], self.n_classes))
         out[:, classes] = softmax(b0 + np.asarray(self.entry_indicators(X) @ W))
+        return out
+
+    def explain(self, data) -> list[Explanation]:
+        """Per row, each class's first firing list entry (its first firing
+        rule stands for it; :class:`base.Explanation`): with the hulls'
+        odds, the log of the segment's likelihood ratio on its class (a
+        class whose list does not fire: its default segment, in ``base``
+        with the log prior odds; ``combine="sigmoids"``); with the
+        multinomial combination, every firing entry's weights on every
+        class (``combine="softmax"``, the intercepts in ``base``)."""
+        X = self._model_X(data)
+        cover = self.covering(X)
+        C = self.n_classes
+        out = []
+        if self.combination is not None:
+            classes, b0, W = self.combination
+            entries = [(cl, e, c) for cl in self.class_lists for e, c in enumerate(cl.columns)]
+            base = np.full(C, -np.inf)
+            base[classes] = b0
+            for i in range(X.shape[0]):
+                rules, rows = [], []
+                for j, (cl, e, cols) in enumerate(entries):
+                    fired = cols[cover[i, cols]]
+                    if len(fired):
+                        rules.append(int(fired[0]))
+                        row = np.zeros(C)
+                        row[classes] = W[j]
+                        rows.append(row)
+                out.append(Explanation(np.array(rules, dtype=int),
+                                       np.array(rows).reshape(-1, C), base.copy(),
+                                       "softmax", self.prior.copy()))
+            return out
+        for i in range(X.shape[0]):
+            base = np.full(C, -np.inf)
+            rules, rows = [], []
+            for cl in self.class_lists:
+                lr = cl.likelihood_ratios()
+                prior_odds = cl.P / cl.N if cl.N > 0 else np.inf
+                base[cl.cls] = np.log(prior_odds)
+                first = next((e for e, cols in enumerate(cl.columns) if cover[i, cols].any()),
+                             None)
+                if first is None:
+                    base[cl.cls] += np.log(lr[-1])
+                    continue
+                cols = cl.columns[first]
+                rules.append(int(cols[cover[i, cols]][0]))
+                row = np.zeros(C)
+                row[cl.cls] = np.log(lr[first])
+                rows.append(row)
+            out.append(Explanation(np.array(rules, dtype=int), np.array(rows).reshape(-1, C),
+                                   base, "sigmoids", self.prior.copy()))
         return out
 
     def posteriors(self, X) -> np.ndarray:

@@ -31,7 +31,7 @@ from Orange.preprocess import RemoveNaNColumns
 from Orange.preprocess.impute import Average
 from Orange.preprocess.preprocess import Preprocess
 
-from .base import RuleLearner, RuleModel, argmax_with_ties
+from .base import Explanation, RuleLearner, RuleModel, argmax_with_ties
 from .params import check_bool, check_instance, check_int, check_number, check_random_state
 from .rules import (Rule, budget_prefixes, covering, first_cover_shares, row_blocks,
                     rule_class_weights)
@@ -217,6 +217,49 @@ class RuleSetModel(RuleModel):
             out[rows] = score_rules(covering(self.rule_list, X[rows]), *stats, self.prior,
                                     self.strategy, self.ordered, self.random_state,
                                     self.class_preference)
+        return out
+
+    def explain(self, data) -> list[Explanation]:
+        """The strategy's rules per row (:class:`base.Explanation`,
+        ``combine="winner"``): ``first``, ``lfpr``, ``rand``: the one rule
+        chosen, its confidence; ``wvote``: the winner's firing rules, their
+        confidences (the score is their mean); ``vote``: every firing rule,
+        1 if its class won and 0 if not (the score is the winner's share)."""
+        X = self._model_X(data)
+        heads, conf, fpr = self.rule_statistics()
+        probs = self.predict(X)
+        cover = covering(self.rule_list, X)
+        R, C = len(self.rule_list), self.n_classes
+        tie = self.class_preference
+        out = []
+        for i in range(X.shape[0]):
+            fire = np.flatnonzero(cover[i])
+            if not len(fire):
+                out.append(Explanation(np.zeros(0, int), np.zeros((0, C)), np.zeros(C),
+                                       "winner", self.prior.copy()))
+                continue
+            if self.strategy in ("first", "lfpr", "rand"):
+                if self.strategy == "rand":
+                    rule = int(random_firing_rule(cover[i:i + 1], self.random_state)[0])
+                else:
+                    keys = (-conf,) if self.strategy == "first" else (-conf, fpr)
+                    order = (np.arange(R) if self.strategy == "first" and self.ordered
+                             else np.lexsort((np.arange(R), -tie[heads]) + keys))
+                    rule = int(_first_in_order(cover[i:i + 1], order)[0])
+                rules, winner = np.array([rule]), int(heads[rule])
+                values = conf[rules]
+            else:
+                winner = int(np.argmax(probs[i]))
+                if self.strategy == "wvote":
+                    rules = fire[heads[fire] == winner]
+                    values = conf[rules]
+                else:
+                    rules = fire
+                    values = (heads[fire] == winner).astype(float)
+            contributions = np.zeros((len(rules), C))
+            contributions[:, winner] = values
+            out.append(Explanation(rules, contributions, np.zeros(C), "winner",
+                                   self.prior.copy(), winner))
         return out
 
     def with_strategy(self, strategy) -> "RuleSetModel":

@@ -16,14 +16,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import (RuleLearner, RuleModel, ViewerColumn, class_preference, in_name_order,
-                   parallel_jobs, parallel_map)
+from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
+                   in_name_order, parallel_jobs, parallel_map)
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
 from .params import check_int, check_n_jobs, check_random_state
-from .rules import Condition, Rule, ShortThresholds, canonical_conditions, covering_sparse
+from .rules import (Condition, Rule, ShortThresholds, canonical_conditions, covering,
+                    covering_sparse)
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 
@@ -474,6 +475,29 @@ class SlipperModel(RuleModel):
         for b, (cls, _) in enumerate(self.boosters):
             probs[:, cls] = p[:, b]
         return probs / probs.sum(axis=1, keepdims=True)
+
+    def explain(self, data) -> list[Explanation]:
+        """Per row, the firing rules (the default rules too) with ``2 C_R``
+        on their booster's class (:class:`base.Explanation`): two classes,
+        ``combine="softmax"`` (``P(+) = 1 / (1 + exp(-2 f))``); more, the
+        boosters' sigmoids normalised (``combine="sigmoids"``)."""
+        X = self._model_X(data)
+        cover = covering(self.rule_list, X)
+        C = self.n_classes
+        cls_of = np.array([cls for cls, rules in self.boosters for _ in rules], dtype=int)
+        conf = np.array([r.quality for r in self.rule_list])
+        single = len(self.boosters) == 1
+        base = np.zeros(C) if single else np.full(C, -np.inf)
+        if not single:
+            base[[cls for cls, _ in self.boosters]] = 0.0
+        out = []
+        for i in range(X.shape[0]):
+            rules = np.flatnonzero(cover[i])
+            contributions = np.zeros((len(rules), C))
+            contributions[np.arange(len(rules)), cls_of[rules]] = 2 * conf[rules]
+            out.append(Explanation(rules, contributions, base.copy(),
+                                   "softmax" if single else "sigmoids", self.prior.copy()))
+        return out
 
     def __str__(self):
         lines = [f"SlipperModel: {len(self.rule_list)} rules"]

@@ -30,7 +30,8 @@ from Orange.preprocess import Discretize, Preprocess
 from Orange.preprocess.discretize import EqualFreq
 from Orange.preprocess.transformation import Transformation
 
-from .base import (RuleLearner, RuleModel, ViewerColumn, class_preference, in_name_order,
+from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
+                   in_name_order,
                    parallel_map)
 from .core import SLSData, pack_bits, sls_search
 from .encoding import dense_X
@@ -476,6 +477,55 @@ class SLSEnsembleModel(RuleModel):
                     c[r, :, 1] += np.bincount(g, neg, N_REGIONS)
         for ens in self.ensembles:
             ens.leaf = leaf_estimates(counts[id(ens)])
+
+    def explain(self, data) -> list[Explanation]:
+        """Per row, ``Q(r) P_r(y | x)`` of every rule set whose rule fires,
+        under its first firing rule (rule sets sharing that rule summed) on
+        its class; the rule sets that do not fire (their nearer regions) in
+        ``base``; ``combine="sums"`` (:class:`base.Explanation`). Two
+        classes: the other class gets the complement (its column the
+        negatives). Rows the model answers with the prior (nothing fires,
+        abstention): no rules, ``base`` the prior."""
+        from .rules import violations
+        X = self._model_X(data)
+        C = self.n_classes
+        V = violations(self.rule_list, X)
+        two = C == 2 and len(self.ensembles) == 1
+        # the rows class_probabilities and predict answer with the prior
+        abstains = self.abstains(X) if self.theta > 0 else np.zeros(X.shape[0], bool)
+        every = all(c in {e.cls for e in self.ensembles}
+                    for c in np.flatnonzero(self.class_distribution > 0))
+        silent = ~(V == 0).any(axis=1) & every & (not two)
+        out = []
+        for i in range(X.shape[0]):
+            base = np.where(np.isin(np.arange(C), [e.cls for e in self.ensembles]),
+                            0.0, self.prior)
+            parts = {}
+            Vi = V[i:i + 1]
+            for ens, cols in zip(self.ensembles, self._columns):
+                for r, (q, idx) in enumerate(zip(ens.weights, cols)):
+                    if ens.leaf is None:
+                        value = q * float((Vi[0, idx] == 0).any()) if len(idx) else 0.0
+                    elif ens.leaf.shape[1] == 2:
+                        value = q * ens.leaf[r, int((Vi[0, idx] == 0).any())]
+                    else:
+                        value = q * ens.leaf[r, nearest_misses(Vi, idx)[0]]
+                    firing = [k for k in idx if Vi[0, k] == 0]
+                    if firing:
+                        row = parts.setdefault(int(firing[0]), np.zeros(C))
+                        row[ens.cls] += value
+                    else:
+                        base[ens.cls] += value
+            rules = np.array(sorted(parts), dtype=int)
+            contributions = np.array([parts[k] for k in rules]).reshape(-1, C)
+            if two:
+                cls = self.ensembles[0].cls
+                base[1 - cls] = 1 - base[cls]
+                contributions[:, 1 - cls] = -contributions[:, cls]
+            if abstains[i] or silent[i] or (not two and base.sum() + contributions.sum() <= 0):
+                rules, contributions, base = np.zeros(0, int), np.zeros((0, C)), self.prior.copy()
+            out.append(Explanation(rules, contributions, base, "sums", self.prior.copy()))
+        return out
 
     def predict(self, X):
         p = self.class_probabilities(X)
