@@ -449,13 +449,18 @@ class SLSEnsembleModel(RuleModel):
         (does not fire, fires) or none (the paper's ``(c + 1) / 2``)."""
         p = np.zeros(V.shape[0])
         for r, (q, idx) in enumerate(zip(ens.weights, cols)):
-            if ens.leaf is None:
-                p += q * (V[:, idx] == 0).any(axis=1)
-            elif ens.leaf.shape[1] == 2:
-                p += q * ens.leaf[r, (V[:, idx] == 0).any(axis=1).astype(np.intp)]
-            else:
-                p += q * ens.leaf[r, nearest_misses(V, idx)]
+            p += q * SLSEnsembleModel._rule_set_estimate(ens, r, idx, V)
         return p
+
+    @staticmethod
+    def _rule_set_estimate(ens, r, idx, V) -> np.ndarray:
+        """``P_r(cls | x)`` of rule set ``r`` of ``ens`` (columns ``idx``)
+        on rows with failed literals ``V``: its region's Laplace estimate."""
+        if ens.leaf is None:
+            return (V[:, idx] == 0).any(axis=1).astype(float)
+        if ens.leaf.shape[1] == 2:
+            return ens.leaf[r, (V[:, idx] == 0).any(axis=1).astype(np.intp)]
+        return ens.leaf[r, nearest_misses(V, idx)]
 
     def fit_leaf_estimates(self, X, y, w):
         """Each rule set's Laplace estimates per region (:func:`leaf_estimates`)
@@ -504,12 +509,7 @@ class SLSEnsembleModel(RuleModel):
             Vi = V[i:i + 1]
             for ens, cols in zip(self.ensembles, self._columns):
                 for r, (q, idx) in enumerate(zip(ens.weights, cols)):
-                    if ens.leaf is None:
-                        value = q * float((Vi[0, idx] == 0).any()) if len(idx) else 0.0
-                    elif ens.leaf.shape[1] == 2:
-                        value = q * ens.leaf[r, int((Vi[0, idx] == 0).any())]
-                    else:
-                        value = q * ens.leaf[r, nearest_misses(Vi, idx)[0]]
+                    value = q * self._rule_set_estimate(ens, r, idx, Vi)[0]
                     firing = [k for k in idx if Vi[0, k] == 0]
                     if firing:
                         row = parts.setdefault(int(firing[0]), np.zeros(C))
