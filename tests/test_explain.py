@@ -71,3 +71,20 @@ def test_a_model_without_rules_explains_by_the_prior():
     for e in model.explain(one_class[:5]):
         assert len(e.rules) == 0
         np.testing.assert_allclose(e.probabilities(), model.prior)
+
+
+def test_describe_names_the_predicted_class_and_the_strongest_rules():
+    data = Table("heart_disease")
+    model = LEARNERS["lrr"]()(data)
+    for e in model.explain(data[:10]):
+        lines = e.describe(model, top=2)
+        p = e.probabilities()
+        assert data.domain.class_var.values[int(np.argmax(p))] in lines[0]
+        assert f"{p.max():.3f}" in lines[0]
+        assert len(lines) == 1 + min(2, len(e.rules)) + (len(e.rules) > 2) or not len(e.rules)
+        if len(e.rules):
+            c = int(np.argmax(p))
+            effect = e.contributions[:, c] - e.contributions[:, 1 - c]  # over the other
+            k = e.rules[int(np.argmax(np.abs(effect)))]
+            assert f"rule {k + 1}," in lines[1]
+            assert f"{effect[np.argmax(np.abs(effect))]:+.3f}" in lines[1]

@@ -396,6 +396,34 @@ class Explanation:
     prior: np.ndarray
     winner: int = -1
 
+    def describe(self, model, top: int = 5) -> list[str]:
+        """Lines for a reader: the predicted class and its probability, then
+        the ``top`` rules that move the predicted class most, each with its
+        number: on the log-odds scales (``softmax``, ``sigmoids``), how much
+        it raises the predicted class over the runner-up; else its
+        probability mass or confidence on the predicted class."""
+        cv = model.domain.class_var
+        p = self.probabilities()
+        order = np.argsort(-p, kind="stable")
+        c = int(order[0])
+        effect = self.contributions[:, c].copy()
+        if self.combine in ("softmax", "sigmoids") and len(p) > 1:
+            effect -= self.contributions[:, int(order[1])]
+            unit = f"log-odds of {cv.values[c]} over {cv.values[int(order[1])]}"
+        else:
+            unit = {"sums": "probability", "winner": "confidence"}[self.combine] + \
+                f" of {cv.values[c]}"
+        lines = [f"{cv.name} = {cv.values[c]} (probability {p[c]:.3f})"]
+        if not len(self.rules):
+            return lines + ["  no rule contributes: the part without rules decides"]
+        for j in np.argsort(-np.abs(effect), kind="stable")[:top]:
+            rule = model.rule_list[int(self.rules[j])]
+            lines.append(f"  {effect[j]:+.3f} {unit}: "
+                         f"rule {int(self.rules[j]) + 1}, {rule.to_str(model.domain)}")
+        if len(self.rules) > top:
+            lines.append(f"  ... and {len(self.rules) - top} more rules")
+        return lines
+
     def probabilities(self) -> np.ndarray:
         """The class probabilities these numbers make."""
         total = self.base + self.contributions.sum(axis=0)
