@@ -340,3 +340,12 @@ def test_newton_multinomial_is_the_lbfgs_minimiser(seed):
         _, grad = softmax_loss_and_gradient(theta, X, [(np.zeros(0, int), None, None)] * 4,
                                             np.eye(4)[y], v, lam, np.zeros(0))
         assert np.abs(grad).max() < 1e-6
+
+
+def test_summary_shows_the_strongest_attribute_weights():
+    model = RuleLogisticRegressionLearner()(Table("iris"))
+    lines = [l for l in model.summary_lines() if l.startswith("Attributes, log-odds of")]
+    assert len(lines) == 3
+    (cls, attrs, _), = [c for c in model.coefficients() if c[0] == "Iris-virginica"]
+    name, w = max(attrs[1:], key=lambda nw: abs(nw[1]))
+    assert f"{name} {w:+.2f}" in next(l for l in lines if "Iris-virginica" in l)

@@ -861,7 +861,25 @@ class RuleLogisticRegressionModel(RuleModel):
         kind = ([] if self.n_classes == 2 else
                 ["One multinomial (softmax) model" if getattr(self, "multinomial", False)
                  else "One model per class (one-vs-rest), normalised"])
-        return super().summary_lines() + kind + [f"L2 strength λ = {format_number(self.lam)}"]
+        return (super().summary_lines() + kind + [f"L2 strength λ = {format_number(self.lam)}"]
+                + self.attribute_lines())
+
+    def attribute_lines(self, top: int = 4, max_classes: int = 5) -> list[str]:
+        """The attributes of largest weight per submodel (standardised
+        numeric attributes, so weights compare), for the viewer's model box;
+        with more than ``max_classes`` submodels: where to find them."""
+        if self.features is None or not self.features.names:
+            return []
+        if len(self.submodels) > max_classes:
+            return ["Attribute weights: model.coefficients()"]
+        lines = []
+        for cls, attrs, _ in self.coefficients():
+            attrs = [(n, w) for n, w in attrs[1:] if w != 0]  # without the intercept
+            attrs.sort(key=lambda nw: -abs(nw[1]))
+            shown = ", ".join(f"{n} {w:+.2f}" for n, w in attrs[:top])
+            lines.append(f"Attributes, log-odds of {cls}: {shown or 'none'}"
+                         + (f" (+{len(attrs) - top} more)" if len(attrs) > top else ""))
+        return lines
 
     def coefficients(self):
         """Per submodel: ``(class name, [(feature, weight)], [(rule, weight)])``."""
