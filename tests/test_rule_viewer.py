@@ -2,6 +2,7 @@
 import numpy as np
 import Orange.widgets.tests.base as owtest  # module import: see add-on guide 5.2
 from AnyQt.QtCore import Qt
+from AnyQt.QtGui import QKeySequence
 from Orange.classification import CN2Learner
 from Orange.classification.rules import _RuleClassifier
 from Orange.data import Table
@@ -259,6 +260,20 @@ class TestOWRulesViewer(owtest.WidgetTest):
                                for r in range(w.proxy.rowCount()))
                 self.assertEqual(shown, expected)
         self.assertEqual(w.proxy.rowCount(), len(model.rule_list))
+
+    def test_copy_gives_the_selected_rules_as_text(self):
+        from AnyQt.QtWidgets import QApplication
+        model = fitted("evc")
+        self.show(model, self.heart)
+        w = self.widget
+        w.select_rules([0, 2])
+        w.copy_selected()
+        lines = QApplication.clipboard().text().split("\n")
+        cv = model.domain.class_var
+        expected = [f"IF {' AND '.join(w.table.conditions[k])} THEN {cv.name} = "
+                    f"{cv.values[model.rule_list[k].head]}" for k in (0, 2)]
+        self.assertEqual(sorted(lines), sorted(expected))
+        self.assertTrue(any(a.shortcut().matches(QKeySequence.Copy) for a in w.view.actions()))
 
     def test_rules_of_weight_zero_are_hidden_until_asked_for(self):
         model = fitted("logreg")

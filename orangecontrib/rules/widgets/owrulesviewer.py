@@ -5,8 +5,9 @@ corrected vs raw probability)."""
 import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QSortFilterProxyModel, Qt
-from AnyQt.QtGui import QColor, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QSplitter, QTableView
+from AnyQt.QtGui import QColor, QKeySequence, QStandardItem, QStandardItemModel
+from AnyQt.QtWidgets import (QAbstractItemView, QAction, QApplication, QHeaderView,
+                             QLineEdit, QSplitter, QTableView)
 
 from Orange.data import DiscreteVariable, StringVariable, Table
 from Orange.data.util import get_unique_names
@@ -131,6 +132,10 @@ class OWRulesViewer(OWWidget):
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.view.setTextElideMode(Qt.ElideRight)
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
+        copy = QAction("Copy rules", self.view, shortcut=QKeySequence.Copy,
+                       shortcutContext=Qt.WidgetWithChildrenShortcut)
+        copy.triggered.connect(self.copy_selected)
+        self.view.addAction(copy)
 
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMinimumHeight(220)
@@ -294,6 +299,26 @@ class OWRulesViewer(OWWidget):
         model's order."""
         return sorted(int(self.item_model.item(row, 0).data(RULE_ROLE))
                       for row in range(self.item_model.rowCount()))
+
+    def selected_rules_text(self) -> str:
+        """The selected rules as text, one ``IF ... THEN ...`` per line in
+        the table's order (what Ctrl+C copies)."""
+        if self.table is None:
+            return ""
+        rows = sorted(self.view.selectionModel().selectedRows(), key=lambda i: i.row())
+        cv = self._model.domain.class_var
+        lines = []
+        for index in rows:
+            k = int(self.proxy.data(index, RULE_ROLE))
+            conds = self.table.conditions[k]
+            lines.append(f"IF {' AND '.join(conds) if conds else 'TRUE'} "
+                         f"THEN {cv.name} = {cv.values[self.table.heads[k]]}")
+        return "\n".join(lines)
+
+    def copy_selected(self):
+        text = self.selected_rules_text()
+        if text:
+            QApplication.clipboard().setText(text)
 
     def select_rules(self, rules):
         """Select rules by their index in ``rule_list`` (for scripts, tests)."""
