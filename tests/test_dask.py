@@ -128,14 +128,40 @@ class _FlakyClient:
     """A Dask client stand-in whose first ``scatter`` fails as when a
     worker dies while the data is on its way."""
 
-    def __init__(self, failures):
-        self.failures, self.calls = failures, []
+    def __init__(self, failures, lost=0):
+        self.failures, self.lost, self.calls = failures, lost, []
+        self.replicated = 0
 
     def scatter(self, data, broadcast, hash):
         self.calls.append((len(data), broadcast, hash))
         if len(self.calls) <= self.failures:
             raise OSError("Stream is closed")
-        return [f"future-{i}" for i in range(len(data))]
+        return [_Future(f"future-{i}") for i in range(len(data))]
+
+    def who_has(self, futures):
+        # the first ``lost`` scatters return with the data on no worker (the
+        # worker it landed on died before the broadcast copied it); later
+        # ones with one copy, which replicate() makes two
+        if len(self.calls) - self.failures <= self.lost:
+            return {f.key: () for f in futures}
+        return {f.key: ("w1", "w2")[:1 + self.replicated] for f in futures}
+
+    def scheduler_info(self):
+        return {"workers": {"w1": {}, "w2": {}}}
+
+    def replicate(self, futures):
+        self.replicated = 1
+
+
+class _Future:
+    def __init__(self, key):
+        self.key = key
+
+    def __eq__(self, other):
+        return isinstance(other, _Future) and other.key == self.key
+
+    def __repr__(self):
+        return self.key
 
 
 def test_sending_the_data_is_retried_then_raises():
@@ -148,7 +174,26 @@ def test_sending_the_data_is_retried_then_raises():
     flaky = _FlakyClient(failures=1)
     out = _with_broadcast_data(flaky, jobs)
     assert flaky.calls == [(1, True, False), (1, True, False)]  # once more, broadcast
-    assert [args for _, args, _ in out] == [("future-0", small), ("future-0",)]
+    assert [args for _, args, _ in out] == [(_Future("future-0"), small),
+                                            (_Future("future-0"),)]
+    assert flaky.replicated  # one copy after the scatter: the scheduler makes the other
     assert out[1][2] == {"x": small} and out[0][0].func is _resolved_call
     with pytest.raises(OSError):
         _with_broadcast_data(_FlakyClient(failures=3), jobs)
+
+
+def test_data_lost_with_its_worker_during_the_broadcast_is_sent_again():
+    """The scatter returns, but the worker the data landed on died before
+    the broadcast copied it: the data is sent again (tasks would wait for
+    it forever)."""
+    import numpy as np
+    from joblib import delayed
+
+    from orangecontrib.rules.base import _with_broadcast_data
+    big = np.zeros(1000)
+    jobs = [delayed(np.sum)(big)]
+    flaky = _FlakyClient(failures=0, lost=1)
+    out = _with_broadcast_data(flaky, jobs)
+    assert len(flaky.calls) == 2 and out[0][1] == (_Future("future-0"),)
+    with pytest.raises(OSError):
+        _with_broadcast_data(_FlakyClient(failures=0, lost=3), jobs)

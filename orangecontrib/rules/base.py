@@ -265,6 +265,12 @@ def _with_broadcast_data(client, jobs):
     for attempt in range(3):  # a worker lost while the data is on its way
         try:
             scattered = client.scatter(list(shared.values()), broadcast=True, hash=False)
+            # the broadcast copies the data from the worker it first lands on;
+            # if that worker dies before the copies are made, the scatter
+            # returns anyway with the data lost, and tasks would wait for it
+            # forever: then scatter again, to the workers left
+            if _every_copy_lost(client, scattered):
+                raise OSError("scattered data lost with a worker")
             break
         except OSError:  # Dask's CommClosedError: again, to the workers left
             if attempt == 2:
@@ -278,6 +284,22 @@ def _with_broadcast_data(client, jobs):
     return [(partial(_resolved_call, func), tuple(swap(a) for a in args),
              {k: swap(v) for k, v in kwargs.items()})
             for func, args, kwargs in jobs]
+
+
+def _every_copy_lost(client, futures) -> bool:
+    """Does some future of ``futures`` have its data on no worker? Where a
+    copy is missing on a live worker, the scheduler is asked to make it."""
+    holders = client.who_has(futures)
+    counts = [len(holders.get(f.key, ())) for f in futures]
+    if min(counts, default=1) == 0:
+        return True
+    workers = len(client.scheduler_info()["workers"])
+    if min(counts, default=workers) < workers:
+        try:
+            client.replicate(futures)
+        except OSError:  # a worker lost meanwhile: the check above runs again
+            return not all(client.who_has(futures).get(f.key) for f in futures)
+    return False
 
 
 def _resolved_call(func, *args, **kwargs):
