@@ -133,8 +133,8 @@ def main(argv=None):
             if chosen is not None and title not in chosen:
                 continue
             size = w.sizeHint().expandedTo(w.size())
-            if getattr(w, "want_main_area", False):  # room for tables and plots
-                size = size.expandedTo(QSize(1150, 700))
+            if getattr(w, "want_main_area", False):  # room for tables and plots (1600 x 1000)
+                size = size.expandedTo(QSize(1600, 1000))
             w.resize(size)
             w.show()
             app.processEvents()

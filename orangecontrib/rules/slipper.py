@@ -441,8 +441,9 @@ class SlipperModel(RuleModel):
         for positive, rules in self.boosters:
             default = [r.quality for r in rules if not r.selectors]
             if default:
-                lines.append(f"Default rule (every row) of the {values[positive]} score: "
-                             f"{sum(default):+.3f} ({len(default)} rounds)")
+                rounds = f"{len(default)} round" + ("s" if len(default) > 1 else "")
+                lines.append(f"Default rule (fires on every row): {sum(default):+.3f} to the "
+                             f"score of {values[positive]} ({rounds})")
         return lines
 
     def set_apart(self) -> np.ndarray:
