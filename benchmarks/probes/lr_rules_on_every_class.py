@@ -84,9 +84,11 @@ def main():
     import orangecontrib.rules as R
     from bench_multiclass import load
     from bench_shapes import split
+    from scipy.special import softmax
+
     from orangecontrib.rules.encoding import dense_X
     from orangecontrib.rules.evaluation import fold_metrics
-    from orangecontrib.rules.logreg import rule_penalties, softmax
+    from orangecontrib.rules.logreg import rule_penalties
     from orangecontrib.rules.rules import covering_sparse
     print("| data | rules | own class: acc, AUC, log loss | every class, gamma: acc, AUC, "
           "log loss, rules | gamma / 2 | gamma x 2 |")
@@ -103,7 +105,7 @@ def main():
         gamma = rule_penalties(m.rule_list, None)
         for g in (gamma, gamma / 2, gamma * 2):
             b0, W, B = fit_multinomial_all(Ftr, Ctr, ytr, np.ones(len(ytr)), m.lam, g, k)
-            p = softmax(b0 + Fte @ W + Cte @ B)
+            p = softmax(b0 + Fte @ W + Cte @ B, axis=1)
             cells.append(", ".join(f"{x:.3f}" for x in fold_metrics(yte, p, k)[:3])
                          + f", {int((np.abs(B).sum(axis=1) > 0).sum())}")
         print(f"| {name} | {len(m.rule_list)} | " + " | ".join(cells) + " |", flush=True)

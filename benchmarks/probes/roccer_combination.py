@@ -47,7 +47,8 @@ def main():
     from bench_shapes import make_shape, split
     from orangecontrib.rules.evaluation import fold_metrics
     from orangecontrib.rules.logreg import (choose_lambda, fit_multinomial,
-                                            multinomial_l2, softmax)
+                                            multinomial_l2)
+    from scipy.special import softmax
     shape = sys.argv[1] if len(sys.argv) > 1 else "5000x40x11"
     tr, te = split(make_shape(shape))
     k = len(tr.domain.class_var.values)
@@ -80,7 +81,7 @@ def main():
         fire = np.column_stack([cover[:, c].any(axis=1) for c in cl.columns])
         log_lr[:, cl.cls] = (fire @ lr[:-1] + (~fire.any(axis=1)) * lr[-1]
                              + np.log(cl.P / cl.N))
-    row("product of the firing entries' likelihood ratios", softmax(log_lr))
+    row("product of the firing entries' likelihood ratios", softmax(log_lr, axis=1))
     w = np.ones(len(ytr))
 
     def onehot(T):
@@ -95,7 +96,7 @@ def main():
     lam = choose_lambda(Str, ytr, w, n_classes=k)
     b0, W = multinomial_l2(Str, ytr, w, lam, k)
     row("multinomial regression over the segments (which entry fires first)",
-        softmax(b0 + Ste @ W), f"lambda {lam:.3g}")
+        softmax(b0 + Ste @ W, axis=1), f"lambda {lam:.3g}")
     Etr, Ete = m.entry_indicators(tr), m.entry_indicators(te)
     heads = np.array([cl.cls for cl in m.class_lists for _ in cl.columns])
     b0, W, b = fit_multinomial(np.zeros((len(ytr), 0)), Etr, heads, ytr, w, lam,
@@ -103,7 +104,7 @@ def main():
     f = np.tile(b0, (len(te), 1))
     for j in range(k):
         f[:, j] += Ete[:, np.flatnonzero(heads == j)] @ b[heads == j]
-    row("multinomial regression over the entries, each on its own class", softmax(f),
+    row("multinomial regression over the entries, each on its own class", softmax(f, axis=1),
         f"lambda {lam:.3g}")
     full = R.ROCCERLearner()(tr)
     row("multinomial regression over the entries, each on every class (default)",

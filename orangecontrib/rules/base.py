@@ -448,17 +448,12 @@ class Explanation:
 
     def probabilities(self) -> np.ndarray:
         """The class probabilities these numbers make."""
+        from scipy.special import expit, softmax
         total = self.base + self.contributions.sum(axis=0)
-        if self.combine == "softmax":
-            present = np.isfinite(total)
-            out = np.zeros(len(total))
-            e = np.exp(total[present] - total[present].max())
-            out[present] = e / e.sum()
-            return out
+        if self.combine == "softmax":  # a class absent from training: -inf, 0
+            return softmax(total)
         if self.combine == "sigmoids":
-            present = np.isfinite(total)
-            out = np.zeros(len(total))
-            out[present] = 1 / (1 + np.exp(-total[present]))
+            out = expit(total)
             return out / out.sum() if out.sum() > 0 else self.prior.copy()
         if self.combine == "sums":
             return total / total.sum() if total.sum() > 0 else self.prior.copy()

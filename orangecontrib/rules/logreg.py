@@ -22,7 +22,7 @@ from collections import Counter
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize
-from scipy.special import expit, log_expit
+from scipy.special import expit, log_expit, softmax
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import IndicatorMatrix
@@ -274,12 +274,6 @@ def log_prior(y, v, n_classes) -> np.ndarray:
     prior = np.clip(np.bincount(y, weights=v, minlength=n_classes) / max(v.sum(), 1e-300),
                     1e-6, None)
     return np.log(prior) - np.log(prior).mean()
-
-
-def softmax(f) -> np.ndarray:
-    f = f - f.max(axis=1, keepdims=True)
-    e = np.exp(f)
-    return e / e.sum(axis=1, keepdims=True)
 
 
 #: Newton's method for plain L2 logistic regression up to this many
@@ -536,7 +530,7 @@ class Multinomial:
         b0, W, _ = fits
         Y = np.zeros((len(y), len(self.classes)))
         Y[np.arange(len(y)), self.local[y]] = 1.0
-        G = v[:, None] * (softmax(b0 + F @ W) - Y)
+        G = v[:, None] * (softmax(b0 + F @ W, axis=1) - Y)
         ok = np.flatnonzero(self.heads >= 0)
         if not len(ok):
             return 0.0
@@ -571,7 +565,7 @@ def submodel_probabilities(F, cover, submodels, n_classes, multinomial) -> np.nd
     out = np.zeros((n, n_classes))
     classes = [c for c, *_ in submodels]
     if multinomial:
-        out[:, classes] = softmax(f)
+        out[:, classes] = softmax(f, axis=1)
     elif n_classes == 2 and len(submodels) == 1:
         out[:, classes[0]] = expit(f[:, 0])
         out[:, 1 - classes[0]] = 1 - out[:, classes[0]]

@@ -401,10 +401,10 @@ class ROCCERModel(RuleModel):
         """Class probabilities of the multinomial combination of the entries
         (:meth:`ROCCERLearner.combine`); classes absent from the training
         data get 0."""
-        from .logreg import softmax
+        from scipy.special import softmax
         classes, b0, W = self.combination
         out = np.zeros((X.shape[0], self.n_classes))
-        out[:, classes] = softmax(b0 + np.asarray(self.entry_indicators(X) @ W))
+        out[:, classes] = softmax(b0 + np.asarray(self.entry_indicators(X) @ W), axis=1)
         return out
 
     def explain(self, data) -> list[Explanation]:
