@@ -13,7 +13,7 @@ seed 0). Each fit runs in a fresh process, one job, with a time limit; a
 fit that does not finish shows as ``> limit``. ``sls-2threads`` (not in the
 default list) is SLS with ``n_jobs=2``: the same model in two threads;
 ``sls-scalar`` is SLS with its kernel's scalar loops (what a CPU without
-AVX-512 runs; the same model). ``--paths scalar,avx512bw,avx512`` runs
+AVX-512 runs; the same model). ``--paths scalar,avx2,avx512bw,avx512`` runs
 every learner on each of the kernels' code paths (``ORANGE_RULES_SIMD``),
 as ``learner@path``: what users' CPUs run.
 """
@@ -117,7 +117,7 @@ def main():
     p.add_argument("--limit", type=float, default=90.0, help="seconds per fit")
     p.add_argument("--paths", default="",
                    help="the kernels' code paths to run each learner on "
-                        "(ORANGE_RULES_SIMD: scalar, avx512bw, avx512); default: the CPU's best")
+                        "(ORANGE_RULES_SIMD: scalar, avx2, avx512bw, avx512); default: the CPU's best")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results",
                                                  "shapes.md"))
     args = p.parse_args()

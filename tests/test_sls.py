@@ -222,7 +222,7 @@ def test_kept_class_counts_match_fresh_ones(seed, k):
     assert score == pytest.approx(score_of(rules, data, y, np.ones(900))[0])
 
 
-@pytest.fixture(scope="module", params=["avx512bw", "avx512"])
+@pytest.fixture(scope="module", params=["avx2", "avx512bw", "avx512"])
 def vector_path(request):
     """Each vector path of the SLS kernel this CPU can run; a path it cannot
     is skipped, the reason printed in the test output (``-rs``)."""
@@ -242,6 +242,8 @@ def test_simd_level_follows_the_environment(monkeypatch):
     monkeypatch.delenv("ORANGE_RULES_SIMD")
     assert core._sls.simd_level() == paths[-1]
     assert core._sls.simd_level(False) == "scalar"
+    monkeypatch.setenv("ORANGE_RULES_SIMD", "avx2")
+    assert core._sls.simd_level() == ("avx2" if "avx2" in paths else "scalar")
     monkeypatch.setenv("ORANGE_RULES_SIMD", "sse9")
     with pytest.raises(ValueError, match="ORANGE_RULES_SIMD"):
         core._sls.simd_level()
@@ -253,8 +255,8 @@ def test_simd_level_follows_the_environment(monkeypatch):
        st.booleans(), st.booleans())
 def test_vector_and_scalar_kernels_make_the_same_searches(vector_path, seed, k, n_attrs,
                                                           widths, missing, weighted):
-    """The AVX-512 counting and scoring (``_sls_count.h``) give the exact
-    integers of the scalar loops, so a search makes the same choices either
+    """The AVX2 counting, the AVX-512 counting and scoring (``_sls_count.h``)
+    give the exact integers of the scalar loops, so a search makes the same choices either
     way: attributes of 2 to 69 values or bins, mixed (one vector of 16
     lanes, wider, wider than a group of 64 slots), missing values, many
     attributes, example weights (always the scalar path)."""

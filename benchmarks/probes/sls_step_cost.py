@@ -25,7 +25,7 @@ vector = "--scalar" not in sys.argv
 data, _ = split(make_shape(shape))
 data = SLSPreprocessor(10, "thresholds")(data)
 codes, n_bins, ordinal, _ = sls_coding(data, 10)
-sd = SLSData(codes, n_bins, ordinal, np.ones(len(data)), simd=vector)
+sd = SLSData(codes, n_bins, ordinal, np.ones(len(data)), simd=(os.environ.get("ORANGE_RULES_SIMD") or True) if vector else False)
 y = data.Y.astype(int)
 t = time.perf_counter()
 steps, scores = 0, []

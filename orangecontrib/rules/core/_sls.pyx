@@ -55,6 +55,14 @@ from ._bits cimport ctz64, popcount64, word_weight
 
 cdef extern from "_sls_count.h" nogil:
     int simd_available "rules_sls_simd_available"()
+    int avx2_available "rules_sls_avx2_available"()
+    void count_packed_avx2 "rules_sls_count_packed_avx2"(
+        const uint64_t *masks, Py_ssize_t G, const uint64_t *plus, const uint64_t *minus,
+        Py_ssize_t W, int32_t *d)
+    Py_ssize_t best_literals_prefix "rules_sls_best_literals_prefix"(
+        const int32_t *D, int32_t total, Py_ssize_t A, const int32_t *xv, const int32_t *lo,
+        const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
+        const int8_t *ordinal, const int8_t *has_missing, int32_t *ties)
     void count_packed "rules_sls_count_packed"(
         const uint64_t *masks, Py_ssize_t G, const uint64_t *plus, const uint64_t *minus,
         Py_ssize_t W, int32_t *d)
@@ -87,14 +95,16 @@ def simd_counting_available():
 
 
 #: the kernel's code paths, each using less of the CPU than the next
-SIMD_LEVELS = ("scalar", "avx512bw", "avx512")
+SIMD_LEVELS = ("scalar", "avx2", "avx512bw", "avx512")
 
 
 def simd_paths():
-    """The paths this CPU and build can run: ``scalar`` always, ``avx512bw``
-    (AVX-512 counting and scoring) and ``avx512`` (with VPOPCNTDQ popcount
-    passes) where available."""
+    """The paths this CPU and build can run: ``scalar`` always, ``avx2``
+    (AVX2 counting), ``avx512bw`` (AVX-512 counting and scoring) and
+    ``avx512`` (with VPOPCNTDQ popcount passes) where available."""
     out = ["scalar"]
+    if avx2_available():
+        out.append("avx2")
     if simd_available():
         out.append("avx512bw")
         if vpopcnt_available():
@@ -104,7 +114,7 @@ def simd_paths():
 
 def simd_level(simd=None):
     """The path a search takes: ``simd=None`` reads the environment variable
-    ``ORANGE_RULES_SIMD`` (``scalar``, ``avx512bw`` or ``avx512``: the
+    ``ORANGE_RULES_SIMD`` (``scalar``, ``avx2``, ``avx512bw`` or ``avx512``: the
     most the kernel may use; unset: the most this CPU can run), ``True``
     the most available, ``False`` the scalar loops; a level the CPU cannot
     run falls to the most it can. The searches are the same on every path."""
@@ -360,6 +370,7 @@ cdef enum:
     N_KEPT = 4
     # one group's masked add, in scalar slot adds, for choosing how to count
     SIMD_ROW_COST = 1
+    AVX2_ROW_COST = 3
 
 cdef struct Search:
     Py_ssize_t m, A, W, S, k
@@ -415,6 +426,7 @@ cdef struct Search:
     Py_ssize_t n_bins         # bins (values) of all attributes
     # counting with vector registers (SLSData.simd, _add_differences)
     bint simd
+    bint avx2                 # counting with AVX2 (else AVX-512BW), scoring with plain loops
     bint vpop                 # and passes over words with vector popcounts (equal weights)
     const uint64_t *masks     # (m, G) the slots of each example per group of 64
     Py_ssize_t G
@@ -813,7 +825,10 @@ cdef void _add_differences(Search *s, const uint64_t *plus, const uint64_t *minu
             if minus[j]:
                 _count_rows(s, minus[j], j, d, -1)
         return
-    count_packed(s.masks, s.G, plus, minus, s.W, d)
+    if s.avx2:
+        count_packed_avx2(s.masks, s.G, plus, minus, s.W, d)
+    else:
+        count_packed(s.masks, s.G, plus, minus, s.W, d)
     for i in range(s.n_wide):
         a = s.wide[i]
         for j in range(s.W):
@@ -1265,7 +1280,11 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             if s.check:
                 n_cand_attr = _candidates(s, xv, lo_t, hi_t)
                 _check_kept(s, t, n_cand_attr, n_words, D, tp, tn)
-            if s.simd:  # the same literals with vector registers (_sls_count.h)
+            if s.avx2:  # the same literals from the counts in prefix form
+                n_ties = best_literals_prefix(D, <int32_t>(n_pos - n_neg), A, xv, lo_t, hi_t,
+                                              s.voff, s.nb, s.lit, s.ordinal, s.has_missing,
+                                              s.ties)
+            elif s.simd:  # the same literals with vector registers (_sls_count.h)
                 n_ties = best_literals(D, <int32_t>(n_pos - n_neg), A, xv, lo_t, hi_t, s.voff,
                                        s.nb, s.lit, s.ordinal, s.has_missing,
                                        s.score_scratch, s.ties)
@@ -1390,6 +1409,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         _free_search(s)
         raise MemoryError()
     s.simd = data.simd
+    s.avx2 = data.simd and data.level == "avx2"
     s.vpop = data.simd and data.unit and data.vpop
     s.row_cost = s.A
     if s.simd:
@@ -1397,7 +1417,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         s.G = data.n_groups
         s.wide = &data.wide[0] if data.wide.shape[0] else NULL
         s.n_wide = data.wide.shape[0]
-        s.row_cost = SIMD_ROW_COST * s.G + s.n_wide
+        s.row_cost = (AVX2_ROW_COST if s.avx2 else SIMD_ROW_COST) * s.G + s.n_wide
         s.score_scratch = <int32_t *>malloc(40 * s.A * sizeof(int32_t))
         if s.score_scratch == NULL:
             _free_search(s)

@@ -13,11 +13,17 @@
  * each example moves a counter by at most one, so they are added to the
  * 32-bit differences every 127 examples, before they can overflow.
  *
+ * With AVX2 (no mask registers, 16 vector registers of 256 bits) the
+ * same counts take two byte registers per group, and an example's mask is
+ * spread to bytes by a broadcast, a byte shuffle and a compare
+ * (rules_sls_spread); the scoring reads the counts in prefix form with
+ * scalar loops (rules_sls_best_literals_prefix).
+ *
  * The counts are exact integers, so the search makes the same choices as
  * with the scalar loops of core/_sls.pyx on any CPU. Only x86-64 with GCC or
- * Clang builds the vector code; it runs where the CPU has AVX-512BW (the
- * popcount passes: VPOPCNTDQ), checked at run time; elsewhere the caller
- * runs its scalar loops.
+ * Clang builds the vector code; it runs where the CPU has AVX2 or
+ * AVX-512BW (the popcount passes: VPOPCNTDQ), checked at run time;
+ * elsewhere the caller runs its scalar loops.
  */
 #ifndef RULES_SLS_COUNT_H
 #define RULES_SLS_COUNT_H
@@ -46,6 +52,44 @@ static inline int32_t rules_sls_free_range(int32_t v, int32_t nbm, int8_t ordina
     if (v < 0) { r[0] = 0; r[1] = nbm; r[2] = nbm; r[3] = 2 * nbm; return 2 * nbm; }
     r[0] = v; r[1] = hi; r[2] = nbm + lo; r[3] = nbm + v;
     return hi - lo;
+}
+
+/* Keep the literals of the lowest change so far, in literal order. */
+static inline void rules_sls_keep(int32_t delta, int32_t lit, int32_t *best,
+                                  ptrdiff_t *n_ties, int32_t *ties) {
+    if (delta <= *best) {
+        if (delta < *best) { *best = delta; *n_ties = 0; }
+        ties[(*n_ties)++] = lit;
+    }
+}
+
+/* rules_sls_best_literals (below) with plain loops, for the counts in
+ * prefix form when the CPU counts with AVX2: an ordinal attribute's
+ * bounds read their count directly (no prefix sums), as there. */
+static ptrdiff_t rules_sls_best_literals_prefix(
+        const int32_t *D, int32_t total, ptrdiff_t A, const int32_t *xv, const int32_t *lo,
+        const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
+        const int8_t *ordinal, const int8_t *has_missing, int32_t *ties) {
+    int32_t best = INT32_MAX, rg[4], missing;
+    ptrdiff_t a, l, n_ties = 0;
+    for (a = 0; a < A; a++) {
+        ptrdiff_t nbm = nb[a] - 1;
+        int32_t lit = first_lit[a];
+        const int32_t *d = D + off[a];
+        if (!rules_sls_free_range(xv[a], (int32_t)nbm, ordinal[a], lo[a], hi[a], rg))
+            continue;
+        if (!ordinal[a]) {
+            for (l = rg[0]; l < rg[1]; l++) rules_sls_keep(total - d[l], lit + (int32_t)l, &best, &n_ties, ties);
+            for (l = rg[2]; l < rg[3]; l++) rules_sls_keep(total - d[l], lit + (int32_t)l, &best, &n_ties, ties);
+            continue;
+        }
+        missing = has_missing[a] ? d[nbm] : 0;
+        for (l = rg[0]; l < rg[1]; l++)
+            rules_sls_keep(missing + d[l], lit + (int32_t)l, &best, &n_ties, ties);
+        for (l = rg[2]; l < rg[3]; l++)
+            rules_sls_keep(total - d[l - nbm], lit + (int32_t)l, &best, &n_ties, ties);
+    }
+    return n_ties;
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
@@ -134,6 +178,102 @@ static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
     for (ptrdiff_t g0 = 0; g0 < G; g0 += RULES_SLS_MAX_CHUNK) {
         ptrdiff_t n = G - g0 < RULES_SLS_MAX_CHUNK ? G - g0 : RULES_SLS_MAX_CHUNK;
         rules_sls_chunks[n](masks, G, g0, plus, minus, W, d);
+    }
+}
+
+
+/* ---- AVX2 ---- */
+#define RULES_AVX2 __attribute__((target("avx2")))
+
+static int rules_sls_avx2_available(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+
+/* the 64 bits of a mask as 64 bytes in two registers, 0xFF where the bit
+ * is set: bit i goes to byte i. The mask is broadcast from memory; the
+ * shuffles give byte i of the low register the mask's byte i / 8 (of the
+ * high one, byte 4 + i / 8); the compares keep bit i % 8. */
+#define RULES_SLS_SPREAD(p, lo, hi) do {                                          \
+    __m256i m_ = _mm256_set1_epi64x((long long)*(p));                             \
+    lo = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(m_, shuf_lo), bits), bits); \
+    hi = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(m_, shuf_hi), bits), bits); \
+} while (0)
+
+/* add the byte counters (two registers a group) to the 32-bit differences */
+#define RULES_SLS_FLUSH2(acc, n_groups, d)                                        \
+    for (int g_ = 0; g_ < 2 * (n_groups); g_++) {                                 \
+        int32_t *p_ = (d) + 32 * g_;                                              \
+        __m128i lo_ = _mm256_castsi256_si128(acc[g_]);                            \
+        __m128i hi_ = _mm256_extracti128_si256(acc[g_], 1);                       \
+        __m256i v0_ = _mm256_cvtepi8_epi32(lo_);                                  \
+        __m256i v1_ = _mm256_cvtepi8_epi32(_mm_srli_si128(lo_, 8));               \
+        __m256i v2_ = _mm256_cvtepi8_epi32(hi_);                                  \
+        __m256i v3_ = _mm256_cvtepi8_epi32(_mm_srli_si128(hi_, 8));               \
+        __m256i *q_ = (__m256i *)p_;                                              \
+        _mm256_storeu_si256(q_, _mm256_add_epi32(_mm256_loadu_si256(q_), v0_));   \
+        _mm256_storeu_si256(q_ + 1, _mm256_add_epi32(_mm256_loadu_si256(q_ + 1), v1_)); \
+        _mm256_storeu_si256(q_ + 2, _mm256_add_epi32(_mm256_loadu_si256(q_ + 2), v2_)); \
+        _mm256_storeu_si256(q_ + 3, _mm256_add_epi32(_mm256_loadu_si256(q_ + 3), v3_)); \
+        acc[g_] = _mm256_setzero_si256();                                         \
+    }
+
+/* rules_sls_chunk##N with AVX2: N groups in 2 N byte registers */
+#define RULES_SLS_CHUNK2(N)                                                       \
+static RULES_AVX2 void rules_sls_chunk2_##N(                                      \
+        const uint64_t *masks, ptrdiff_t G, ptrdiff_t g0,                         \
+        const uint64_t *plus, const uint64_t *minus, ptrdiff_t W, int32_t *d) {   \
+    __m256i acc[2 * N], lo, hi;                                                   \
+    const __m256i shuf_lo = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, \
+                                             2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3); \
+    const __m256i shuf_hi = _mm256_setr_epi8(4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, \
+                                             6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7); \
+    const __m256i bits = _mm256_set1_epi64x((long long)0x8040201008040201ULL);    \
+    int since = 0;                                                                \
+    for (int g = 0; g < 2 * N; g++) acc[g] = _mm256_setzero_si256();              \
+    for (ptrdiff_t j = 0; j < W; j++) {                                           \
+        uint64_t word = plus[j];                                                  \
+        while (word) {                                                            \
+            const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
+            word &= word - 1;                                                     \
+            for (int g = 0; g < N; g++) {   /* a set byte is -1: subtract it */   \
+                RULES_SLS_SPREAD(row + g, lo, hi);                                \
+                acc[2 * g] = _mm256_sub_epi8(acc[2 * g], lo);                     \
+                acc[2 * g + 1] = _mm256_sub_epi8(acc[2 * g + 1], hi);             \
+            }                                                                     \
+            if (++since == 127) { RULES_SLS_FLUSH2(acc, N, d + 64 * g0); since = 0; } \
+        }                                                                         \
+        word = minus[j];                                                          \
+        while (word) {                                                            \
+            const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
+            word &= word - 1;                                                     \
+            for (int g = 0; g < N; g++) {                                         \
+                RULES_SLS_SPREAD(row + g, lo, hi);                                \
+                acc[2 * g] = _mm256_add_epi8(acc[2 * g], lo);                     \
+                acc[2 * g + 1] = _mm256_add_epi8(acc[2 * g + 1], hi);             \
+            }                                                                     \
+            if (++since == 127) { RULES_SLS_FLUSH2(acc, N, d + 64 * g0); since = 0; } \
+        }                                                                         \
+    }                                                                             \
+    RULES_SLS_FLUSH2(acc, N, d + 64 * g0);                                        \
+}
+
+RULES_SLS_CHUNK2(1) RULES_SLS_CHUNK2(2) RULES_SLS_CHUNK2(3) RULES_SLS_CHUNK2(4)
+RULES_SLS_CHUNK2(5)
+
+#define RULES_SLS_MAX_CHUNK2 5
+static const rules_sls_chunk_fn rules_sls_chunks2[RULES_SLS_MAX_CHUNK2 + 1] = {
+    NULL, rules_sls_chunk2_1, rules_sls_chunk2_2, rules_sls_chunk2_3, rules_sls_chunk2_4,
+    rules_sls_chunk2_5};
+
+/* rules_sls_count_packed with AVX2: one pass over the examples per five
+ * groups (10 of the 16 vector registers; three hold the constants) */
+static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
+                                        const uint64_t *plus, const uint64_t *minus,
+                                        ptrdiff_t W, int32_t *d) {
+    for (ptrdiff_t g0 = 0; g0 < G; g0 += RULES_SLS_MAX_CHUNK2) {
+        ptrdiff_t n = G - g0 < RULES_SLS_MAX_CHUNK2 ? G - g0 : RULES_SLS_MAX_CHUNK2;
+        rules_sls_chunks2[n](masks, G, g0, plus, minus, W, d);
     }
 }
 
@@ -355,6 +495,12 @@ static RULES_VPOPCNT ptrdiff_t rules_sls_uncovered_delta(
 #else  /* no vector code: the caller always counts with its scalar loop */
 #define RULES_SLS_HAVE_AVX512 0
 static int rules_sls_simd_available(void) { return 0; }
+static int rules_sls_avx2_available(void) { return 0; }
+static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
+                                        const uint64_t *plus, const uint64_t *minus,
+                                        ptrdiff_t W, int32_t *d) {
+    (void)masks; (void)G; (void)plus; (void)minus; (void)W; (void)d;
+}
 static int rules_sls_vpopcnt_available(void) { return 0; }
 static void rules_sls_only_set(const uint64_t *cov, const uint64_t *others, const uint64_t *pos,
                                ptrdiff_t W, uint64_t *only, uint64_t *only_pos,
