@@ -13,9 +13,16 @@ KERNELS = ["_coverage", "_slipper", "_evc", "_sls", "_hull", "_itemsets"]
 # instruction (every x86-64 CPU since 2008) is several times faster than the
 # portable fallback in core/_bits.pxd, so the build asks for it.
 # MSVC (Windows) takes neither flag and optimises by default (/Ox).
+# ORANGE_RULES_PORTABLE=1 builds for an x86-64 CPU without POPCNT (from
+# before 2008-2011): the portable bit operations, no -mpopcnt.
+PORTABLE = os.environ.get("ORANGE_RULES_PORTABLE") == "1"
 EXTRA = [] if platform.system() == "Windows" else ["-O3"]
-if platform.machine().lower() in ("x86_64", "amd64") and platform.system() != "Windows":
+if (platform.machine().lower() in ("x86_64", "amd64") and platform.system() != "Windows"
+        and not PORTABLE):
     EXTRA.append("-mpopcnt")
+MACROS = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+if PORTABLE:
+    MACROS.append(("RULES_BITS_PORTABLE", None))
 JOBS = os.cpu_count() or 1
 # The SLS search spends most of its time in short integer loops over an
 # example's attributes; unrolling them makes a step 14% cheaper on
@@ -29,7 +36,7 @@ def kernel(name):
         f"orangecontrib.rules.core.{name}",
         [f"orangecontrib/rules/core/{name}.pyx"],
         include_dirs=[numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        define_macros=MACROS,
         extra_compile_args=EXTRA + (["-funroll-loops"] if name in UNROLL else []),
     )
 

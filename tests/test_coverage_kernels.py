@@ -279,3 +279,9 @@ def test_bit_operations_match_numpy_in_both_versions():
     print(f"bit operations of this build: {impl}")
     assert impl in ("builtin", "builtin ctz, portable popcount", "msvc intrinsics",
                     "portable")
+
+
+def test_this_cpu_has_what_the_build_assumes():
+    """The check ``core/__init__.py`` makes before any kernel runs (POPCNT
+    on x86-64): this machine imported the core, so it must say yes."""
+    assert core._coverage.cpu_has_baseline() is True

@@ -17,6 +17,14 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
         f"(Original error: {exc})"
     ) from exc
 
+if not _coverage.cpu_has_baseline():  # pragma: no cover - no such CPU here
+    raise ImportError(
+        "This CPU lacks the POPCNT instruction, which the compiled core of "
+        "Orange3-Rules is built for on x86-64 (every x86-64 CPU since 2008-2011 "
+        "has it). To run it here, build it from source for this CPU: "
+        "ORANGE_RULES_PORTABLE=1 pip install --no-binary Orange3-Rules Orange3-Rules "
+        "(or ORANGE_RULES_PORTABLE=1 pip install . in the source directory).")
+
 from ._evc import (Quality, SearchCache, SearchData, beam_search, chi2_isf, chi2_sf,  # noqa: E402
                    corrected_positives, evc_quality, lrs, permutation_maxima, reach_table)
 from ._sls import SLSData, empty_rules, rule_set_cover, sls_move, sls_search  # noqa: E402

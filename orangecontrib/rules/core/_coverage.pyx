@@ -374,6 +374,38 @@ def bits_check(const uint64_t[::1] words):
     return out[0], out[1], out[2], out[3], BITS_IMPL.decode()
 
 
+cdef extern from *:
+    """
+    /* Whether the CPU has the instructions the build assumes: on x86-64
+       POPCNT (GCC and Clang are asked for it, MSVC's __popcnt64 is it);
+       every other target needs nothing. */
+    #if defined(_MSC_VER) && defined(_M_X64)
+    #include <intrin.h>
+    #endif
+    static int rules_cpu_has_baseline(void) {
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(RULES_BITS_PORTABLE)
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt");
+    #elif defined(_MSC_VER) && defined(_M_X64) && !defined(RULES_BITS_PORTABLE)
+        int info[4];
+        __cpuid(info, 1);
+        return (info[2] >> 23) & 1;
+    #else
+        return 1;
+    #endif
+    }
+    """
+    int rules_cpu_has_baseline() nogil
+
+
+def cpu_has_baseline():
+    """True if this CPU has what the build assumes (POPCNT on x86-64: every
+    x86-64 CPU since 2008-2011). ``core/__init__.py`` checks it before any
+    kernel runs, so an older CPU gets an ImportError saying so instead of a
+    crash on an illegal instruction."""
+    return bool(rules_cpu_has_baseline())
+
+
 def n_words(Py_ssize_t n):
     """Number of 64-bit words that hold ``n`` bits."""
     return (n + 63) // 64
