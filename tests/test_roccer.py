@@ -347,3 +347,64 @@ def test_many_classes_with_a_class_without_rows():
     p = model(data, model.Probs)
     assert np.all(p[:, 1] == 0)
     np.testing.assert_allclose(p.sum(axis=1), 1)
+
+
+def _first_concavity_by_loop(fp, tp):
+    """The definition, point by point (the reference for the vector form)."""
+    for i in range(1, len(fp) - 1):
+        dx1, dy1 = fp[i] - fp[i - 1], tp[i] - tp[i - 1]
+        dx2, dy2 = fp[i + 1] - fp[i], tp[i + 1] - tp[i]
+        if dx1 == 0 and dy1 == 0:
+            return i, "empty"
+        cross = dx1 * dy2 - dy1 * dx2
+        tol = 1e-9 * (abs(dx1 * dy2) + abs(dy1 * dx2))
+        if cross > tol:
+            return i, "concave"
+        if cross >= -tol:
+            return i, "collinear"
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=0, max_size=12))
+def test_first_concavity_is_the_point_by_point_definition(steps):
+    """Curves of small integer steps: empty, collinear, concave and convex
+    points all occur."""
+    fp = np.cumsum([0] + [a for a, _ in steps]).astype(float)
+    tp = np.cumsum([0] + [b for _, b in steps]).astype(float)
+    assert _first_concavity(fp, tp) == _first_concavity_by_loop(fp, tp)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_list_curve_kept_up_to_date_equals_the_points_from_scratch(seed):
+    """ListCurve recomputes only from the changed entry on: after random
+    inserts, removals and merges its points are those of list_points."""
+    from orangecontrib.rules.roccer import ListCurve
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 200))
+    W = (n + 63) // 64
+    y = rng.random(n) < 0.4
+    pos = core.pack_bits(y.astype(np.uint8))
+    w = rng.random(n) + 0.5 if rng.random() < 0.5 else np.ones(n)
+    curve = ListCurve(pos, w, W)
+    rules = []
+    curve.points(rules)
+    for _ in range(40):
+        op = rng.integers(3) if rules else 0
+        if op == 0:  # insert at j
+            j = int(rng.integers(len(rules) + 1))
+            bits = core.pack_bits((rng.random(n) < 0.2).astype(np.uint8))
+            rules.insert(j, ListRule([0], bits))
+        elif op == 1:  # remove entry j
+            j = int(rng.integers(len(rules)))
+            del rules[j]
+        else:  # merge j and j + 1
+            j = int(rng.integers(len(rules)))
+            if j + 1 < len(rules):
+                a, b = rules[j], rules[j + 1]
+                rules[j:j + 2] = [ListRule(a.members + b.members, a.bits | b.bits)]
+        got = curve.points(rules, min(j, len(rules)))
+        want = list_points(rules, pos, w, W)
+        for g, e in zip(got, want):
+            np.testing.assert_array_equal(g, e)

@@ -174,14 +174,42 @@ class ListRule:
     bits: np.ndarray
 
 
+class ListCurve:
+    """The ROC points, in weights, of a class's partial rule lists: ``(fp,
+    tp)`` after the first ``j`` rules for ``j = 0..L``, and the unions
+    ``U_0..U_L`` of their coverage, kept between changes of the list: after
+    a change at entry ``r`` only the unions and counts from ``r`` on are
+    computed again (Algorithm 1 inserts, removes and merges entries one at
+    a time, and the points before the change stay what they were)."""
+
+    def __init__(self, pos, w, W):
+        self.pos, self.w, self.W = pos, w, W
+        self.unions = np.zeros((16, W), dtype=np.uint64)
+        self.tp, self.fp = np.zeros(16), np.zeros(16)
+
+    def points(self, rules, start=0):
+        """``(fp, tp, unions)`` of ``rules`` (views, valid until the next
+        call), the first ``start`` entries unchanged since the last call."""
+        L = len(rules)
+        if L + 1 > len(self.tp):
+            size = max(2 * len(self.tp), L + 1)
+            self.unions = np.concatenate(
+                [self.unions, np.zeros((size - len(self.tp), self.W), dtype=np.uint64)])
+            self.tp = np.concatenate([self.tp, np.zeros(size - len(self.tp))])
+            self.fp = np.concatenate([self.fp, np.zeros(size - len(self.fp))])
+        for j in range(start, L):
+            np.bitwise_or(self.unions[j], rules[j].bits, out=self.unions[j + 1])
+        if L > start:
+            tp, fp = coverage_counts(self.unions[start + 1:L + 1], self.pos, self.w)
+            self.tp[start + 1:L + 1], self.fp[start + 1:L + 1] = tp, fp
+        return self.fp[:L + 1], self.tp[:L + 1], self.unions[:L + 1]
+
+
 def list_points(rules, pos, w, W):
     """ROC points, in weights, of the partial lists: ``(fp, tp)`` after the
     first ``j`` rules for ``j = 0..L``, and the unions ``U_0..U_L``."""
-    unions = np.zeros((len(rules) + 1, W), dtype=np.uint64)
-    for j, r in enumerate(rules):
-        unions[j + 1] = unions[j] | r.bits
-    tp, fp = coverage_counts(unions, pos, w)
-    return fp, tp, unions
+    fp, tp, unions = ListCurve(pos, w, W).points(rules)
+    return fp.copy(), tp.copy(), unions.copy()
 
 
 def _first_concavity(fp, tp):
@@ -190,21 +218,20 @@ def _first_concavity(fp, tp):
     convex hull, as ``(i, kind)``: ``"empty"`` (the rule adds nothing),
     ``"collinear"`` or ``"concave"`` (the curve turns left); ``None`` if the
     curve is strictly convex."""
-    for i in range(1, len(fp) - 1):
-        dx1, dy1 = fp[i] - fp[i - 1], tp[i] - tp[i - 1]
-        dx2, dy2 = fp[i + 1] - fp[i], tp[i + 1] - tp[i]
-        if dx1 == 0 and dy1 == 0:
-            return i, "empty"
-        cross = dx1 * dy2 - dy1 * dx2
-        tol = 1e-9 * (abs(dx1 * dy2) + abs(dy1 * dx2))
-        if cross > tol:
-            return i, "concave"
-        if cross >= -tol:
-            return i, "collinear"
-    return None
+    dx, dy = np.diff(fp), np.diff(tp)
+    dx1, dy1, dx2, dy2 = dx[:-1], dy[:-1], dx[1:], dy[1:]
+    empty = (dx1 == 0) & (dy1 == 0)
+    cross = dx1 * dy2 - dy1 * dx2
+    tol = 1e-9 * (np.abs(dx1 * dy2) + np.abs(dy1 * dx2))
+    bad = empty | (cross >= -tol)
+    if not bad.any():
+        return None
+    i = int(np.argmax(bad))
+    kind = "empty" if empty[i] else "concave" if cross[i] > tol[i] else "collinear"
+    return i + 1, kind
 
 
-def repair(rules, inserted, pos, w, W, P, N):
+def repair(rules, inserted, pos, w, W, P, N, curve=None):
     """After inserting ``rules[inserted]``, until the curve is strictly
     convex: at a concave point of ``rules[r]``, remove that rule if
     ``r >= inserted`` (it lost precision to the new rule), else merge it with
@@ -212,13 +239,19 @@ def repair(rules, inserted, pos, w, W, P, N):
     removed; one collinear with the next is merged with it (the hull does not
     change; next to the default rule, it is removed). Returns the index of
     the inserted rule (or of the disjunction holding it), ``None`` if it was
-    removed."""
+    removed. ``curve``: a :class:`ListCurve` whose points are those of
+    ``rules`` before the insertion (the first ``inserted`` entries hold)."""
+    if curve is None:
+        curve, start = ListCurve(pos, w, W), 0
+    else:
+        start = inserted if inserted is not None else 0
     while True:
-        fp, tp, _ = list_points(rules, pos, w, W)
+        fp, tp, _ = curve.points(rules, start)
         found = _first_concavity(np.append(fp, N), np.append(tp, P))
         if found is None:
             return inserted
         r, kind = found[0] - 1, found[1]  # the rule whose point it is
+        start = r  # entries before r are not touched below
         last = r == len(rules) - 1
         if kind == "empty" or (kind == "collinear" and last) or (
                 kind == "concave" and (inserted is None or r >= inserted)):
@@ -243,15 +276,18 @@ def select_rules(cand_bits, pos, w, progress=None):
     N = float(w.sum()) - P
     rules = []
     start = 0
+    curve = ListCurve(pos, w, W)
+    valid = 0  # the curve's first entries that match the list
     while start < len(cand_bits):
-        fp, tp, unions = list_points(rules, pos, w, W)
+        fp, tp, unions = curve.points(rules, valid)
         seg_tp = np.diff(np.append(tp, P))
         seg_fp = np.diff(np.append(fp, N))
         k, j = first_insertion(cand_bits, start, unions, seg_tp, seg_fp, pos, w)
         if k < 0:
             break
         rules.insert(j, ListRule([k], cand_bits[k].copy()))
-        repair(rules, j, pos, w, W, P, N)
+        repair(rules, j, pos, w, W, P, N, curve)
+        valid = len(rules)  # repair left the curve at the list's points
         start = k + 1
         if progress:
             progress(start / len(cand_bits))
