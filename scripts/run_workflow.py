@@ -55,7 +55,7 @@ def summary(widget):
         out["auc"] = [float(a) for a in AUC(res)]
         out["nan_probabilities"] = bool(np.isnan(res.probabilities).any())
     elif isinstance(widget, OWRulesViewer):
-        out["rules"] = widget.proxy.rowCount()
+        out["rules"] = widget.rule_model.rowCount()
         out["selected_rules"] = widget.selected_rules()
         out["plot"] = widget.plot.isVisibleTo(widget)
     elif name == "OWTable":

@@ -10,7 +10,7 @@ from Orange.data import Table
 from orangecontrib.rules import (EVCRuleLearner, ROCCERLearner, RuleLogisticRegressionLearner,
                                  RuleScoringLearner, SlipperLearner, SLSEnsembleLearner)
 from orangecontrib.rules import viewer
-from orangecontrib.rules.widgets.owrulesviewer import RULE_ROLE, OWRulesViewer
+from orangecontrib.rules.widgets.owrulesviewer import RULE_ROLE, SORT_ROLE, OWRulesViewer
 
 _MODELS = {}
 
@@ -73,7 +73,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 w = self.widget
                 self.assertFalse(w.Error.not_rules.is_shown())
                 used = np.flatnonzero(viewer.listed_mask(model))  # LR: weight 0 hidden
-                self.assertEqual(w.proxy.rowCount(), len(used))
+                self.assertEqual(w.rule_model.rowCount(), len(used))
                 self.assertIn(str(len(model.rule_list)), w.info_label.text())
                 rules = [used[0], used[-1]]
                 w.select_rules(rules)
@@ -98,21 +98,21 @@ class TestOWRulesViewer(owtest.WidgetTest):
             with self.subTest(kind):
                 model = fitted(kind)
                 self.show(model)
-                m = self.widget.item_model
-                got = [m.horizontalHeaderItem(c).text() for c in range(m.columnCount())]
+                m = self.widget.rule_model
+                got = [m.headerData(c, Qt.Horizontal) for c in range(m.columnCount())]
                 self.assertEqual(got[5:], names)
         # the numbers are the model's own: SLIPPER's confidences, in order
         model = fitted("slipper")
         self.show(model)
         col = 5
         listed = self.widget.listed_rules()  # the default rules are summed apart
-        shown = [float(self.widget.item_model.item(r, col).data(Qt.UserRole + 1))
+        shown = [float(self.widget.rule_model.index(r, col).data(Qt.UserRole + 1))
                  for r in range(len(listed))]
         np.testing.assert_allclose(shown, [model.rule_list[k].quality for k in listed])
         # ROCCER's ROC points come from the class lists
         model = fitted("roccer")
         self.show(model)
-        fpr = [float(self.widget.item_model.item(r, 6).data(Qt.UserRole + 1))
+        fpr = [float(self.widget.rule_model.index(r, 6).data(Qt.UserRole + 1))
                for r in range(len(model.rule_list))]
         np.testing.assert_allclose(fpr, [r.extra["roc_point"][0] for r in model.rule_list])
 
@@ -120,7 +120,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         model = fitted("roccer")
         self.show(model, self.heart[:100])
         cover = model.covering(self.heart[:100])
-        covered = [int(self.widget.item_model.item(r, 4).data(Qt.UserRole + 1))
+        covered = [int(self.widget.rule_model.index(r, 4).data(Qt.UserRole + 1))
                    for r in range(len(model.rule_list))]
         np.testing.assert_array_equal(covered, cover.sum(axis=0))
 
@@ -129,7 +129,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.show(model, self.heart)
         w = self.widget
         w.view.sortByColumn(5, Qt.AscendingOrder)
-        first = int(w.proxy.data(w.proxy.index(0, 0), Qt.UserRole + 2))
+        first = int(w.rule_model.data(w.rule_model.index(0, 0), Qt.UserRole + 2))
         listed = w.listed_rules()
         self.assertEqual(first, listed[int(np.argmin([model.rule_list[k].quality
                                                       for k in listed]))])
@@ -146,10 +146,14 @@ class TestOWRulesViewer(owtest.WidgetTest):
         long_rule = max(range(len(model.rule_list)),
                         key=lambda k: len(model.rule_list[k].conditions))
         self.assertGreater(len(model.rule_list[long_rule].conditions), 1)
+        row = int(w.rule_model.view_rows([long_rule])[0])
         w.compact_check.setChecked(True)
-        self.assertNotIn("\n", w.item_model.item(long_rule, 1).text())
+        self.assertNotIn("\n", w.rule_model.index(row, 1).data())
+        height = w.view.rowHeight(row)
         w.compact_check.setChecked(False)
-        self.assertIn(" AND\n", w.item_model.item(long_rule, 1).text())
+        self.assertIn(" AND\n", w.rule_model.index(row, 1).data())
+        # the row is as high as its lines
+        self.assertGreater(w.view.rowHeight(row), height)
 
     def test_plots_render(self):
         w = self.widget
@@ -195,7 +199,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
             with self.subTest(kind):
                 model = fitted(kind, "iris")
                 self.show(model, iris)
-                self.assertEqual(self.widget.proxy.rowCount(), len(model.rule_list))
+                self.assertEqual(self.widget.rule_model.rowCount(), len(model.rule_list))
         self.assertEqual(self.widget.class_combo.count(), 0)
 
     def test_rules_output_is_one_row_per_rule_with_the_cores_coverage(self):
@@ -233,8 +237,8 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertTrue(default.any())
         w = self.widget
         self.show(model, self.heart)
-        shown = {int(w.proxy.data(w.proxy.index(r, 0), RULE_ROLE))
-                 for r in range(w.proxy.rowCount())}
+        shown = {int(w.rule_model.data(w.rule_model.index(r, 0), RULE_ROLE))
+                 for r in range(w.rule_model.rowCount())}
         self.assertEqual(shown, set(np.flatnonzero(~default)))
         total = sum(r.quality for r in model.rule_list if not r.selectors)
         self.assertIn(f"{total:+.3f}", w.info_label.text())
@@ -256,10 +260,66 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 expected = sorted(k for k in w.listed_rules()
                                   if all(x in conditions[k] + " " + classes[k]
                                          for x in words))
-                shown = sorted(int(w.proxy.data(w.proxy.index(r, 0), RULE_ROLE))
-                               for r in range(w.proxy.rowCount()))
+                shown = sorted(int(w.rule_model.data(w.rule_model.index(r, 0), RULE_ROLE))
+                               for r in range(w.rule_model.rowCount()))
                 self.assertEqual(shown, expected)
-        self.assertEqual(w.proxy.rowCount(), len(model.rule_list))
+        self.assertEqual(w.rule_model.rowCount(), len(model.rule_list))
+
+    def shown_rules(self):
+        m = self.widget.rule_model
+        return [int(m.index(r, 0).data(RULE_ROLE)) for r in range(m.rowCount())]
+
+    def test_sorting_each_column_both_ways_orders_by_its_key(self):
+        model = fitted("roccer")
+        self.show(model, self.heart)
+        w, m = self.widget, self.widget.rule_model
+        for col in range(m.columnCount()):
+            for order in (Qt.AscendingOrder, Qt.DescendingOrder):
+                with self.subTest(col=col, order=order):
+                    w.view.sortByColumn(col, order)
+                    keys = [m.index(r, col).data(SORT_ROLE) for r in range(m.rowCount())]
+                    want = sorted(keys, reverse=order == Qt.DescendingOrder)
+                    self.assertEqual(keys, want)
+                    self.assertEqual(sorted(self.shown_rules()),
+                                     list(range(len(model.rule_list))))
+
+    def test_class_filter_and_words_together_keep_the_selection(self):
+        model = fitted("evc")
+        self.show(model, self.heart)
+        w = self.widget
+        heads = np.array([r.prediction for r in model.rule_list])
+        self.assertEqual(w.class_filter.count(), 1 + len(model.domain.class_var.values))
+        w.select_rules([0, 1, 2])
+        w.class_filter.setCurrentIndex(2)
+        w.class_filter.activated.emit(2)
+        self.assertEqual(sorted(self.shown_rules()), list(np.flatnonzero(heads == 1)))
+        self.assertEqual(w.selected_rules(), [k for k in (0, 1, 2) if heads[k] == 1])
+        w.filter_edit.setText("age")
+        expected = [k for k in np.flatnonzero(heads == 1)
+                    if "age" in " ".join(w.table.conditions[k]).lower()]
+        self.assertEqual(sorted(self.shown_rules()), expected)
+        # a sort keeps the selected rules selected
+        selected = w.selected_rules()
+        w.view.sortByColumn(4, Qt.DescendingOrder)
+        self.assertEqual(w.selected_rules(), selected)
+        w.class_filter.setCurrentIndex(0)
+        w.class_filter.activated.emit(0)
+        w.filter_edit.setText("")
+        self.assertEqual(sorted(self.shown_rules()), list(range(len(model.rule_list))))
+
+    def test_conditions_take_the_width_the_window_gives(self):
+        model = fitted("evc")
+        self.show(model, self.heart)
+        w = self.widget
+        w.resize(1600, 1000)
+        w.show()
+        w.compact_check.setChecked(True)
+        narrow = w.view.columnWidth(1)
+        w.resize(2400, 1000)
+        self.process_events()
+        self.assertGreater(w.view.columnWidth(1), narrow)
+        self.assertGreater(w.view.columnWidth(1), 440)  # the old cap
+        w.hide()
 
     def test_copy_gives_the_selected_rules_as_text(self):
         from AnyQt.QtWidgets import QApplication
@@ -282,17 +342,17 @@ class TestOWRulesViewer(owtest.WidgetTest):
         w = self.widget
         w.show_unused = False
         self.show(model, self.heart)
-        shown = sorted(int(w.proxy.data(w.proxy.index(r, 0), RULE_ROLE))
-                       for r in range(w.proxy.rowCount()))
+        shown = sorted(int(w.rule_model.data(w.rule_model.index(r, 0), RULE_ROLE))
+                       for r in range(w.rule_model.rowCount()))
         self.assertEqual(shown, list(np.flatnonzero(used)))
         self.assertIn("non-zero weight", w.info_label.text())
         # the conditions shown are those of the rule in the row
-        for r in range(w.proxy.rowCount()):
-            k = int(w.proxy.data(w.proxy.index(r, 0), RULE_ROLE))
-            text = w.proxy.data(w.proxy.index(r, 1))
+        for r in range(w.rule_model.rowCount()):
+            k = int(w.rule_model.data(w.rule_model.index(r, 0), RULE_ROLE))
+            text = w.rule_model.data(w.rule_model.index(r, 1))
             self.assertEqual(text, " AND ".join(w.table.conditions[k]) or "TRUE")
         w.unused_check.click()
-        self.assertEqual(w.proxy.rowCount(), len(model.rule_list))
+        self.assertEqual(w.rule_model.rowCount(), len(model.rule_list))
         self.assertTrue(all(viewer.used_mask(fitted(k)).all() for k in ("evc", "slipper")))
 
     def test_without_data_uses_training_data_or_nothing(self):
@@ -303,7 +363,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertIsNotNone(self.get_output(self.widget.Outputs.selected_data))
         bare = SlipperLearner(T=3)(self.heart)  # fitted in a script: no instances
         self.show(bare)
-        self.assertEqual(self.widget.proxy.rowCount(),
+        self.assertEqual(self.widget.rule_model.rowCount(),
                          sum(1 for r in bare.rule_list if r.selectors))
         self.widget.select_rules(self.widget.listed_rules()[:1])
         self.assertIsNone(self.get_output(self.widget.Outputs.selected_data))
@@ -312,12 +372,12 @@ class TestOWRulesViewer(owtest.WidgetTest):
         w = self.widget
         self.show(_RuleClassifier(self.heart.domain, [object()]))  # no usable rules
         self.assertTrue(w.Error.not_rules.is_shown())
-        self.assertEqual(w.proxy.rowCount(), 0)
+        self.assertEqual(w.rule_model.rowCount(), 0)
         self.show(fitted("roccer"), Table("iris"))  # data of another domain
         self.assertTrue(w.Error.incompatible_data.is_shown())
-        self.assertEqual(w.proxy.rowCount(), len(fitted("roccer").rule_list))
+        self.assertEqual(w.rule_model.rowCount(), len(fitted("roccer").rule_list))
         self.send_signal(w.Inputs.model, None)
-        self.assertEqual(w.proxy.rowCount(), 0)
+        self.assertEqual(w.rule_model.rowCount(), 0)
         self.assertIsNone(self.get_output(w.Outputs.selected_data))
 
     def test_report(self):

@@ -63,21 +63,59 @@ def coverage(model, data: Table) -> np.ndarray:
     return np.column_stack(cols) if cols else np.zeros((len(data), 0), bool)
 
 
-def class_distributions(model, data: Table | None) -> np.ndarray:
+#: rows (or rules) a block of the coverage matrix holds while it is summed
+BLOCK = 2048
+
+
+def class_distributions(model, data: Table | None, cover=None) -> np.ndarray:
     """``(n_rules, n_classes)``: the class counts of the rows each rule
     covers in ``data`` (weights honoured), or the training counts stored on
-    the rules when there is no data."""
+    the rules when there is no data. ``cover``: :func:`coverage` of
+    ``data`` if it is known. Summed over blocks of rows, so a model of
+    10,000 rules on 20,000 rows needs no float copy of the matrix."""
     n_classes = len(model.domain.class_var.values)
     if data is None or data.domain.class_var is None or not len(data):
         return np.array([np.asarray(r.curr_class_dist, float)
                          for r in model.rule_list]).reshape(-1, n_classes)
-    cover = coverage(model, data).astype(float)
+    if cover is None:
+        cover = coverage(model, data)
     y = data.Y.astype(float).ravel()
     known = ~np.isnan(y)
-    onehot = np.zeros((len(data), n_classes))
-    w = data.W if data.has_weights() else np.ones(len(data))
-    onehot[np.flatnonzero(known), y[known].astype(int)] = w[known]
-    return cover.T @ onehot
+    yi = np.where(known, y, -1).astype(int)
+    w = data.W.ravel() if data.has_weights() else None
+    out = np.zeros((cover.shape[1], n_classes))
+    for c in range(n_classes):
+        rows = np.flatnonzero(yi == c)
+        for start in range(0, len(rows), BLOCK):
+            block = rows[start:start + BLOCK]
+            if w is None:
+                out[:, c] += cover[block].sum(axis=0)
+            else:
+                out[:, c] += w[block] @ cover[block]
+    return out
+
+
+def rows_covered(cover, rules) -> np.ndarray:
+    """The rows (ascending) that any of ``rules`` (columns of ``cover``)
+    covers, read a block of rules at a time."""
+    rules = np.asarray(rules, dtype=int)
+    if not len(rules):
+        return np.zeros(0, dtype=int)
+    if len(np.unique(rules)) == cover.shape[1]:
+        return np.flatnonzero(cover.any(axis=1))
+    hit = np.zeros(cover.shape[0], dtype=bool)
+    for start in range(0, len(rules), BLOCK // 8):
+        hit |= cover[:, rules[start:start + BLOCK // 8]].any(axis=1)
+    return np.flatnonzero(hit)
+
+
+def firing_text(cover) -> np.ndarray:
+    """Per row of ``cover``: the numbers (from 1) of the rules that fire
+    on it, as text ("3, 17, 42")."""
+    rows, cols = np.nonzero(cover)
+    labels = np.array([str(k + 1) for k in range(cover.shape[1])], dtype=object)
+    ends = np.cumsum(np.bincount(rows, minlength=cover.shape[0]))[:-1]
+    return np.array([", ".join(p) for p in np.split(labels[cols], ends)], dtype=object)
 
 
 def rule_table(model) -> RuleTable:
@@ -95,7 +133,7 @@ def rule_table(model) -> RuleTable:
     return table
 
 
-def rules_as_table(model, data: Table | None = None) -> Table:
+def rules_as_table(model, data: Table | None = None, cover=None) -> Table:
     """The model's rules as data: an Orange table with one row per rule of
     ``rule_list``, so Data Table, Select Rows, Distributions and Save Data
     work on rules. Columns: the rule's number (``rule``), its conditions
@@ -103,13 +141,14 @@ def rules_as_table(model, data: Table | None = None) -> Table:
     ``data``, the training counts stored on the rules), their count per
     class (``n <class value>``), ``precision`` (the share of its own
     class) and the model's own numbers (:func:`rule_table`); the class is
-    the rule's head; the rule as text is a meta attribute."""
+    the rule's head; the rule as text is a meta attribute. ``cover``:
+    :func:`coverage` of ``data`` if it is known."""
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, StringVariable
     from Orange.data.util import get_unique_names
 
     table = rule_table(model)
     class_var = model.domain.class_var
-    dists = class_distributions(model, data)
+    dists = class_distributions(model, data, cover)
     covered = dists.sum(axis=1)
     heads = table.heads
     own = dists[np.arange(len(heads)), heads] if len(heads) else np.zeros(0)

@@ -4,10 +4,11 @@ type (ROCCER's ROC convex hull, SLS's abstention curve and bound, EVC's
 corrected vs raw probability)."""
 import numpy as np
 import pyqtgraph as pg
-from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QSortFilterProxyModel, Qt
-from AnyQt.QtGui import QColor, QKeySequence, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import (QAbstractItemView, QAction, QApplication, QHeaderView,
-                             QLineEdit, QSplitter, QTableView)
+from AnyQt.QtCore import (QAbstractTableModel, QItemSelection, QItemSelectionModel,
+                          QModelIndex, Qt)
+from AnyQt.QtGui import QColor, QKeySequence
+from AnyQt.QtWidgets import (QAbstractItemView, QAction, QApplication, QComboBox,
+                             QHeaderView, QLineEdit, QSplitter, QTableView)
 
 from Orange.data import DiscreteVariable, StringVariable, Table
 from Orange.data.util import get_unique_names
@@ -28,26 +29,187 @@ except ImportError:  # pragma: no cover
 SORT_ROLE = Qt.UserRole + 1
 RULE_ROLE = Qt.UserRole + 2
 FIXED_HEADERS = ("#", "Conditions", "Class", "Distribution", "Covered")
-MAX_CONDITIONS_WIDTH = 440
+#: rows whose contents set the columns' widths (the first ones in view order)
+WIDTH_SAMPLE = 200
 
 
-class RuleFilter(QSortFilterProxyModel):
-    """Rows whose conditions or class contain every word of ``words``
-    (case ignored)."""
+class RuleTableModel(QAbstractTableModel):
+    """The Rule Viewer's table, served from arrays: a cell's text is made
+    only when the view shows it, so a model of 10,000 rules is listed at
+    once; sorting and filtering reorder an array of rows (the selection
+    follows its rules).
 
-    words = ()
+    Columns: ``#`` (the rule's number in ``rule_list``), *Conditions*,
+    *Class*, *Distribution* and *Covered* on the shown data, then the
+    model's own numbers (:meth:`RuleModel.viewer_columns`)."""
 
-    def set_text(self, text):
-        self.words = tuple(text.lower().split())
-        self.invalidateFilter()
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._set_empty()
 
-    def filterAcceptsRow(self, row, parent):
-        if not self.words:
-            return True
-        source = self.sourceModel()
-        text = " ".join(source.index(row, col, parent).data() or "" for col in (1, 2))
-        text = text.lower()
-        return all(word in text for word in self.words)
+    def _set_empty(self):
+        self.headers, self.tooltips = list(FIXED_HEADERS), [""] * len(FIXED_HEADERS)
+        self.rules = np.zeros(0, dtype=int)   # rule index (rule_list) of each listed rule
+        self.order = np.zeros(0, dtype=int)   # the listed rules shown, in view order
+        self.conditions, self.class_names, self.colors = [], [], None
+        self.heads = np.zeros(0, dtype=int)
+        self.dist = np.zeros((0, 0))
+        self.columns = []                     # (values, decimals) of the model's numbers
+        self.keys = []                        # per column: the sort key of each listed rule
+        self.compact = True
+        self.words, self.class_filter = (), -1
+        self.sort_column, self.sort_order = -1, Qt.AscendingOrder
+        self._search = []                     # per listed rule: its text for the filter
+
+    def clear(self):
+        self.beginResetModel()
+        self._set_empty()
+        self.endResetModel()
+
+    def set_rules(self, rules, conditions, heads, class_var, dist, columns):
+        """``rules``: indices into ``rule_list`` of the rules to list;
+        ``conditions``, ``heads``, ``dist``: theirs (condition strings,
+        class index, class counts on the shown data); ``columns``: the
+        model's :class:`viewer.Column` s over all rules."""
+        self.beginResetModel()
+        rules = np.asarray(rules, dtype=int)
+        self.rules, self.order = rules, np.arange(len(rules))
+        self.conditions = list(conditions)
+        self.heads = np.asarray(heads, dtype=int)
+        self.class_names = list(class_var.values)
+        colors = getattr(class_var, "colors", None)
+        self.colors = None if colors is None else [QColor(*c) for c in colors]
+        self.dist = np.asarray(dist, dtype=float).reshape(len(rules), len(self.class_names))
+        self.headers = list(FIXED_HEADERS) + [c.name for c in columns]
+        self.tooltips = [""] * len(FIXED_HEADERS) + [c.tooltip for c in columns]
+        self.columns = [(np.asarray(c.values, dtype=float)[rules], c.decimals) for c in columns]
+        covered = self.dist.sum(axis=1)
+        self.covered_decimals = 0 if _is_int(covered) else 1
+        head_share = np.divide(self.dist[np.arange(len(rules)), self.heads], covered,
+                               out=np.zeros(len(rules)), where=covered > 0)
+        text = np.array([" AND ".join(c) if c else "TRUE" for c in self.conditions],
+                        dtype=object)
+        self.keys = [rules, text, np.array([self.class_names[h] for h in self.heads],
+                                           dtype=object), head_share, covered]
+        self.keys += [np.where(np.isnan(v), -np.inf, v) for v, _ in self.columns]
+        self._search = [f"{t} {self.class_names[h]}".lower()
+                        for t, h in zip(text, self.heads)]
+        self._arrange()
+        self.endResetModel()
+
+    # ------------------------------------------------------------ Qt's model
+    def rowCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(self.order)
+
+    def columnCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if orientation != Qt.Horizontal or not 0 <= section < len(self.headers):
+            return None
+        if role == Qt.DisplayRole:
+            return self.headers[section]
+        if role == Qt.ToolTipRole:
+            return self.tooltips[section] or None
+        return None
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid():
+            return None
+        r, col = int(self.order[index.row()]), index.column()
+        if role == Qt.DisplayRole:
+            return self._text(r, col)
+        if role == SORT_ROLE:
+            key = self.keys[col][r]
+            return key if isinstance(key, str) else float(key)
+        if role == RULE_ROLE:
+            return int(self.rules[r])
+        if role == Qt.ToolTipRole:
+            if col == 1:
+                return " AND\n".join(self.conditions[r]) or "TRUE"
+            if col == 3:
+                return "\n".join(f"{v}: {_count(x)}"
+                                 for v, x in zip(self.class_names, self.dist[r]))
+            return None
+        if role == Qt.DecorationRole and col == 2 and self.colors is not None:
+            return self.colors[self.heads[r]]
+        if role == Qt.TextAlignmentRole and (col in (0, 4) or col >= len(FIXED_HEADERS)):
+            return int(Qt.AlignRight | Qt.AlignVCenter)
+        return None
+
+    def _text(self, r, col):
+        if col == 0:
+            return str(self.rules[r] + 1)
+        if col == 1:
+            conds = self.conditions[r]
+            return (" AND " if self.compact else " AND\n").join(conds) if conds else "TRUE"
+        if col == 2:
+            return self.class_names[self.heads[r]]
+        if col == 3:
+            return " : ".join(_count(x) for x in self.dist[r])
+        if col == 4:
+            return _number(self.keys[4][r], self.covered_decimals)
+        values, decimals = self.columns[col - len(FIXED_HEADERS)]
+        return _number(values[r], decimals)
+
+    def sort(self, column, order=Qt.AscendingOrder):
+        self.sort_column, self.sort_order = column, order
+        self._relayout()
+
+    # ------------------------------------------------------------ the rows shown
+    def set_filter(self, text=None, class_index=None):
+        """Keep the rules whose conditions or class contain every word of
+        ``text`` (case ignored) and, if ``class_index >= 0``, whose class
+        it is; ``None`` keeps that part as it is."""
+        if text is not None:
+            self.words = tuple(text.lower().split())
+        if class_index is not None:
+            self.class_filter = class_index
+        self._relayout()
+
+    def set_compact(self, compact):
+        self.compact = compact
+        if len(self.order):
+            self.dataChanged.emit(self.index(0, 1), self.index(len(self.order) - 1, 1))
+
+    def line_counts(self):
+        """Lines of each shown row's conditions, in view order."""
+        if self.compact:
+            return np.ones(len(self.order), dtype=int)
+        return np.array([max(1, len(self.conditions[r])) for r in self.order], dtype=int)
+
+    def view_rows(self, rules):
+        """The view rows (ascending) of the rules ``rules`` (``rule_list``
+        indices) that are shown."""
+        return np.flatnonzero(np.isin(self.rules[self.order], list(rules)))
+
+    def _arrange(self):
+        n = len(self.rules)
+        keep = np.ones(n, dtype=bool)
+        if self.class_filter >= 0:
+            keep &= self.heads == self.class_filter
+        if self.words:
+            keep &= np.array([all(w in t for w in self.words) for t in self._search], dtype=bool)
+        if 0 <= self.sort_column < len(self.keys):
+            key = self.keys[self.sort_column]
+            order = np.argsort(key, kind="stable")
+            if self.sort_order == Qt.DescendingOrder:
+                order = order[::-1]
+        else:
+            order = np.arange(n)
+        self.order = order[keep[order]]
+
+    def _relayout(self):
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        rules_of = [int(self.order[i.row()]) for i in old]
+        self._arrange()
+        row_of = np.full(len(self.rules), -1)
+        row_of[self.order] = np.arange(len(self.order))
+        new = [self.index(int(row_of[r]), i.column()) if row_of[r] >= 0 else QModelIndex()
+               for r, i in zip(rules_of, old)]
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
 
 
 class OWRulesViewer(OWWidget):
@@ -94,6 +256,8 @@ class OWRulesViewer(OWWidget):
         self.shown_data = None  # the table coverage is computed on
         self.cover = None       # (n rows of shown_data, n rules)
         self.table = None       # viewer.RuleTable
+        self._tall_rows = False  # rows sized for one condition per line
+        self._firing = None     # per shown row: the rules firing, as text
 
         self.info_label = gui.widgetLabel(gui.vBox(self.controlArea, "Model"),
                                           "No model on input.")
@@ -119,18 +283,20 @@ class OWRulesViewer(OWWidget):
         gui.rubber(self.controlArea)
         gui.auto_send(self.buttonsArea, self, "auto_commit")
 
-        self.item_model = QStandardItemModel(self)
-        self.proxy = RuleFilter(self)
-        self.proxy.setSourceModel(self.item_model)
-        self.proxy.setSortRole(SORT_ROLE)
+        self.rule_model = RuleTableModel(self)
         self.view = QTableView(
             selectionBehavior=QAbstractItemView.SelectRows,
             selectionMode=QAbstractItemView.ExtendedSelection,
             sortingEnabled=True, wordWrap=True)
-        self.view.setModel(self.proxy)
+        self.view.setModel(self.rule_model)
         self.view.verticalHeader().hide()
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setResizeContentsPrecision(WIDTH_SAMPLE)
+        header.setSortIndicator(-1, Qt.AscendingOrder)
         self.view.setTextElideMode(Qt.ElideRight)
+        self.rule_model.layoutChanged.connect(self._set_row_heights)
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         copy = QAction("Copy rules", self.view, shortcut=QKeySequence.Copy,
                        shortcutContext=Qt.WidgetWithChildrenShortcut)
@@ -146,12 +312,22 @@ class OWRulesViewer(OWWidget):
         self.filter_edit = QLineEdit(
             placeholderText="Filter rules: words from their conditions or class "
                             "(e.g. \"age female\")", clearButtonEnabled=True)
-        self.filter_edit.textChanged.connect(self.proxy.set_text)
+        self.filter_edit.textChanged.connect(
+            lambda text: self.rule_model.set_filter(text=text))
+        self.class_filter = QComboBox(
+            toolTip="Show the rules of one class only.", minimumContentsLength=12,
+            sizeAdjustPolicy=QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.class_filter.activated.connect(
+            lambda i: self.rule_model.set_filter(class_index=i - 1))
+        filter_row = gui.hBox(None, spacing=6)
+        filter_row.layout().addWidget(self.filter_edit, 1)
+        filter_row.layout().addWidget(self.class_filter)
         self.splitter = QSplitter(Qt.Vertical)
         self.splitter.addWidget(self.view)
         self.splitter.addWidget(self.plot)
+        self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([400, 260])
-        self.mainArea.layout().addWidget(self.filter_edit)
+        self.mainArea.layout().addWidget(filter_row)
         self.mainArea.layout().addWidget(self.splitter)
         self._set_plot_visible(False)
 
@@ -181,12 +357,13 @@ class OWRulesViewer(OWWidget):
         self._update_plot()
         # the rules as data change with the inputs only, not with the selection
         self.Outputs.rules.send(None if self._model is None else
-                                viewer.rules_as_table(self._model, self.shown_data))
+                                viewer.rules_as_table(self._model, self.shown_data,
+                                                      self.cover))
         self.commit.now()
 
     def _set_shown_data(self):
         """Coverage is on the input data, else on the model's training data."""
-        self.shown_data, self.cover = None, None
+        self.shown_data, self.cover, self._firing = None, None, None
         if self._model is None:
             return
         candidates = []
@@ -208,11 +385,12 @@ class OWRulesViewer(OWWidget):
 
     # ------------------------------------------------------------ table
     def _fill_table(self):
-        self.item_model.clear()
         self.table = None
         self.info_label.setText("No model on input." if self.model is None
                                 else "")
+        self.class_filter.clear()
         if self._model is None:
+            self.rule_model.clear()
             return
         model = self._model
         used = viewer.used_mask(model)
@@ -225,48 +403,14 @@ class OWRulesViewer(OWWidget):
         self.info_label.setText("\n".join(summary))
         self.table = table = viewer.rule_table(model)
         class_var = model.domain.class_var
-        dists = viewer.class_distributions(model, self.shown_data)
-        headers = list(FIXED_HEADERS) + [c.name for c in table.columns]
-        self.item_model.setHorizontalHeaderLabels(headers)
-        for col, c in enumerate(table.columns, start=len(FIXED_HEADERS)):
-            self.item_model.horizontalHeaderItem(col).setToolTip(c.tooltip)
-        colors = getattr(class_var, "colors", None)
-        for i, (conds, head, dist) in enumerate(zip(table.conditions, table.heads, dists)):
-            if not listed[i]:
-                continue
-            items = [self._number_item(i + 1, 0),
-                     self._text_item(""),
-                     self._text_item(class_var.values[head]),
-                     self._text_item(" : ".join(_count(x) for x in dist)),
-                     self._number_item(dist.sum(), 0 if _is_int(dist) else 1)]
-            items[2].setData(QColor(*colors[head]) if colors is not None else None,
-                             Qt.DecorationRole)
-            items[3].setData(float(dist[head] / dist.sum()) if dist.sum() else 0.0,
-                             SORT_ROLE)
-            items[3].setToolTip("\n".join(f"{v}: {_count(x)}" for v, x
-                                          in zip(class_var.values, dist)))
-            items += [self._number_item(c.values[i], c.decimals) for c in table.columns]
-            for it in items:
-                it.setData(i, RULE_ROLE)
-                it.setEditable(False)
-            self.item_model.appendRow(items)
+        dists = viewer.class_distributions(model, self.shown_data, self.cover)
+        rules = np.flatnonzero(listed)
+        self.class_filter.addItems(["All classes"] + list(class_var.values))
+        self.rule_model.words, self.rule_model.class_filter = (), -1
+        self.rule_model.set_rules(rules, [table.conditions[i] for i in rules],
+                                  table.heads[rules], class_var, dists[rules], table.columns)
+        self.rule_model.set_filter(text=self.filter_edit.text())
         self._show_conditions()
-
-    @staticmethod
-    def _text_item(text):
-        item = QStandardItem(text)
-        item.setData(text, SORT_ROLE)
-        return item
-
-    @staticmethod
-    def _number_item(value, decimals):
-        value = float(value)
-        text = "" if np.isnan(value) else (f"{value:.{decimals}f}" if decimals
-                                           else str(int(round(value))))
-        item = QStandardItem(text)
-        item.setData(-np.inf if np.isnan(value) else value, SORT_ROLE)
-        item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-        return item
 
     def _unused_changed(self):
         self._fill_table()
@@ -274,42 +418,58 @@ class OWRulesViewer(OWWidget):
         self.commit.deferred()
 
     def _show_conditions(self):
-        if self.table is None:
-            return
-        sep = " AND " if self.compact_view else " AND\n"
-        for row in range(self.item_model.rowCount()):
-            conds = self.table.conditions[int(self.item_model.item(row, 0).data(RULE_ROLE))]
-            text = sep.join(conds) if conds else "TRUE"
-            item = self.item_model.item(row, 1)
-            item.setText(text)
-            item.setData(text, SORT_ROLE)
-            item.setToolTip(" AND\n".join(conds) if conds else "TRUE")
+        """One line per rule or one condition per line; the columns fit the
+        first rows' contents and *Conditions* takes the space left."""
+        self.rule_model.set_compact(self.compact_view)
         self.view.setWordWrap(not self.compact_view)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Interactive)
         self.view.resizeColumnsToContents()
-        self.view.setColumnWidth(1, min(self.view.columnWidth(1), MAX_CONDITIONS_WIDTH))
-        self.view.resizeRowsToContents()
+        if self.rule_model.columnCount() > 1:
+            header.setSectionResizeMode(1, QHeaderView.Stretch)
+        self._set_row_heights()
+
+    def _set_row_heights(self):
+        """Rows as high as their lines (set from the number of conditions,
+        not measured row by row, which takes seconds for thousands of rules)."""
+        vh = self.view.verticalHeader()
+        line = self.view.fontMetrics().lineSpacing()
+        vh.setDefaultSectionSize(line + 8)
+        if self.compact_view:
+            if vh.count() and vh.sectionSize(0) != line + 8 or self._tall_rows:
+                vh.resizeSections(QHeaderView.Fixed)
+                for row in range(vh.count()):
+                    vh.resizeSection(row, line + 8)
+                self._tall_rows = False
+            return
+        for row, n in enumerate(self.rule_model.line_counts()):
+            vh.resizeSection(row, line * int(n) + 8)
+        self._tall_rows = True
+
+    def _selected_view_rows(self):
+        rows = [np.arange(r.top(), r.bottom() + 1)
+                for r in self.view.selectionModel().selection()]
+        return np.unique(np.concatenate(rows)) if rows else np.zeros(0, dtype=int)
 
     def selected_rules(self):
         """Indices into ``rule_list`` of the selected rows."""
-        rows = self.view.selectionModel().selectedRows()
-        return sorted({int(self.proxy.data(r, RULE_ROLE)) for r in rows})
+        model = self.rule_model
+        return sorted(int(k) for k in model.rules[model.order[self._selected_view_rows()]])
 
     def listed_rules(self):
-        """Indices into ``rule_list`` of the rules the table lists, in the
-        model's order."""
-        return sorted(int(self.item_model.item(row, 0).data(RULE_ROLE))
-                      for row in range(self.item_model.rowCount()))
+        """Indices into ``rule_list`` of the rules the table lists (whether
+        the filter shows them or not), in the model's order."""
+        return sorted(int(k) for k in self.rule_model.rules)
 
     def selected_rules_text(self) -> str:
         """The selected rules as text, one ``IF ... THEN ...`` per line in
         the table's order (what Ctrl+C copies)."""
         if self.table is None:
             return ""
-        rows = sorted(self.view.selectionModel().selectedRows(), key=lambda i: i.row())
+        model = self.rule_model
         cv = self._model.domain.class_var
         lines = []
-        for index in rows:
-            k = int(self.proxy.data(index, RULE_ROLE))
+        for k in model.rules[model.order[self._selected_view_rows()]]:
             conds = self.table.conditions[k]
             lines.append(f"IF {' AND '.join(conds) if conds else 'TRUE'} "
                          f"THEN {cv.name} = {cv.values[self.table.heads[k]]}")
@@ -322,12 +482,13 @@ class OWRulesViewer(OWWidget):
 
     def select_rules(self, rules):
         """Select rules by their index in ``rule_list`` (for scripts, tests)."""
+        model = self.rule_model
+        rows = model.view_rows(rules)
         selection = QItemSelection()
-        rules = set(rules)
-        for row in range(self.proxy.rowCount()):
-            index = self.proxy.index(row, 0)
-            if int(self.proxy.data(index, RULE_ROLE)) in rules:
-                selection.select(index, self.proxy.index(row, self.proxy.columnCount() - 1))
+        last = model.columnCount() - 1
+        # one range per run of consecutive rows
+        for run in np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1) if len(rows) else []:
+            selection.select(model.index(int(run[0]), 0), model.index(int(run[-1]), last))
         self.view.selectionModel().select(selection, QItemSelectionModel.ClearAndSelect)
 
     def _selection_changed(self):
@@ -343,12 +504,13 @@ class OWRulesViewer(OWWidget):
             self.Outputs.annotated_data.send(None)
             return
         rules = self.selected_rules()
-        rows = np.flatnonzero(cover[:, rules].any(axis=1)) if rules else np.array([], int)
+        rows = viewer.rows_covered(cover, rules)
         self.Outputs.selected_data.send(data[rows] if len(rows) else None)
         annotated = create_annotated_table(data, rows)
         names = [v.name for v in annotated.domain.variables + annotated.domain.metas]
-        firing = np.array([", ".join(str(k + 1) for k in np.flatnonzero(row))
-                           for row in cover], dtype=object)
+        if self._firing is None:  # once per inputs, not per selection
+            self._firing = viewer.firing_text(cover)
+        firing = self._firing
         fire_var = StringVariable(get_unique_names(names, "Rules firing"))
         annotated = annotated.add_column(fire_var, firing, to_metas=True)
         for k in rules[:20]:  # one yes/no column per selected rule
@@ -478,6 +640,13 @@ class OWRulesViewer(OWWidget):
 
 def _is_int(x):
     return bool(np.all(np.asarray(x) == np.round(x)))
+
+
+def _number(value, decimals):
+    value = float(value)
+    if np.isnan(value):
+        return ""
+    return f"{value:.{decimals}f}" if decimals else str(int(round(value)))
 
 
 def _count(x):
