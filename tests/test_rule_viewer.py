@@ -307,6 +307,22 @@ class TestOWRulesViewer(owtest.WidgetTest):
         w.filter_edit.setText("")
         self.assertEqual(sorted(self.shown_rules()), list(range(len(model.rule_list))))
 
+    def test_minimum_coverage_and_top_n(self):
+        model = fitted("roccer")
+        self.show(model, self.heart)
+        w, m = self.widget, self.widget.rule_model
+        covered = model.covering(self.heart).sum(axis=0)
+        w.min_covered_spin.setValue(20)
+        self.assertEqual(sorted(self.shown_rules()), list(np.flatnonzero(covered >= 20)))
+        w.min_covered_spin.setValue(0)
+        w.view.sortByColumn(4, Qt.DescendingOrder)
+        w.top_spin.setValue(5)
+        self.assertEqual(m.rowCount(), 5)
+        shown = [m.index(r, 4).data(SORT_ROLE) for r in range(5)]
+        self.assertEqual(shown, sorted(covered, reverse=True)[:5])
+        w.top_spin.setValue(0)
+        self.assertEqual(m.rowCount(), len(model.rule_list))
+
     def test_conditions_take_the_width_the_window_gives(self):
         model = fitted("evc")
         self.show(model, self.heart)

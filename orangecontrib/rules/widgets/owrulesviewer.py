@@ -8,7 +8,7 @@ from AnyQt.QtCore import (QAbstractTableModel, QItemSelection, QItemSelectionMod
                           QModelIndex, Qt)
 from AnyQt.QtGui import QColor, QKeySequence
 from AnyQt.QtWidgets import (QAbstractItemView, QAction, QApplication, QComboBox,
-                             QHeaderView, QLineEdit, QSplitter, QTableView)
+                             QHeaderView, QLineEdit, QSpinBox, QSplitter, QTableView)
 
 from Orange.data import DiscreteVariable, StringVariable, Table
 from Orange.data.util import get_unique_names
@@ -58,6 +58,7 @@ class RuleTableModel(QAbstractTableModel):
         self.keys = []                        # per column: the sort key of each listed rule
         self.compact = True
         self.words, self.class_filter = (), -1
+        self.min_covered, self.top = 0, 0
         self.sort_column, self.sort_order = -1, Qt.AscendingOrder
         self._search = []                     # per listed rule: its text for the filter
 
@@ -157,14 +158,20 @@ class RuleTableModel(QAbstractTableModel):
         self._relayout()
 
     # ------------------------------------------------------------ the rows shown
-    def set_filter(self, text=None, class_index=None):
+    def set_filter(self, text=None, class_index=None, min_covered=None, top=None):
         """Keep the rules whose conditions or class contain every word of
-        ``text`` (case ignored) and, if ``class_index >= 0``, whose class
-        it is; ``None`` keeps that part as it is."""
+        ``text`` (case ignored), whose class is ``class_index`` (if ``>=
+        0``), that cover at least ``min_covered`` rows, and of those the
+        first ``top`` in the current order (``0``: all); ``None`` keeps
+        that part as it is."""
         if text is not None:
             self.words = tuple(text.lower().split())
         if class_index is not None:
             self.class_filter = class_index
+        if min_covered is not None:
+            self.min_covered = min_covered
+        if top is not None:
+            self.top = top
         self._relayout()
 
     def set_compact(self, compact):
@@ -190,6 +197,8 @@ class RuleTableModel(QAbstractTableModel):
             keep &= self.heads == self.class_filter
         if self.words:
             keep &= np.array([all(w in t for w in self.words) for t in self._search], dtype=bool)
+        if self.min_covered > 0 and n:
+            keep &= self.keys[4] >= self.min_covered
         if 0 <= self.sort_column < len(self.keys):
             key = self.keys[self.sort_column]
             order = np.argsort(key, kind="stable")
@@ -198,6 +207,8 @@ class RuleTableModel(QAbstractTableModel):
         else:
             order = np.arange(n)
         self.order = order[keep[order]]
+        if self.top > 0:
+            self.order = self.order[:self.top]
 
     def _relayout(self):
         self.layoutAboutToBeChanged.emit()
@@ -315,13 +326,27 @@ class OWRulesViewer(OWWidget):
         self.filter_edit.textChanged.connect(
             lambda text: self.rule_model.set_filter(text=text))
         self.class_filter = QComboBox(
-            toolTip="Show the rules of one class only.", minimumContentsLength=12,
+            toolTip="Show the rules of one class only.", minimumContentsLength=8,
             sizeAdjustPolicy=QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.class_filter.activated.connect(
             lambda i: self.rule_model.set_filter(class_index=i - 1))
+        self.min_covered_spin = QSpinBox(
+            minimum=0, maximum=10 ** 6, prefix="≥ ", suffix=" rows",
+            toolTip="Show the rules that cover at least this many rows of the "
+                    "shown data.")
+        self.min_covered_spin.valueChanged.connect(
+            lambda v: self.rule_model.set_filter(min_covered=v))
+        self.top_spin = QSpinBox(
+            minimum=0, maximum=10 ** 6, specialValueText="all", prefix="top ",
+            toolTip="Show only the first rules in the table's order (sort by a "
+                    "column, e.g. the model's own number, for the best ones); "
+                    "0: all.")
+        self.top_spin.valueChanged.connect(lambda v: self.rule_model.set_filter(top=v))
         filter_row = gui.hBox(None, spacing=6)
         filter_row.layout().addWidget(self.filter_edit, 1)
         filter_row.layout().addWidget(self.class_filter)
+        filter_row.layout().addWidget(self.min_covered_spin)
+        filter_row.layout().addWidget(self.top_spin)
         self.splitter = QSplitter(Qt.Vertical)
         self.splitter.addWidget(self.view)
         self.splitter.addWidget(self.plot)
@@ -407,6 +432,8 @@ class OWRulesViewer(OWWidget):
         rules = np.flatnonzero(listed)
         self.class_filter.addItems(["All classes"] + list(class_var.values))
         self.rule_model.words, self.rule_model.class_filter = (), -1
+        self.rule_model.min_covered = self.min_covered_spin.value()
+        self.rule_model.top = self.top_spin.value()
         self.rule_model.set_rules(rules, [table.conditions[i] for i in rules],
                                   table.heads[rules], class_var, dists[rules], table.columns)
         self.rule_model.set_filter(text=self.filter_edit.text())
