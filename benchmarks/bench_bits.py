@@ -66,7 +66,9 @@ def run_child(paths, rules_file, learners):
                         rules_file=rules_file, learners=list(learners))
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, check=True)
+                          env=env)
+    if done.returncode:
+        raise RuntimeError(f"the timed run failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -92,8 +92,6 @@ def main():
     for d in range(args.datasets):
         data, p1 = make_dataset(rng)
         enc = encode_table(data)
-        S = [float(enc.w[enc.y == c].sum()) for c in range(2)]
-        N = float(enc.w.sum())
         for m, name in zip(M_VALUES, names):
             e, c, mask = best_rule(enc, Quality.QUALITY_M, None, m, args.beam_width,
                                    args.max_rule_length, args.min_covered)

@@ -15,7 +15,6 @@ shown at 1600 x 1000, events processed; least of three.
 import argparse
 import os
 import pickle
-import platform
 import sys
 import time
 

@@ -41,7 +41,9 @@ def test_canvas_discovers_category_and_widgets(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True,
                          text=True, timeout=300, cwd=tmp_path).stdout  # the installed package
     assert "CATEGORIES ['Rules']" in out, out
-    assert "WIDGETS ['EVC Rules', 'Logistic Regression with Rules', 'ROCCER', 'Rule Scoring', 'Rule Viewer', 'SLIPPER', 'SLS Ensembles']" in out, out
+    widgets = ("WIDGETS ['EVC Rules', 'Logistic Regression with Rules', 'ROCCER', "
+               "'Rule Scoring', 'Rule Viewer', 'SLIPPER', 'SLS Ensembles']")
+    assert widgets in out, out
     assert "IN RULES True" in out, out
 
 

@@ -161,7 +161,8 @@ def test_selected_lists_are_convex(seed):
     assert np.all(np.diff(fp) >= 0) and np.all(np.diff(tp) >= 0)
     # strictly decreasing slopes: every selected rule is a vertex of the hull
     for i in range(1, len(fp) - 1):
-        cross = (fp[i] - fp[i - 1]) * (tp[i + 1] - tp[i]) - (tp[i] - tp[i - 1]) * (fp[i + 1] - fp[i])
+        cross = ((fp[i] - fp[i - 1]) * (tp[i + 1] - tp[i])
+                 - (tp[i] - tp[i - 1]) * (fp[i + 1] - fp[i]))
         assert cross < 0
 
 

@@ -7,7 +7,6 @@ a stratified held-out third (seed 0) of each data set.
 """
 import os
 import sys
-import time
 
 import numpy as np
 from scipy.optimize import minimize

@@ -1,8 +1,23 @@
-import numpy as np, time
+"""SLIPPER, SLS, ROCCER and EVC rules on make_classification(5000, 20,
+20 classes): fit seconds, rules, training accuracy.
+
+    OMP_NUM_THREADS=1 python benchmarks/probes/many_classes.py
+"""
+import time
+
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from sklearn.datasets import make_classification
-from Orange.data import Table, Domain, ContinuousVariable, DiscreteVariable
-from orangecontrib.rules import *
-X, y = make_classification(5000, 20, n_informative=10, n_classes=20, n_clusters_per_class=1, random_state=0)
-d = Table.from_numpy(Domain([ContinuousVariable(f"x{i}") for i in range(20)], DiscreteVariable("y", values=tuple(f"c{i}" for i in range(20)))), X, y.astype(float))
-for l in [SlipperLearner(random_state=0), SLSEnsembleLearner(random_state=0), ROCCERLearner(), EVCRuleLearner()]:
-    t = time.perf_counter(); m = l(d); print(type(l).__name__, f"{time.perf_counter()-t:.1f}s", len(m.rules), (m(d) == y).mean(), flush=True)
+
+from orangecontrib.rules import EVCRuleLearner, ROCCERLearner, SlipperLearner, SLSEnsembleLearner
+
+X, y = make_classification(5000, 20, n_informative=10, n_classes=20, n_clusters_per_class=1,
+                           random_state=0)
+domain = Domain([ContinuousVariable(f"x{i}") for i in range(20)],
+                DiscreteVariable("y", values=tuple(f"c{i}" for i in range(20))))
+d = Table.from_numpy(domain, X, y.astype(float))
+for learner in [SlipperLearner(random_state=0), SLSEnsembleLearner(random_state=0),
+                ROCCERLearner(), EVCRuleLearner()]:
+    t = time.perf_counter()
+    m = learner(d)
+    print(type(learner).__name__, f"{time.perf_counter() - t:.1f}s", len(m.rules),
+          (m(d) == y).mean(), flush=True)

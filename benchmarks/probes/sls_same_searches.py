@@ -63,5 +63,6 @@ else:
                 and np.array_equal(r[3], q[3]) and r[4] == q[4])
         if not same:
             bad += 1
-            if bad < 5: print("DIFF", key, r[1], q[1], r[2], q[2], r[4], q[4])
+            if bad < 5:
+                print("DIFF", key, r[1], q[1], r[2], q[2], r[4], q[4])
     print("compared", len(out), "different", bad)

@@ -5,7 +5,9 @@ p_restart) on the shape's training two thirds, in this process.
     OMP_NUM_THREADS=1 python benchmarks/probes/sls_step_cost.py 5000x40x11 [--scalar]
 
 ``--scalar``: the kernel's scalar loops even where the CPU has AVX-512 (the
-searches are the same; what a CPU without it runs).
+searches are the same; what a CPU without it runs); otherwise the path
+``ORANGE_RULES_SIMD`` names, or the CPU's best (``sls_paths.py`` compares
+all paths in one process).
 """
 import os
 import sys
@@ -25,7 +27,8 @@ vector = "--scalar" not in sys.argv
 data, _ = split(make_shape(shape))
 data = SLSPreprocessor(10, "thresholds")(data)
 codes, n_bins, ordinal, _ = sls_coding(data, 10)
-sd = SLSData(codes, n_bins, ordinal, np.ones(len(data)), simd=(os.environ.get("ORANGE_RULES_SIMD") or True) if vector else False)
+sd = SLSData(codes, n_bins, ordinal, np.ones(len(data)),
+             simd=(os.environ.get("ORANGE_RULES_SIMD") or True) if vector else False)
 y = data.Y.astype(int)
 t = time.perf_counter()
 steps, scores = 0, []

@@ -20,9 +20,11 @@ from .sls import SLSEnsembleLearner, SLSEnsembleModel
 __version__ = "0.1.0"
 
 __all__ = [
-    "Condition", "EVCRuleLearner", "EVCRuleModel", "EncodedData", "Explanation", "GumbelParameters", "Interrupted", "PriorRuleModel", "Rule",
+    "Condition", "EVCRuleLearner", "EVCRuleModel", "EncodedData", "Explanation",
+    "GumbelParameters", "Interrupted", "PriorRuleModel", "Rule",
     "RuleLearner", "RuleLogisticRegressionLearner", "RuleLogisticRegressionModel",
-    "ROCCERLearner", "ROCCERModel", "RuleModel", "RuleScoringLearner", "RuleSetModel", "SLSEnsembleLearner", "SLSEnsembleModel",
-    "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules", "score_rules",
-    "size_curve",
+    "ROCCERLearner", "ROCCERModel", "RuleModel", "RuleScoringLearner", "RuleSetModel",
+    "SLSEnsembleLearner", "SLSEnsembleModel",
+    "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules",
+    "score_rules", "size_curve",
 ]

@@ -167,7 +167,7 @@ def main(argv=None):
         more = f", the first {len(shown)} shown" if len(shown) < len(rules) else ""
         print(f"## {title}: {len(rules)} rules{more}")
         print(format_rules(shown, model.domain) if shown else "(none)")
-        print(f"Why row 1 gets its prediction (model.explain): "
+        print("Why row 1 gets its prediction (model.explain): "
               + "\n".join(model.explain(data[:1])[0].describe(model, top=3)))
         print()
     return 0

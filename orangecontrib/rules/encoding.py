@@ -224,6 +224,7 @@ def search_data(enc: EncodedData, max_thresholds: int | None = None):
     codes = np.ascontiguousarray(np.hstack(cols + [cont]).reshape(n, -1), dtype=np.int32)
     ordinal = np.r_[np.zeros(enc.Xd.shape[1]), np.ones(enc.Xc.shape[1])].astype(np.int8)
     attrs = np.r_[enc.disc_attrs, enc.cont_attrs].astype(np.int32)
-    cat = (lambda a: np.concatenate(a) if a else np.zeros(0))
+    def cat(a):
+        return np.concatenate(a) if a else np.zeros(0)
     return SearchData(codes, np.array(n_bins, dtype=np.int32), ordinal,
                       cat(lo), cat(hi), enc.w), attrs

@@ -173,7 +173,8 @@ def find_rule(sd: SearchData, attrs, code, quality, S, N, mu, beta, *, m=2.0,
     ``code`` (0 other class, 1 covered target, 2 target not covered yet);
     a :class:`Found` or ``None``. ``mu``, ``beta``: Gumbel parameters per
     rule length (EVC quality); ``min_new``: with ``covering``, the least
-    weight of positives not covered yet the rule must cover; ``pure``: :func:`pure_cache` of this class,
+    weight of positives not covered yet the rule must cover; ``pure``:
+    :func:`pure_cache` of this class,
     ``cache``: a :class:`core.SearchCache` of this class, ``reach``:
     :func:`core.reach_table` of this class (all three only save time)."""
     conds, stats, _, mask = beam_search(

@@ -731,8 +731,8 @@ class AttributeFeatures:
                 out[known, col] = 1.0
         if not sparse:
             return out
-        cat = (lambda parts, dt: np.concatenate(parts).astype(dt) if parts
-               else np.zeros(0, dt))
+        def cat(parts, dt):
+            return np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)
         return sp.csr_matrix((cat(vals, float), (cat(rows, np.intp), cat(cols, np.intp))),
                              shape=(n, p))
 

@@ -9,7 +9,8 @@ try:
     from . import _coverage, _evc, _hull, _itemsets, _slipper, _sls  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise ImportError(
-        "The compiled core of Orange3-Rules (orangecontrib.rules.core._coverage, _evc, _hull, _itemsets, _slipper, _sls) "
+        "The compiled core of Orange3-Rules (orangecontrib.rules.core._coverage, _evc, "
+        "_hull, _itemsets, _slipper, _sls) "
         "is missing or was built for another Python/numpy. Install the add-on "
         "with pip so that its Cython extensions are compiled, e.g. "
         "'pip install .' (or 'pip install -e .') in the source directory; "
@@ -62,7 +63,8 @@ __all__ = [
     "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
     "evc_quality", "permutation_maxima", "reach_table",
     "column_mask", "cover_columns", "condition_bitsets", "continuous_refinements",
-    "cover_matrix", "violation_matrix", "IndicatorMatrix", "discrete_refinements", "n_words", "pack_bits",
+    "cover_matrix", "violation_matrix", "IndicatorMatrix", "discrete_refinements", "n_words",
+    "pack_bits",
     "coverage_counts", "first_insertion", "mine_class_rules", "SLSData", "empty_rules",
     "rule_set_cover", "sls_move", "sls_search", "unpack_bits",
 ]
