@@ -116,13 +116,13 @@ def main():
         a, b = best["this build"][k], best["portable"][k]
         label = names.get(k, f"{k} fit, 5000x20x2" + (" (scalar loops)" if k == "sls" else ""))
         rows.append(f"| {label} | {a:.3f} | {b:.3f} | {b / a:.2f} |")
+    from runner import command, git_commit, machine
     text = f"""# The cost of the portable bit operations
 
-Command: `OMP_NUM_THREADS=1 python benchmarks/bench_bits.py` ({(time.time() - t0) / 60:.1f} min
-for the timed runs). Machine: {platform.processor() or platform.machine()}, Python
-{platform.python_version()}, {platform.system()}; bit operations of this build:
-{impl["this build"]}; of the other: {impl["portable"]} (every kernel built again
-with `RULES_BITS_PORTABLE` by `scripts/build_kernels.py`).
+Command: `OMP_NUM_THREADS=1 {command()}` (commit {git_commit()},
+{(time.time() - t0) / 60:.1f} min for the timed runs). Machine: {machine()}, {platform.machine()};
+bit operations of this build: {impl["this build"]}; of the other: {impl["portable"]}
+(every kernel built again with `RULES_BITS_PORTABLE` by `scripts/build_kernels.py`).
 
 The coverage kernels evaluate SLS's {len(model.rule_list)} rules of 5000x40x11 on its
 training two thirds; the learners fit 5000x20x2 with their defaults, one
