@@ -323,6 +323,38 @@ class TestOWRulesViewer(owtest.WidgetTest):
         w.top_spin.setValue(0)
         self.assertEqual(m.rowCount(), len(model.rule_list))
 
+    def test_big_inputs_are_computed_in_a_thread_with_the_same_result(self):
+        from orangecontrib.rules.widgets import owrulesviewer
+        model = fitted("evc")
+        w = self.widget
+        self.show(model, self.heart)
+        want_rows = self.shown_rules()
+        w.select_rules(want_rows[:3])
+        want_out = self.get_output(w.Outputs.annotated_data)
+        want_rules = self.get_output(w.Outputs.rules)
+        old = owrulesviewer.THREAD_CELLS
+        owrulesviewer.THREAD_CELLS = 0
+        try:
+            self.send_signal(w.Inputs.data, None)
+            self.send_signal(w.Inputs.data, self.heart)
+            self.assertIsNotNone(w.task)  # computing: the table waits, the GUI does not
+            self.assertEqual(w.rule_model.rowCount(), 0)
+            # a newer input replaces the running computation
+            self.send_signal(w.Inputs.data, self.heart[:50])
+            self.wait_until_finished()
+            self.assertIs(w.shown_data.ids.tolist() == self.heart[:50].ids.tolist(), True)
+            self.send_signal(w.Inputs.data, self.heart)
+            self.wait_until_finished()
+        finally:
+            owrulesviewer.THREAD_CELLS = old
+        self.assertEqual(self.shown_rules(), want_rows)
+        w.select_rules(want_rows[:3])
+        got_rules = self.get_output(w.Outputs.rules)
+        np.testing.assert_array_equal(got_rules.X, want_rules.X)
+        got = self.get_output(w.Outputs.annotated_data)
+        np.testing.assert_array_equal(got.metas[:, -4:].astype(str),
+                                      want_out.metas[:, -4:].astype(str))
+
     def test_conditions_take_the_width_the_window_gives(self):
         model = fitted("evc")
         self.show(model, self.heart)

@@ -133,7 +133,8 @@ def rule_table(model) -> RuleTable:
     return table
 
 
-def rules_as_table(model, data: Table | None = None, cover=None) -> Table:
+def rules_as_table(model, data: Table | None = None, cover=None, table=None,
+                   dists=None) -> Table:
     """The model's rules as data: an Orange table with one row per rule of
     ``rule_list``, so Data Table, Select Rows, Distributions and Save Data
     work on rules. Columns: the rule's number (``rule``), its conditions
@@ -141,14 +142,15 @@ def rules_as_table(model, data: Table | None = None, cover=None) -> Table:
     ``data``, the training counts stored on the rules), their count per
     class (``n <class value>``), ``precision`` (the share of its own
     class) and the model's own numbers (:func:`rule_table`); the class is
-    the rule's head; the rule as text is a meta attribute. ``cover``:
-    :func:`coverage` of ``data`` if it is known."""
+    the rule's head; the rule as text is a meta attribute. ``cover``,
+    ``table``, ``dists``: :func:`coverage` of ``data``, :func:`rule_table`
+    and :func:`class_distributions`, if they are known."""
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, StringVariable
     from Orange.data.util import get_unique_names
 
-    table = rule_table(model)
+    table = rule_table(model) if table is None else table
     class_var = model.domain.class_var
-    dists = class_distributions(model, data, cover)
+    dists = class_distributions(model, data, cover) if dists is None else dists
     covered = dists.sum(axis=1)
     heads = table.heads
     own = dists[np.arange(len(heads)), heads] if len(heads) else np.zeros(0)

@@ -16,6 +16,7 @@ from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 from Orange.widgets.utils.annotated_data import (ANNOTATED_DATA_SIGNAL_NAME,
                                                  create_annotated_table)
+from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.rules import viewer
@@ -31,6 +32,65 @@ RULE_ROLE = Qt.UserRole + 2
 FIXED_HEADERS = ("#", "Conditions", "Class", "Distribution", "Covered")
 #: rows whose contents set the columns' widths (the first ones in view order)
 WIDTH_SAMPLE = 200
+#: rows x rules above which the coverage and the statistics are computed in
+#: a thread (the canvas stays responsive); smaller inputs are shown at once
+THREAD_CELLS = 2_000_000
+
+
+class Prepared:
+    """What the viewer shows for a model and data, computed away from the
+    GUI thread for big inputs (:func:`prepare`)."""
+
+    def __init__(self, model):
+        self.model = model
+        self.shown_data = None     # the table coverage is on (input, else training data)
+        self.cover = None          # (rows of shown_data, rules) bool
+        self.errors = []           # why a candidate table could not be used
+        self.table = None          # viewer.RuleTable
+        self.dists = None          # (rules, classes) counts on shown_data
+        self.rules_table = None    # the Rules output
+        self.firing = None         # per shown row: the rules firing, as text
+
+
+def candidate_tables(model, data):
+    """Coverage is on the input data, else on the model's training data."""
+    out = [] if data is None else [data]
+    instances = getattr(model, "instances", None)
+    if instances is not None:
+        out.append(instances)
+    return out
+
+
+def prepare(model, candidates, state=None):
+    """The coverage of the first table of ``candidates`` the model can
+    read, the class counts of its rules there, the rule table, the Rules
+    output and the text of the rules firing on each row. ``state``: the
+    thread's :class:`TaskState` (interruptible between the steps)."""
+    out = Prepared(model)
+
+    def step(share):
+        if state is not None:
+            state.set_progress_value(100 * share)
+            if state.is_interruption_requested():
+                raise InterruptedError
+    for data in candidates:
+        try:
+            cover = viewer.coverage(model, data)
+        except Exception as ex:  # domains that do not transform
+            out.errors.append(str(ex))
+            continue
+        out.shown_data, out.cover = data, cover
+        break
+    step(0.4)
+    out.table = viewer.rule_table(model)
+    out.dists = viewer.class_distributions(model, out.shown_data, out.cover)
+    step(0.6)
+    out.rules_table = viewer.rules_as_table(model, out.shown_data, out.cover,
+                                            table=out.table, dists=out.dists)
+    step(0.7)
+    if out.cover is not None:
+        out.firing = viewer.firing_text(out.cover)
+    return out
 
 
 class RuleTableModel(QAbstractTableModel):
@@ -223,7 +283,7 @@ class RuleTableModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
 
-class OWRulesViewer(OWWidget):
+class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
     name = "Rule Viewer"
     description = "Shows the rules of any rule model with the model's own " \
                   "numbers (confidence, corrected quality, coefficient, " \
@@ -261,6 +321,7 @@ class OWRulesViewer(OWWidget):
 
     def __init__(self):
         super().__init__()
+        ConcurrentWidgetMixin.__init__(self)
         self.data = None
         self.model = None
         self._model = None      # the input model, if the viewer can show it
@@ -269,6 +330,7 @@ class OWRulesViewer(OWWidget):
         self.table = None       # viewer.RuleTable
         self._tall_rows = False  # rows sized for one condition per line
         self._firing = None     # per shown row: the rules firing, as text
+        self._prepared = None   # Prepared: what the table and outputs show
 
         self.info_label = gui.widgetLabel(gui.vBox(self.controlArea, "Model"),
                                           "No model on input.")
@@ -369,44 +431,59 @@ class OWRulesViewer(OWWidget):
         self.model = model
 
     def handleNewSignals(self):
+        self.cancel()
         self.Error.clear()
         self.Information.clear()
         model = self.model
         if model is not None and not viewer.is_supported(model):
             self.Error.not_rules()
             model = None
-        self._model = model
-        self._set_shown_data()
+        if model is None:
+            self._show(None)
+            return
+        candidates = candidate_tables(model, self.data)
+        rows = max((len(d) for d in candidates), default=0)
+        if rows * len(model.rule_list) <= THREAD_CELLS:
+            self._show(prepare(model, candidates))
+            return
+        # big: the table waits for the thread; the canvas does not
+        self._show(None)
+        self.info_label.setText(f"Computing the coverage of {len(model.rule_list):,} "
+                                f"rules on {rows:,} rows…")
+        self.start(prepare, model, candidates)
+
+    def on_done(self, prepared):
+        self._show(prepared)
+
+    def on_exception(self, ex):
+        self._show(None)
+        raise ex
+
+    def on_partial_result(self, _):
+        pass
+
+    def onDeleteWidget(self):
+        self.shutdown()
+        super().onDeleteWidget()
+
+    def _show(self, prepared):
+        """The table, plot and outputs of ``prepared`` (``None``: nothing)."""
+        self._prepared = prepared
+        self._model = None if prepared is None else prepared.model
+        self.shown_data = self.cover = self._firing = None
+        if prepared is not None:
+            self.shown_data, self.cover = prepared.shown_data, prepared.cover
+            self._firing = prepared.firing
+            for error in prepared.errors:
+                self.Error.incompatible_data(error)
+            if self.data is None and self.shown_data is not None:
+                self.Information.training_data()
         self._fill_table()
         self._fill_class_combo()
         self._update_plot()
         # the rules as data change with the inputs only, not with the selection
-        self.Outputs.rules.send(None if self._model is None else
-                                viewer.rules_as_table(self._model, self.shown_data,
-                                                      self.cover))
+        self.Outputs.rules.send(None if prepared is None else prepared.rules_table)
         self.commit.now()
-
-    def _set_shown_data(self):
-        """Coverage is on the input data, else on the model's training data."""
-        self.shown_data, self.cover, self._firing = None, None, None
-        if self._model is None:
-            return
-        candidates = []
-        if self.data is not None:
-            candidates.append(self.data)
-        instances = getattr(self._model, "instances", None)
-        if instances is not None:
-            candidates.append(instances)
-        for data in candidates:
-            try:
-                cover = viewer.coverage(self._model, data)
-            except Exception as ex:  # domains that do not transform
-                self.Error.incompatible_data(str(ex))
-                continue
-            self.shown_data, self.cover = data, cover
-            break
-        if self.data is None and self.shown_data is not None:
-            self.Information.training_data()
 
     # ------------------------------------------------------------ table
     def _fill_table(self):
@@ -414,10 +491,10 @@ class OWRulesViewer(OWWidget):
         self.info_label.setText("No model on input." if self.model is None
                                 else "")
         self.class_filter.clear()
-        if self._model is None:
+        if self._prepared is None:
             self.rule_model.clear()
             return
-        model = self._model
+        model = self._prepared.model
         used = viewer.used_mask(model)
         listed = viewer.listed_mask(model, self.show_unused)
         summary = viewer.model_summary(model)
@@ -426,9 +503,9 @@ class OWRulesViewer(OWWidget):
             summary.append(f"{used.sum()} of {len(used)} rules have a non-zero weight"
                            + ("." if self.show_unused else "; the others are hidden."))
         self.info_label.setText("\n".join(summary))
-        self.table = table = viewer.rule_table(model)
+        self.table = table = self._prepared.table
         class_var = model.domain.class_var
-        dists = viewer.class_distributions(model, self.shown_data, self.cover)
+        dists = self._prepared.dists
         rules = np.flatnonzero(listed)
         self.class_filter.addItems(["All classes"] + list(class_var.values))
         self.rule_model.words, self.rule_model.class_filter = (), -1
