@@ -355,6 +355,37 @@ class TestOWRulesViewer(owtest.WidgetTest):
         np.testing.assert_array_equal(got.metas[:, -4:].astype(str),
                                       want_out.metas[:, -4:].astype(str))
 
+    def test_every_column_fits_beside_a_long_summary(self):
+        from orangecontrib.rules.widgets.owrulesviewer import INFO_WIDTH
+        w = self.widget
+        for kind in ("sls", "roccer"):
+            with self.subTest(kind):
+                self.show(fitted(kind), self.heart)
+                w.resize(1600, 1000)
+                w.show()
+                self.process_events()
+                self.assertLessEqual(w.info_label.width(), INFO_WIDTH)
+                widths = sum(w.view.columnWidth(c) for c in range(w.rule_model.columnCount()))
+                self.assertLessEqual(widths, w.view.viewport().width())
+                w.hide()
+
+    def test_plots_have_legends_and_hull_numbers_do_not_overlap(self):
+        import pyqtgraph as pg
+        from orangecontrib.rules.widgets.owrulesviewer import LABEL_GAP
+        w = self.widget
+        model = fitted("evc")
+        self.show(model, self.heart)
+        legend = w.plot.plotItem.legend
+        self.assertIsNotNone(legend)
+        names = {label.text for _, label in legend.items}
+        heads = {model.domain.class_var.values[r.head] for r in model.rule_list}
+        self.assertEqual(names, heads)
+        self.show(fitted("roccer"), self.heart)
+        labels = [item.pos() for item in w.plot.plotItem.items if isinstance(item, pg.TextItem)]
+        self.assertTrue(labels)
+        for a, b in zip(labels, labels[1:]):
+            self.assertGreater(np.hypot(a.x() - b.x(), a.y() - b.y()), LABEL_GAP)
+
     def test_conditions_take_the_width_the_window_gives(self):
         model = fitted("evc")
         self.show(model, self.heart)

@@ -32,6 +32,10 @@ RULE_ROLE = Qt.UserRole + 2
 FIXED_HEADERS = ("#", "Conditions", "Class", "Distribution", "Covered")
 #: rows whose contents set the columns' widths (the first ones in view order)
 WIDTH_SAMPLE = 200
+#: the least distance (in rates) between numbered points of a ROC hull
+LABEL_GAP = 0.04
+#: the widest the left panel's texts get (pixels)
+INFO_WIDTH = 300
 #: rows x rules above which the coverage and the statistics are computed in
 #: a thread (the canvas stays responsive); smaller inputs are shown at once
 THREAD_CELLS = 2_000_000
@@ -335,6 +339,8 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         self.info_label = gui.widgetLabel(gui.vBox(self.controlArea, "Model"),
                                           "No model on input.")
         self.info_label.setWordWrap(True)
+        # a long summary wraps instead of widening the panel over the table
+        self.info_label.setMaximumWidth(INFO_WIDTH)
         box = gui.vBox(self.controlArea, "Display")
         self.compact_check = gui.checkBox(
             box, self, "compact_view", "Compact conditions",
@@ -353,6 +359,7 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
             tooltip="The class whose ROC convex hull is drawn.")
         self.plot_note = gui.widgetLabel(self.plot_box, "")
         self.plot_note.setWordWrap(True)
+        self.plot_note.setMaximumWidth(INFO_WIDTH)
         gui.rubber(self.controlArea)
         gui.auto_send(self.buttonsArea, self, "auto_commit")
 
@@ -667,18 +674,22 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         plot.plot([0, 1], [0, 1], pen=pg.mkPen("#999999", width=1, style=Qt.DashLine))
         plot.plot(points[:, 0], points[:, 1], pen=pg.mkPen(color, width=2),
                   symbol="o", symbolSize=8, symbolBrush=color, symbolPen=color)
+        last = None  # the last labelled point: close points are not labelled
         for e, rules in enumerate(entries):
             x, y = points[e + 1]
-            label = pg.TextItem(str(e + 1), color="k", anchor=(1.1, -0.1))
-            label.setPos(x, y)
-            plot.addItem(label)
+            if last is None or np.hypot(x - last[0], y - last[1]) > LABEL_GAP:
+                label = pg.TextItem(str(e + 1), color="k", anchor=(1.1, -0.1))
+                label.setPos(x, y)
+                plot.addItem(label)
+                last = (x, y)
             if selected & set(rules):
                 plot.plot([x], [y], pen=None, symbol="o", symbolSize=15,
                           symbolBrush=None, symbolPen=pg.mkPen("k", width=2))
         plot.setXRange(0, 1)
         plot.setYRange(0, 1)
         self.plot_note.setText(f"{len(entries)} rules on the hull; numbers are "
-                               "positions in the class's rule list.")
+                               "positions in the class's rule list (points too "
+                               "close to the last numbered one are not numbered).")
 
     def _plot_abstention(self):
         model = self._model
@@ -716,14 +727,17 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         plot.setLabel("left", "EVC-corrected probability")
         plot.setTitle("Extreme-value correction of each rule", color="#222222")
         plot.plot([0, 1], [0, 1], pen=pg.mkPen("#999999", width=1, style=Qt.DashLine))
-        brushes = [pg.mkBrush(*colors[h], 200) for h in heads]
-        pens = [pg.mkPen("k", width=2) if s else pg.mkPen(None) for s in selected]
-        sizes = [14 if s else 9 for s in selected]
         ok = ~np.isnan(raw)
-        scatter = pg.ScatterPlotItem(
-            x=raw[ok], y=q[ok], brush=[b for b, o in zip(brushes, ok) if o],
-            pen=[p for p, o in zip(pens, ok) if o], size=[s for s, o in zip(sizes, ok) if o])
-        plot.addItem(scatter)
+        plot.addLegend(offset=(-10, 60), labelTextColor="#222222")
+        for c, value in enumerate(model.domain.class_var.values):  # one item per class
+            mask = ok & (heads == c)
+            if not mask.any():
+                continue
+            sel = selected[mask]
+            plot.addItem(pg.ScatterPlotItem(
+                x=raw[mask], y=q[mask], brush=pg.mkBrush(*colors[c], 200),
+                pen=[pg.mkPen("k", width=2) if t else pg.mkPen(None) for t in sel],
+                size=[14 if t else 9 for t in sel], name=value))
         lo = np.nanmin(np.concatenate([raw[ok], q[ok], [1.0]]))
         lo = max(0.0, lo - 0.05)
         plot.setXRange(lo, 1.0)
