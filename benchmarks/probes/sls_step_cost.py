@@ -11,34 +11,18 @@ all paths in one process).
 """
 import os
 import sys
-import time
 
 import numpy as np
+from sls_paths import run_searches, shape_codes  # this directory
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bench_shapes import make_shape, split  # noqa: E402
-
-from orangecontrib.rules.core import SLSData, pack_bits, sls_search  # noqa: E402
-from orangecontrib.rules.sls import SLSPreprocessor, sls_coding  # noqa: E402
+from orangecontrib.rules.core import SLSData
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 shape = args[0] if args else "5000x40x11"
 vector = "--scalar" not in sys.argv
-data, _ = split(make_shape(shape))
-data = SLSPreprocessor(10, "thresholds")(data)
-codes, n_bins, ordinal, _ = sls_coding(data, 10)
-sd = SLSData(codes, n_bins, ordinal, np.ones(len(data)),
+codes, n_bins, ordinal, y = shape_codes(shape)
+sd = SLSData(codes, n_bins, ordinal, np.ones(len(y)),
              simd=(os.environ.get("ORANGE_RULES_SIMD") or True) if vector else False)
-y = data.Y.astype(int)
-t = time.perf_counter()
-steps, scores = 0, []
-for c in np.unique(y)[:3]:
-    pos = pack_bits((y == c).astype(np.uint8))
-    for k in range(1, 9):
-        for seed in range(5):
-            rules, score, n, _, _ = sls_search(sd, pos, k, 5000, 0.2, 0.01, 7919 * seed + k)
-            steps += n
-            scores.append(score)
-dt = time.perf_counter() - t
-print(f"{shape}{'' if sd.simd else ' (scalar)'}: {dt:.3f} s, {steps} steps, {dt / steps * 1e6:.3f} us/step, "
-      f"mean score {np.mean(scores):.3f}")
+dt, steps, scores = run_searches(sd, y, 5)
+print(f"{shape}{'' if sd.simd else ' (scalar)'}: {dt:.3f} s, {steps} steps, "
+      f"{dt / steps * 1e6:.3f} us/step, mean score {np.mean(scores):.3f}")
