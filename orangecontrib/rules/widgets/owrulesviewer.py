@@ -729,15 +729,18 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         plot.plot([0, 1], [0, 1], pen=pg.mkPen("#999999", width=1, style=Qt.DashLine))
         ok = ~np.isnan(raw)
         plot.addLegend(offset=(-10, 60), labelTextColor="#222222")
-        for c, value in enumerate(model.domain.class_var.values):  # one item per class
+        # one item per class (one symbol each, drawn once however many
+        # rules), the selected rules ringed by one more on top
+        for c, value in enumerate(model.domain.class_var.values):
             mask = ok & (heads == c)
-            if not mask.any():
-                continue
-            sel = selected[mask]
-            plot.addItem(pg.ScatterPlotItem(
-                x=raw[mask], y=q[mask], brush=pg.mkBrush(*colors[c], 200),
-                pen=[pg.mkPen("k", width=2) if t else pg.mkPen(None) for t in sel],
-                size=[14 if t else 9 for t in sel], name=value))
+            if mask.any():
+                plot.addItem(pg.ScatterPlotItem(
+                    x=raw[mask], y=q[mask], brush=pg.mkBrush(*colors[c], 200),
+                    pen=pg.mkPen(None), size=9, name=value))
+        ring = ok & selected
+        if ring.any():
+            plot.addItem(pg.ScatterPlotItem(x=raw[ring], y=q[ring], brush=pg.mkBrush(None),
+                                            pen=pg.mkPen("k", width=2), size=14))
         lo = np.nanmin(np.concatenate([raw[ok], q[ok], [1.0]]))
         lo = max(0.0, lo - 0.05)
         plot.setXRange(lo, 1.0)
