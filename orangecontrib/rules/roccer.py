@@ -267,10 +267,16 @@ def repair(rules, inserted, pos, w, W, P, N, curve=None):
                 inserted -= 1
 
 
+#: seconds between progress reports of a long loop (a Cancel waits at most that)
+PROGRESS_EVERY = 0.05
+
+
 def select_rules(cand_bits, pos, w, progress=None):
     """Algorithm 1 for one class: candidates (rows of ``cand_bits``, in the
     order to try them) go into the list ``[R_default]`` by TryToInsertRule;
-    returns the selected :class:`ListRule` s (without the default rule)."""
+    returns the selected :class:`ListRule` s (without the default rule).
+    ``progress(share of the candidates tried)`` is called every
+    ``PROGRESS_EVERY`` seconds at most (it may raise to cancel)."""
     W = cand_bits.shape[1]
     P = float(np.dot(w, np.unpackbits(pos.view(np.uint8), bitorder="little")[:len(w)]))
     N = float(w.sum()) - P
@@ -278,6 +284,7 @@ def select_rules(cand_bits, pos, w, progress=None):
     start = 0
     curve = ListCurve(pos, w, W)
     valid = 0  # the curve's first entries that match the list
+    next_report = time.perf_counter() + PROGRESS_EVERY
     while start < len(cand_bits):
         fp, tp, unions = curve.points(rules, valid)
         seg_tp = np.diff(np.append(tp, P))
@@ -289,8 +296,9 @@ def select_rules(cand_bits, pos, w, progress=None):
         repair(rules, j, pos, w, W, P, N, curve)
         valid = len(rules)  # repair left the curve at the list's points
         start = k + 1
-        if progress:
+        if progress and time.perf_counter() >= next_report:
             progress(start / len(cand_bits))
+            next_report = time.perf_counter() + PROGRESS_EVERY
     return rules
 
 
@@ -610,6 +618,7 @@ class ROCCERLearner(RuleLearner):
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
         items = make_items(data, enc, self.min_cuts, self.max_cuts, self.numeric)
+        self.progress(0.02, "Mining candidate rules")
         dist = enc.class_distribution()
         min_sup = self.support_fraction(dist) * w.sum()
         classes = [c for c in range(enc.n_classes) if dist[c] > 0]
@@ -631,10 +640,14 @@ class ROCCERLearner(RuleLearner):
                     conf, length, budget, True, 3 * budget)
                 if complete:
                     break
+                self.progress(i / len(classes), "Mining candidate rules")
             t1 = time.perf_counter()
             order = distance_order(sup, cov - sup, P, N)
             self.progress((i + 0.5) / len(classes), "Selecting rules")
-            selected = select_rules(np.ascontiguousarray(bits[order]), pos, w)
+            selected = select_rules(  # progress (and Cancel) after every insertion
+                np.ascontiguousarray(bits[order]), pos, w,
+                lambda f, i=i: self.progress((i + 0.5 + 0.5 * f) / len(classes),
+                                             "Selecting rules"))
             t2 = time.perf_counter()
             starts = np.concatenate([[0], ends[:-1]])
             conditions = [tuple(c for it in found[starts[k]:ends[k]]

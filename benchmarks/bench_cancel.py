@@ -1,0 +1,87 @@
+"""How soon a learner widget's fit stops when it is cancelled (a setting
+changed, new data, the node removed): each widget fits the shape 20000x10x2
+with its defaults in its worker thread; the fit is cancelled at 5%, 15%, ..
+95% of its full time and the seconds until the thread ends are measured.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_cancel.py
+        [--shape 20000x10x2] [--out results/cancel.md]
+
+The widgets' own settings (all cores, as in the canvas). A fit stops at
+its next progress report, so this is the longest stretch between reports
+that a cancel meets.
+"""
+import argparse
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+
+def wait(app, widget):
+    while widget.task is not None:
+        app.processEvents()
+        time.sleep(0.002)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--shape", default="20000x10x2")
+    p.add_argument("--out", default=os.path.join(HERE, "results", "cancel.md"))
+    args = p.parse_args()
+    import numpy as np
+    from AnyQt.QtWidgets import QApplication
+    app = QApplication.instance() or QApplication(sys.argv)
+    from bench_shapes import make_shape
+    from runner import command, git_commit, machine
+
+    from orangecontrib.rules.widgets.owevcrules import OWEVCRules
+    from orangecontrib.rules.widgets.owroccer import OWROCCER
+    from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression
+    from orangecontrib.rules.widgets.owrulescoring import OWRuleScoring
+    from orangecontrib.rules.widgets.owslipper import OWSlipper
+    from orangecontrib.rules.widgets.owslsensembles import OWSLSEnsembles
+
+    data = make_shape(args.shape)
+    rows = ["| widget | fit (s) | cancel: longest wait (s) | median (s) |",
+            "|---|---:|---:|---:|"]
+    for cls in (OWSlipper, OWEVCRules, OWRuleLogisticRegression, OWSLSEnsembles, OWROCCER,
+                OWRuleScoring):
+        w = cls()
+        t = time.perf_counter()
+        w.set_data(data)
+        w.handleNewSignals()
+        wait(app, w)
+        full = time.perf_counter() - t
+        waits = []
+        for share in np.arange(0.05, 1.0, 0.1):
+            w.set_data(None)
+            w.handleNewSignals()
+            app.processEvents()
+            w.set_data(data)
+            w.handleNewSignals()
+            future = w.task.future
+            time.sleep(full * share)
+            t = time.perf_counter()
+            w.cancel()
+            while not future.done():
+                time.sleep(0.001)
+            waits.append(time.perf_counter() - t)
+        rows.append(f"| {cls.name} | {full:.1f} | {max(waits):.2f} | {np.median(waits):.2f} |")
+        print(rows[-1], flush=True)
+        w.onDeleteWidget()
+    text = "\n".join([
+        "# How soon a cancelled fit stops", "",
+        f"Command: `{command()}` (commit {git_commit()}). Machine: {machine()}.", "",
+        f"Each learner widget fits {args.shape} with its defaults in its worker thread; "
+        "the fit is cancelled at 5%, 15%, .., 95% of its full time and the seconds until "
+        "the thread ends are measured (longest and median of the ten).", "", *rows, ""])
+    with open(args.out, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
