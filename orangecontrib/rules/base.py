@@ -203,6 +203,36 @@ def _active_backend():
         return None, None
 
 
+def in_process_backend() -> bool:
+    """Does :func:`parallel_map` run its tasks in this process (threads, or
+    one after the other), so that they can reach the caller's objects? Not
+    under a process or Dask backend the user chose."""
+    try:
+        from joblib.parallel import get_active_backend
+        backend = get_active_backend(prefer="threads")[0]
+    except (ImportError, AttributeError, TypeError, ValueError):  # another joblib
+        return False
+    return type(backend).__name__ in ("ThreadingBackend", "SequentialBackend")
+
+
+class _Reporter:
+    """A fit's progress callback and the progress last given to it: the
+    fit's tasks in other threads of this process ask it whether to stop
+    (:meth:`check`: the callback again with the same progress, which raises
+    :class:`Interrupted` when the caller cancelled) without moving it."""
+
+    def __init__(self, callback):
+        self.callback = callback
+        self.last = (0.0, "")
+
+    def report(self, fraction, status):
+        self.last = (fraction, status)
+        self.callback(fraction, status)
+
+    def check(self, *_):
+        self.callback(*self.last)
+
+
 def parallel_map(jobs, n_jobs=None):
     """The results of joblib's ``delayed`` calls ``jobs``, in order, as they
     finish: ``joblib.Parallel(n_jobs=parallel_jobs(n_jobs), prefer="threads",
@@ -691,8 +721,8 @@ class RuleLearner(Learner):
     def __call__(self, data, progress_callback=None):
         if isinstance(data, Table):
             check_table(data)
-        token = _PROGRESS.set({**_PROGRESS.get(), id(self): wrap_callback(
-            progress_callback or dummy_callback, start=0.1, end=0.99)})
+        token = _PROGRESS.set({**_PROGRESS.get(), id(self): _Reporter(wrap_callback(
+            progress_callback or dummy_callback, start=0.1, end=0.99))})
         try:
             return super().__call__(data, progress_callback)
         finally:
@@ -706,8 +736,20 @@ class RuleLearner(Learner):
         one learner fitted from two threads at once reports each fit's
         progress to its own caller (a thread the fit starts reports
         nothing; the fit reports as its tasks finish)."""
-        cb = _PROGRESS.get().get(id(self), dummy_callback)
-        cb(float(min(max(fraction, 0.0), 1.0)), status)
+        reporter = _PROGRESS.get().get(id(self))
+        if reporter is not None:
+            reporter.report(float(min(max(fraction, 0.0), 1.0)), status)
+
+    def stop_check(self):
+        """A function the fit's parallel tasks call now and then (any
+        arguments): it raises :class:`Interrupted` once the caller has
+        cancelled the fit, so a long task stops without waiting for its end.
+        ``None`` outside a fit, or when the tasks may run in other
+        processes (they cannot reach the caller's callback)."""
+        reporter = _PROGRESS.get().get(id(self))
+        if reporter is None or not in_process_backend():
+            return None
+        return reporter.check
 
     # --- the rows a fit uses ---------------------------------------------------
     def preprocess(self, data, progress_callback=None):

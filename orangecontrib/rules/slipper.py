@@ -273,11 +273,12 @@ def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None):
     return np.array(track.errors)
 
 
-def _fold_errors(enc, ypos, train, test, T_max, seed):
+def _fold_errors(enc, ypos, train, test, T_max, seed, check=None):
     """One internal cross-validation fold: ``T_max`` rounds on ``train``,
-    hold-out error on ``test`` after every round."""
+    hold-out error on ``test`` after every round. ``check``: called after
+    every round (:meth:`RuleLearner.stop_check`)."""
     tr, te = enc.subset(train), enc.subset(test)
-    hyp = boost(tr, ypos[train], tr.w, T_max, np.random.default_rng(seed))
+    hyp = boost(tr, ypos[train], tr.w, T_max, np.random.default_rng(seed), check)
     return holdout_errors(hyp, te, ypos[test])
 
 
@@ -330,11 +331,12 @@ class SharedFold:
                 + self.cache.XcT.nbytes + self.cache.xs.nbytes + self.te_XcT.nbytes)
 
 
-def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed):
+def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed, check=None):
     """Hold-out error after each of ``T_max`` rounds of the booster of
-    positives ``ypos`` trained on the shared ``fold``."""
+    positives ``ypos`` trained on the shared ``fold`` (``check``: as in
+    :func:`_fold_errors`)."""
     hyp = boost(fold.tr, ypos[fold.train], fold.tr.w, T_max,
-                np.random.default_rng(seed), cache=fold.cache)
+                np.random.default_rng(seed), check, cache=fold.cache)
     return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT)
 
 
@@ -591,10 +593,11 @@ class SlipperLearner(RuleLearner):
 
         cv_seeds = seeds[0].spawn(self.n_folds + 1)
         folds = internal_folds(enc, ypos, self.n_folds, cv_seeds[0])
-        tasks = [delayed(_fold_errors)(enc, ypos, train, test, self._T_max, s)
+        check = self.stop_check()  # a Cancel stops the tasks after their round
+        tasks = [delayed(_fold_errors)(enc, ypos, train, test, self._T_max, s, check)
                  for (train, test), s in zip(folds or [], cv_seeds[1:])]
         tasks.append(delayed(boost)(enc, ypos, enc.w, self._T_max,
-                                    np.random.default_rng(seeds[1])))
+                                    np.random.default_rng(seeds[1]), check))
         results = []
         for r in parallel_map(tasks, jobs):
             results.append(r)
@@ -655,9 +658,10 @@ class SlipperLearner(RuleLearner):
                 steps += len(folds) * len(classes)
                 fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
                 errors = np.zeros((len(classes), len(folds), self._T_max))
+                check = self.stop_check()
                 for f, (train, test) in enumerate(folds):
                     fold = SharedFold(enc, train, test)
-                    jobs = (delayed(_shared_fold_errors)(fold, yp, self._T_max, fs[f])
+                    jobs = (delayed(_shared_fold_errors)(fold, yp, self._T_max, fs[f], check)
                             for yp, fs in zip(ypos, fold_seeds))
                     for b, e in enumerate(parallel_map(jobs, n_jobs)):
                         errors[b, f] = e
@@ -673,7 +677,8 @@ class SlipperLearner(RuleLearner):
             rounds = even_rounds(rounds, self.max_rules)
         done = steps - len(classes)
         results = []
-        jobs = (delayed(boost)(enc, yp, enc.w, T, np.random.default_rng(s[1]))
+        check = self.stop_check()
+        jobs = (delayed(boost)(enc, yp, enc.w, T, np.random.default_rng(s[1]), check)
                 for yp, T, s in zip(ypos, rounds, seeds))
         for T, hyp in zip(rounds, parallel_map(jobs, n_jobs)):
             results.append((T, merge_duplicates(hyp)))

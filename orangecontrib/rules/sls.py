@@ -657,11 +657,15 @@ def keep_within_budget(found: dict, rho: float, max_rules: int) -> dict:
 SEARCHES_PER_TASK = 5
 
 
-def _search_batch(sd: SLSData, pos_bits, k, seeds, max_steps, p_noise, p_restart):
+def _search_batch(sd: SLSData, pos_bits, k, seeds, max_steps, p_noise, p_restart,
+                  check=None):
     """``len(seeds)`` independent SLS runs for one class and one ``k``:
-    ``(rules, regions)`` of each (see :func:`core.sls_search`)."""
+    ``(rules, regions)`` of each (see :func:`core.sls_search`); ``check``
+    before each (:meth:`RuleLearner.stop_check`)."""
     out = []
     for seed in seeds:
+        if check is not None:
+            check()
         rules, _, _, regions, _ = sls_search(sd, pos_bits, k, max_steps, p_noise,
                                              p_restart, int(seed))
         out.append((rules, regions))
@@ -746,8 +750,9 @@ class SLSEnsembleLearner(RuleLearner):
         tasks = [(c, k, seeds[i][j:j + SEARCHES_PER_TASK]) for i, (c, k) in enumerate(pairs)
                  for j in range(0, self.n_rule_sets, SEARCHES_PER_TASK)]
         pos_bits = {c: pack_bits((y == c).astype(np.uint8)) for c in classes}
+        check = self.stop_check()  # a Cancel stops the tasks between searches
         jobs = (delayed(_search_batch)(sd, pos_bits[c], k, chunk, self.max_steps,
-                                       self.p_noise, self.p_restart)
+                                       self.p_noise, self.p_restart, check)
                 for c, k, chunk in tasks)
         found = {c: {} for c in classes}  # distinct rule sets: (first k, regions)
         self.progress(0.0, "Searching rule sets")

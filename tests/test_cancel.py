@@ -1,0 +1,52 @@
+"""A cancelled fit stops soon: the learners whose work runs in parallel
+tasks (SLIPPER's folds and final booster, SLS's searches) ask the caller's
+callback from inside those tasks (``RuleLearner.stop_check``), not only when
+a task ends; a callback that never cancels changes nothing."""
+import threading
+
+import numpy as np
+import pytest
+from Orange.data import Table
+from joblib import parallel_backend
+
+from orangecontrib.rules import Interrupted, SlipperLearner, SLSEnsembleLearner
+from orangecontrib.rules.base import in_process_backend
+
+
+def learners():
+    return {"slipper": lambda: SlipperLearner(n_jobs=2, random_state=0),
+            "sls": lambda: SLSEnsembleLearner(n_jobs=2, n_rule_sets=6, max_steps=2000,
+                                              random_state=0)}
+
+
+@pytest.mark.parametrize("name", ["slipper", "sls"])
+def test_the_parallel_tasks_ask_the_callback_and_stop_when_cancelled(name):
+    data = Table("heart_disease")
+    main = threading.get_ident()
+    threads = set()
+
+    def listening(progress, status=""):
+        threads.add(threading.get_ident())
+
+    model = learners()[name]()(data, progress_callback=listening)
+    assert threads - {main}, "no task asked the callback from its own thread"
+    plain = learners()[name]()(data)
+    np.testing.assert_array_equal(model(data, model.Probs), plain(data, plain.Probs))
+
+    asked = []
+
+    def cancelling(progress, status=""):
+        asked.append(threading.get_ident())
+        if threading.get_ident() != main:  # the first ask from inside a task cancels
+            raise Interrupted()
+
+    with pytest.raises(Interrupted):
+        learners()[name]()(data, progress_callback=cancelling)
+
+
+def test_tasks_in_other_processes_get_no_check():
+    assert in_process_backend()
+    with parallel_backend("loky"):
+        assert not in_process_backend()
+        learner = SlipperLearner()
+        assert learner.stop_check() is None
