@@ -91,7 +91,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
     def test_model_specific_columns(self):
         headers = {
             "slipper": ["Confidence"], "evc": ["EVC quality", "Raw frequency"],
-            "logreg": ["Coefficient", "EVC quality"], "sls": ["Ensemble weight"],
+            "logreg": ["Coefficient", "EVC quality"], "sls": ["Ensemble weight", "Rule sets", "Heaviest set", "Set weight"],
             "roccer": ["Position", "FPR", "TPR", "Likelihood ratio"],
             "scoring": ["Quality"], "cn2": ["Quality"]}
         for kind, names in headers.items():
@@ -115,6 +115,20 @@ class TestOWRulesViewer(owtest.WidgetTest):
         fpr = [float(self.widget.rule_model.index(r, 6).data(Qt.UserRole + 1))
                for r in range(len(model.rule_list))]
         np.testing.assert_allclose(fpr, [r.extra["roc_point"][0] for r in model.rule_list])
+
+    def test_sls_rules_name_their_heaviest_rule_set(self):
+        model = fitted("sls")
+        cols = {c.name: c.values for c in model.viewer_columns()}
+        for k in range(len(model.rule_list)):
+            sets = [(q, e) for e, (ens, cols_e) in enumerate(zip(model.ensembles,
+                                                                 model._columns))
+                    for q, idx in zip(ens.weights, cols_e) if k in set(np.asarray(idx))]
+            self.assertEqual(cols["Rule sets"][k], len(sets))
+            q, e = max(sets)
+            self.assertAlmostEqual(cols["Set weight"][k], q)
+            rank = 1 + sum(w > q for w in model.ensembles[e].weights)
+            self.assertEqual(cols["Heaviest set"][k], rank)
+            self.assertAlmostEqual(cols["Ensemble weight"][k], sum(w for w, _ in sets))
 
     def test_distribution_is_on_the_data_shown(self):
         model = fitted("roccer")

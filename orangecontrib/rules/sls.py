@@ -360,8 +360,33 @@ class SLSEnsembleModel(RuleModel):
     plot_kind = "abstention"
 
     def viewer_columns(self):
+        """The rule's summed weight, and its rule sets: how many contain it,
+        the heaviest of them (its rank in its class's ensemble: 1 plus the
+        number of heavier sets; sorting by it lists the rules set by set)
+        and that set's weight ``Q``."""
+        n = len(self.rule_list)
+        n_sets, best_rank = np.zeros(n), np.full(n, np.nan)
+        best_q = np.full(n, -np.inf)
+        for ens, cols in zip(self.ensembles, self._columns):
+            weights = np.asarray(ens.weights, dtype=float)
+            rank = 1 + np.sum(weights[None, :] > weights[:, None], axis=1)  # ties share
+            for q, r, idx in zip(weights, rank, cols):
+                idx = np.asarray(idx, dtype=int)
+                n_sets[idx] += 1
+                better = idx[q > best_q[idx]]
+                best_q[better], best_rank[better] = q, r
+        best_q[np.isinf(best_q)] = np.nan
         return [ViewerColumn("Ensemble weight", np.array([r.quality for r in self.rule_list]),
-                             "The summed weight of the rule sets that contain the rule.")]
+                             "The summed weight of the rule sets that contain the rule."),
+                ViewerColumn("Rule sets", n_sets,
+                             "How many rule sets of the ensemble contain the rule.",
+                             decimals=0),
+                ViewerColumn("Heaviest set", best_rank,
+                             "The heaviest rule set that contains the rule, by its rank in "
+                             "its class's ensemble (1: the heaviest); sort by it to read "
+                             "the rules set by set.", decimals=0),
+                ViewerColumn("Set weight", best_q,
+                             "The weight Q of that rule set (Section 4).")]
 
     def summary_lines(self):
         lines = super().summary_lines()
