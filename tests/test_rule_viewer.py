@@ -91,7 +91,8 @@ class TestOWRulesViewer(owtest.WidgetTest):
     def test_model_specific_columns(self):
         headers = {
             "slipper": ["Confidence"], "evc": ["EVC quality", "Raw frequency"],
-            "logreg": ["Coefficient", "EVC quality"], "sls": ["Ensemble weight", "Rule sets", "Heaviest set", "Set weight"],
+            "logreg": ["Coefficient", "EVC quality"],
+            "sls": ["Ensemble weight", "Rule sets", "Heaviest set", "Set weight"],
             "roccer": ["Position", "FPR", "TPR", "Likelihood ratio"],
             "scoring": ["Quality"], "cn2": ["Quality"]}
         for kind, names in headers.items():
