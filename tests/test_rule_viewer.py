@@ -37,6 +37,21 @@ def fitted(kind, data_name="heart_disease"):
     return _MODELS[key]
 
 
+def cn2_cover(model, data):
+    """Orange's CN2 by its own rules: the rows each rule fires on; for the
+    ordered (decision list) model, the rows it decides (the first to fire)."""
+    from Orange.classification.rules import CN2Classifier
+    X = model.data_to_model_domain(data).X
+    fire = np.column_stack([r.evaluate_data(X) for r in model.rule_list]).astype(bool)
+    if not isinstance(model, CN2Classifier):
+        return fire
+    decided = np.zeros_like(fire)
+    for i, row in enumerate(fire):
+        if row.any():
+            decided[i, np.argmax(row)] = True
+    return decided
+
+
 def non_white_share(widget) -> float:
     """Share of a rendered widget's pixels that are not background white."""
     image = widget.grab().toImage()
@@ -59,8 +74,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
 
     def expected_rows(self, model, data, rules):
         if kind_of(model) == "cn2":
-            X = model.data_to_model_domain(data).X
-            cover = np.column_stack([model.rule_list[k].evaluate_data(X) for k in rules])
+            cover = cn2_cover(model, data)[:, rules]
         else:
             cover = model.covering(data)[:, rules]
         return np.flatnonzero(cover.any(axis=1))
@@ -229,8 +243,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 rules = self.get_output(self.widget.Outputs.rules)
                 self.assertEqual(len(rules), len(model.rule_list))
                 if kind_of(model) == "cn2":
-                    X = model.data_to_model_domain(self.heart).X
-                    cover = np.column_stack([r.evaluate_data(X) for r in model.rule_list])
+                    cover = cn2_cover(model, self.heart)
                 else:
                     cover = model.covering(self.heart)
                 np.testing.assert_array_equal(rules.get_column("coverage"), cover.sum(axis=0))
@@ -245,6 +258,27 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 self.assertTrue(all(isinstance(t, str) and t for t in rules.metas[:, 0]))
         self.send_signal(self.widget.Inputs.model, None)
         self.assertIsNone(self.get_output(self.widget.Outputs.rules))
+
+    def test_orange_ordered_cn2_is_read_as_a_decision_list(self):
+        from Orange.classification import CN2UnorderedLearner
+        model = fitted("cn2")
+        self.assertTrue(viewer.is_decision_list(model))
+        self.assertFalse(viewer.is_decision_list(CN2UnorderedLearner()(self.heart)))
+        self.show(model, self.heart)
+        w, m = self.widget, self.widget.rule_model
+        texts = [m.index(r, 1).data() for r in range(m.rowCount())]
+        self.assertTrue(texts[0].startswith("IF "))
+        self.assertTrue(all(t.startswith("ELSE IF ") for t in texts[1:-1]))
+        self.assertEqual(texts[-1], "ELSE")  # the default rule
+        self.assertIn("Decision list", w.info_label.text())
+        # every row is decided by one rule: the counts add up to the rows
+        self.assertEqual(w.cover.sum(axis=1).tolist(), [1] * len(self.heart))
+        rules = self.get_output(w.Outputs.rules)
+        self.assertEqual(rules.get_column("coverage").sum(), len(self.heart))
+        # the decided class is the model's prediction
+        decided = np.asarray([model.rule_list[k].prediction
+                              for k in w.cover.argmax(axis=1)])
+        np.testing.assert_array_equal(decided, model(self.heart))
 
     def test_slippers_default_rules_are_summed_apart(self):
         model = fitted("slipper")

@@ -32,6 +32,7 @@ class RuleTable:
     conditions: list = field(default_factory=list)  # per rule: condition strings
     heads: np.ndarray = None                         # predicted class index
     columns: list = field(default_factory=list)      # model-specific Columns
+    prefixes: list = None   # a decision list's IF / ELSE IF / ELSE per rule, else None
 
 
 def condition_str(domain, sel) -> str:
@@ -54,13 +55,34 @@ def is_supported(model) -> bool:
     return rules is not None and all(hasattr(r, "selectors") for r in rules)
 
 
+def is_decision_list(model) -> bool:
+    """Orange's ordered CN2 (``CN2Classifier``, and the CN2 widget's model
+    with ordered rules and exclusive covering): the first rule that fires
+    on a row decides it."""
+    name = type(model).__name__
+    if name == "CN2Classifier":
+        return True
+    if name == "CustomRuleClassifier":
+        return (str(getattr(model, "rule_ordering", "")).lower() == "ordered"
+                and str(getattr(model, "covering_algorithm", "")).lower() == "exclusive")
+    return False
+
+
 def coverage(model, data: Table) -> np.ndarray:
-    """Boolean ``(len(data), n_rules)``: which rules fire on each row."""
+    """Boolean ``(len(data), n_rules)``: which rules fire on each row; for
+    a decision list (:func:`is_decision_list`), the one rule that decides
+    it (the first that fires)."""
     if isinstance(model, RuleModel):
         return model.covering(data)
     X = model.data_to_model_domain(data).X  # Orange's CN2: its own rules
     cols = [np.asarray(r.evaluate_data(X), dtype=bool) for r in model.rule_list]
-    return np.column_stack(cols) if cols else np.zeros((len(data), 0), bool)
+    cover = np.column_stack(cols) if cols else np.zeros((len(data), 0), bool)
+    if is_decision_list(model) and cover.shape[1]:
+        fired = np.flatnonzero(cover.any(axis=1))
+        first = cover[fired].argmax(axis=1)
+        cover = np.zeros_like(cover)
+        cover[fired, first] = True
+    return cover
 
 
 #: rows (or rules) a block of the coverage matrix holds while it is summed
@@ -130,6 +152,9 @@ def rule_table(model) -> RuleTable:
     else:
         table.columns = [Column("Quality", np.array([float(r.quality) for r in rules]),
                                 "The rule's quality as its learner reports it.")]
+    if is_decision_list(model):
+        table.prefixes = ["IF" if i == 0 else "ELSE" if not c and i == len(rules) - 1
+                          else "ELSE IF" for i, c in enumerate(table.conditions)]
     return table
 
 
@@ -203,7 +228,12 @@ def model_summary(model) -> list[str]:
     """A few lines about the model for the widget's info box."""
     if isinstance(model, RuleModel):
         return model.summary_lines()
-    return [f"{type(model).__name__}: {len(model.rule_list)} rules"]
+    if is_decision_list(model):
+        return [f"Decision list ({type(model).__name__}): {len(model.rule_list)} rules, "
+                "tried in order; the first that fires gives the class",
+                "Covered rows and counts: the rows each rule decides (it fires and no "
+                "rule above it does)"]
+    return [f"{type(model).__name__}: {len(model.rule_list)} rules, unordered"]
 
 
 # --------------------------------------------------------------- plot data

@@ -116,6 +116,7 @@ class RuleTableModel(QAbstractTableModel):
         self.rules = np.zeros(0, dtype=int)   # rule index (rule_list) of each listed rule
         self.order = np.zeros(0, dtype=int)   # the listed rules shown, in view order
         self.conditions, self.class_names, self.colors = [], [], None
+        self.prefixes = None
         self.heads = np.zeros(0, dtype=int)
         self.dist = np.zeros((0, 0))
         self.columns = []                     # (values, decimals) of the model's numbers
@@ -131,12 +132,14 @@ class RuleTableModel(QAbstractTableModel):
         self._set_empty()
         self.endResetModel()
 
-    def set_rules(self, rules, conditions, heads, class_var, dist, columns):
+    def set_rules(self, rules, conditions, heads, class_var, dist, columns, prefixes=None):
         """``rules``: indices into ``rule_list`` of the rules to list;
         ``conditions``, ``heads``, ``dist``: theirs (condition strings,
         class index, class counts on the shown data); ``columns``: the
-        model's :class:`viewer.Column` s over all rules."""
+        model's :class:`viewer.Column` s over all rules; ``prefixes``: a
+        decision list's IF / ELSE IF / ELSE of the listed rules."""
         self.beginResetModel()
+        self.prefixes = prefixes
         rules = np.asarray(rules, dtype=int)
         self.rules, self.order = rules, np.arange(len(rules))
         self.conditions = list(conditions)
@@ -152,7 +155,7 @@ class RuleTableModel(QAbstractTableModel):
         self.covered_decimals = 0 if _is_int(covered) else 1
         head_share = np.divide(self.dist[np.arange(len(rules)), self.heads], covered,
                                out=np.zeros(len(rules)), where=covered > 0)
-        text = np.array([" AND ".join(c) if c else "TRUE" for c in self.conditions],
+        text = np.array([self._conditions_text(r, " AND ") for r in range(len(rules))],
                         dtype=object)
         self.keys = [rules, text, np.array([self.class_names[h] for h in self.heads],
                                            dtype=object), head_share, covered]
@@ -191,7 +194,7 @@ class RuleTableModel(QAbstractTableModel):
             return int(self.rules[r])
         if role == Qt.ToolTipRole:
             if col == 1:
-                return " AND\n".join(self.conditions[r]) or "TRUE"
+                return self._conditions_text(r, " AND\n")
             if col == 3:
                 return "\n".join(f"{v}: {_count(x)}"
                                  for v, x in zip(self.class_names, self.dist[r]))
@@ -206,8 +209,7 @@ class RuleTableModel(QAbstractTableModel):
         if col == 0:
             return str(self.rules[r] + 1)
         if col == 1:
-            conds = self.conditions[r]
-            return (" AND " if self.compact else " AND\n").join(conds) if conds else "TRUE"
+            return self._conditions_text(r, " AND " if self.compact else " AND\n")
         if col == 2:
             return self.class_names[self.heads[r]]
         if col == 3:
@@ -216,6 +218,13 @@ class RuleTableModel(QAbstractTableModel):
             return _number(self.keys[4][r], self.covered_decimals)
         values, decimals = self.columns[col - len(FIXED_HEADERS)]
         return _number(values[r], decimals)
+
+    def _conditions_text(self, r, sep):
+        conds = self.conditions[r]
+        text = sep.join(conds) if conds else ""
+        if self.prefixes is not None:  # a decision list: IF / ELSE IF / ELSE
+            return f"{self.prefixes[r]} {text}".strip()
+        return text or "TRUE"
 
     def sort(self, column, order=Qt.AscendingOrder):
         self.sort_column, self.sort_order = column, order
@@ -518,8 +527,10 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         self.rule_model.words, self.rule_model.class_filter = (), -1
         self.rule_model.min_covered = self.min_covered_spin.value()
         self.rule_model.top = self.top_spin.value()
-        self.rule_model.set_rules(rules, [table.conditions[i] for i in rules],
-                                  table.heads[rules], class_var, dists[rules], table.columns)
+        self.rule_model.set_rules(
+            rules, [table.conditions[i] for i in rules], table.heads[rules], class_var,
+            dists[rules], table.columns,
+            None if table.prefixes is None else [table.prefixes[i] for i in rules])
         self.rule_model.set_filter(text=self.filter_edit.text())
         self._show_conditions()
 
