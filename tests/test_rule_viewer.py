@@ -372,6 +372,25 @@ class TestOWRulesViewer(owtest.WidgetTest):
         w.top_spin.setValue(0)
         self.assertEqual(m.rowCount(), len(model.rule_list))
 
+    def test_annotated_data_says_why_each_row_got_its_prediction(self):
+        w = self.widget
+        for kind in ("logreg", "slipper", "sls", "roccer", "scoring"):
+            with self.subTest(kind):
+                model = fitted(kind)
+                self.show(model, self.heart)
+                annotated = self.get_output(w.Outputs.annotated_data)
+                why = annotated.get_column("Why")
+                predicted = model(self.heart)
+                for i in (0, 100, 302):
+                    lines = model.explain(self.heart[i:i + 1])[0].describe(model, 3)
+                    self.assertEqual(why[i], "; ".join(line.strip() for line in lines))
+                    cv = model.domain.class_var
+                    self.assertTrue(why[i].startswith(
+                        f"{cv.name} = {cv.values[int(predicted[i])]} "))
+        self.show(fitted("cn2"), self.heart)  # Orange's CN2 does not explain
+        annotated = self.get_output(w.Outputs.annotated_data)
+        self.assertNotIn("Why", [m.name for m in annotated.domain.metas])
+
     def test_big_inputs_are_computed_in_a_thread_with_the_same_result(self):
         from orangecontrib.rules.widgets import owrulesviewer
         model = fitted("evc")

@@ -448,12 +448,15 @@ class Explanation:
     prior: np.ndarray
     winner: int = -1
 
-    def describe(self, model, top: int = 5) -> list[str]:
+    def describe(self, model, top: int = 5, rule_text=None) -> list[str]:
         """Lines for a reader: the predicted class and its probability, then
         the ``top`` rules that move the predicted class most, each with its
         number: on the log-odds scales (``softmax``, ``sigmoids``), how much
         it raises the predicted class over the runner-up; else its
-        probability mass or confidence on the predicted class."""
+        probability mass or confidence on the predicted class.
+        ``rule_text(k)``: the text of rule ``k`` of ``rule_list`` (default:
+        the rule's own ``to_str``; a caller describing many rows passes a
+        cache)."""
         cv = model.domain.class_var
         p = self.probabilities()
         order = np.argsort(-p, kind="stable")
@@ -468,10 +471,12 @@ class Explanation:
         lines = [f"{cv.name} = {cv.values[c]} (probability {p[c]:.3f})"]
         if not len(self.rules):
             return lines + ["  no rule contributes: the part without rules decides"]
+        if rule_text is None:
+            def rule_text(k):
+                return model.rule_list[k].to_str(model.domain)
         for j in np.argsort(-np.abs(effect), kind="stable")[:top]:
-            rule = model.rule_list[int(self.rules[j])]
-            lines.append(f"  {effect[j]:+.3f} {unit}: "
-                         f"rule {int(self.rules[j]) + 1}, {rule.to_str(model.domain)}")
+            k = int(self.rules[j])
+            lines.append(f"  {effect[j]:+.3f} {unit}: rule {k + 1}, {rule_text(k)}")
         if len(self.rules) > top:
             lines.append(f"  ... and {len(self.rules) - top} more rules")
         return lines

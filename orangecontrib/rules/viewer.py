@@ -131,6 +131,27 @@ def rows_covered(cover, rules) -> np.ndarray:
     return np.flatnonzero(hit)
 
 
+def explanation_text(model, data: Table, top: int = 3):
+    """Per row of ``data``: why it got its prediction, in one line (the
+    predicted class and its probability, then the ``top`` rules that move
+    it most: :meth:`Explanation.describe`); ``None`` for a model that does
+    not explain its predictions (Orange's CN2)."""
+    if not isinstance(model, RuleModel) or data is None:
+        return None
+    try:
+        explanations = model.explain(data)
+    except NotImplementedError:
+        return None
+    texts = {}
+
+    def rule_text(k):  # each rule's text made once
+        if k not in texts:
+            texts[k] = model.rule_list[k].to_str(model.domain)
+        return texts[k]
+    return np.array(["; ".join(line.strip() for line in e.describe(model, top, rule_text))
+                     for e in explanations], dtype=object)
+
+
 def firing_text(cover) -> np.ndarray:
     """Per row of ``cover``: the numbers (from 1) of the rules that fire
     on it, as text ("3, 17, 42")."""

@@ -36,9 +36,14 @@ WIDTH_SAMPLE = 200
 LABEL_GAP = 0.04
 #: the widest the left panel's texts get (pixels)
 INFO_WIDTH = 300
-#: rows x rules above which the coverage and the statistics are computed in
-#: a thread (the canvas stays responsive); smaller inputs are shown at once
+#: rows x rules, or rows, above which the coverage, the statistics and the
+#: explanations are computed in a thread (the canvas stays responsive);
+#: smaller inputs are shown at once
 THREAD_CELLS = 2_000_000
+THREAD_ROWS = 1_000
+#: the most rows the annotated output explains (a "Why" column): explaining
+#: 20,000 rows with thousands of rules takes seconds more
+EXPLAIN_ROWS = 5_000
 
 
 class Prepared:
@@ -54,6 +59,7 @@ class Prepared:
         self.dists = None          # (rules, classes) counts on shown_data
         self.rules_table = None    # the Rules output
         self.firing = None         # per shown row: the rules firing, as text
+        self.why = None            # per shown row: why its prediction, as text
 
 
 def candidate_tables(model, data):
@@ -94,6 +100,9 @@ def prepare(model, candidates, state=None):
     step(0.7)
     if out.cover is not None:
         out.firing = viewer.firing_text(out.cover)
+        if len(out.shown_data) <= EXPLAIN_ROWS:
+            step(0.85)
+            out.why = viewer.explanation_text(model, out.shown_data)
     return out
 
 
@@ -324,6 +333,8 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
     class Information(OWWidget.Information):
         training_data = Msg("No data on the input: coverage is on the "
                             "model's training data.")
+        not_explained = Msg("The annotated data has no 'Why' column above {} rows "
+                            "(model.explain(data) in Python explains any number).")
 
     compact_view = Setting(True)
     show_unused = Setting(False)
@@ -459,7 +470,7 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
             return
         candidates = candidate_tables(model, self.data)
         rows = max((len(d) for d in candidates), default=0)
-        if rows * len(model.rule_list) <= THREAD_CELLS:
+        if rows * len(model.rule_list) <= THREAD_CELLS and rows <= THREAD_ROWS:
             self._show(prepare(model, candidates))
             return
         # big: the table waits for the thread; the canvas does not
@@ -494,6 +505,9 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
                 self.Error.incompatible_data(error)
             if self.data is None and self.shown_data is not None:
                 self.Information.training_data()
+            if (self.shown_data is not None and len(self.shown_data) > EXPLAIN_ROWS
+                    and isinstance(prepared.model, RuleModel)):
+                self.Information.not_explained(f"{EXPLAIN_ROWS:,}")
         self._fill_table()
         self._fill_class_combo()
         self._update_plot()
@@ -635,6 +649,10 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         firing = self._firing
         fire_var = StringVariable(get_unique_names(names, "Rules firing"))
         annotated = annotated.add_column(fire_var, firing, to_metas=True)
+        why = None if self._prepared is None else self._prepared.why
+        if why is not None:  # the rules that decide each row's prediction
+            why_var = StringVariable(get_unique_names(names + [fire_var.name], "Why"))
+            annotated = annotated.add_column(why_var, why, to_metas=True)
         for k in rules[:20]:  # one yes/no column per selected rule
             var = DiscreteVariable(get_unique_names(names, f"Rule {k + 1}"),
                                    values=("no", "yes"))
