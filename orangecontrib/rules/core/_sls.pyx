@@ -81,6 +81,10 @@ cdef extern from "_sls_count.h" nogil:
         uint64_t *mis)
     Py_ssize_t uncovered_delta "rules_sls_uncovered_delta"(
         const uint64_t *bits, const uint64_t *covered, const uint64_t *pos, Py_ssize_t W)
+    # _candidate in integers: keep the literals of the lowest change so far,
+    # in literal order (one definition for the Cython and the C scoring)
+    void keep "rules_sls_keep"(int32_t delta, int32_t lit, int32_t *best,
+                               Py_ssize_t *n_ties, int32_t *ties)
     int32_t free_range "rules_sls_free_range"(int32_t v, int32_t nbm, int8_t ordinal,
                                               int32_t lo, int32_t hi, int32_t *r)
     Py_ssize_t best_literals "rules_sls_best_literals"(
@@ -1124,18 +1128,6 @@ cdef Py_ssize_t _best_by_weights(Search *s, Py_ssize_t n_cand_attr, double tp,
     return n_ties
 
 
-cdef inline void _keep(int32_t delta, Py_ssize_t lit, int32_t *best, Py_ssize_t *n_ties,
-                       int32_t *ties) noexcept nogil:
-    """:func:`_candidate` in integers: keep the literals of the lowest
-    change so far, in literal order."""
-    if delta <= best[0]:
-        if delta < best[0]:
-            best[0] = delta
-            n_ties[0] = 0
-        ties[n_ties[0]] = <int32_t>lit
-        n_ties[0] += 1
-
-
 cdef Py_ssize_t _best_by_differences(Search *s, const int32_t *xv, const int32_t *lo_t,
                                      const int32_t *hi_t, const int32_t *D,
                                      int32_t total) noexcept nogil:
@@ -1164,9 +1156,9 @@ cdef Py_ssize_t _best_by_differences(Search *s, const int32_t *xv, const int32_t
         lit = first_lit[a]
         if not ordinal[a]:   # A = u uncovers the only-t examples of other values
             for l in range(rg[0], rg[1]):
-                _keep(total - d[l], lit + l, &best, &n_ties, ties)
+                keep(total - d[l], <int32_t>(lit + l), &best, &n_ties, ties)
             for l in range(rg[2], rg[3]):
-                _keep(total - d[l], lit + l, &best, &n_ties, ties)
+                keep(total - d[l], <int32_t>(lit + l), &best, &n_ties, ties)
             continue
         missing = d[nbm + 1]
         # lower bound b (offset l = b - 1) uncovers the missing and the bins < b
@@ -1175,14 +1167,14 @@ cdef Py_ssize_t _best_by_differences(Search *s, const int32_t *xv, const int32_t
             below += d[b]
         for l in range(rg[0], rg[1]):
             below += d[l]
-            _keep(missing + below, lit + l, &best, &n_ties, ties)
+            keep(missing + below, <int32_t>(lit + l), &best, &n_ties, ties)
         # upper bound b (offset l = nbm + b) uncovers the missing and the bins > b
         below = 0
         for b in range(rg[2] - nbm):
             below += d[b]
         for l in range(rg[2], rg[3]):
             below += d[l - nbm]
-            _keep(total - below, lit + l, &best, &n_ties, ties)
+            keep(total - below, <int32_t>(lit + l), &best, &n_ties, ties)
     return n_ties
 
 

@@ -54,7 +54,8 @@ static inline int32_t rules_sls_free_range(int32_t v, int32_t nbm, int8_t ordina
     return hi - lo;
 }
 
-/* Keep the literals of the lowest change so far, in literal order. */
+/* Keep the literals of the lowest change so far, in literal order (the
+ * scalar scoring of core/_sls.pyx and rules_sls_best_literals_prefix). */
 static inline void rules_sls_keep(int32_t delta, int32_t lit, int32_t *best,
                                   ptrdiff_t *n_ties, int32_t *ties) {
     if (delta <= *best) {
