@@ -571,16 +571,12 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         vh = self.view.verticalHeader()
         line = self.view.fontMetrics().lineSpacing()
         vh.setDefaultSectionSize(line + 8)
-        if self.compact_view:
-            if vh.count() and vh.sectionSize(0) != line + 8 or self._tall_rows:
-                vh.resizeSections(QHeaderView.Fixed)
-                for row in range(vh.count()):
-                    vh.resizeSection(row, line + 8)
-                self._tall_rows = False
-            return
-        for row, n in enumerate(self.rule_model.line_counts()):
+        if (self.compact_view and not self._tall_rows
+                and (not vh.count() or vh.sectionSize(0) == line + 8)):
+            return  # every row has the one line's height already
+        for row, n in enumerate(self.rule_model.line_counts()):  # 1 when compact
             vh.resizeSection(row, line * int(n) + 8)
-        self._tall_rows = True
+        self._tall_rows = not self.compact_view
 
     def _selected_view_rows(self):
         rows = [np.arange(r.top(), r.bottom() + 1)
@@ -757,7 +753,8 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         plot.setTitle("Extreme-value correction of each rule", color="#222222")
         plot.plot([0, 1], [0, 1], pen=pg.mkPen("#999999", width=1, style=Qt.DashLine))
         ok = ~np.isnan(raw)
-        plot.addLegend(offset=(-10, 60), labelTextColor="#222222")
+        # top left: the points lie below the diagonal
+        plot.addLegend(offset=(70, 10), labelTextColor="#222222")
         # one item per class (one symbol each, drawn once however many
         # rules), the selected rules ringed by one more on top
         for c, value in enumerate(model.domain.class_var.values):
