@@ -177,3 +177,32 @@ def test_slipper_on_many_rows_chooses_T_on_the_first_fold(data):
     assert len(every) == 5 and len(first) == 1
     for a, b in zip(first[0], every[0]):
         np.testing.assert_array_equal(a, b)
+
+
+def test_size_curve_reports_from_within_fits_and_keeps_preprocessors(data):
+    """The curve's progress is called inside each fit (so a cancel raised
+    there stops a long fit), and the learner's preprocessors are kept."""
+    from Orange.preprocess import Impute
+
+    from orangecontrib.rules.base import Interrupted
+    seen = []
+    learner = R.RuleScoringLearner(preprocessors=[Impute()])
+    curve = R.size_curve(learner, data, budgets=(2, None), n_folds=2, progress=seen.append)
+    assert len(seen) > 4 and seen == sorted(seen) and seen[-1] == 1
+    assert len(curve) == 2
+
+    def cancel(fraction):
+        if fraction > 0:
+            raise Interrupted()
+    with pytest.raises(Interrupted):
+        R.size_curve(learner, data, budgets=(2, None), n_folds=2, progress=cancel)
+    fitted = []
+    original = R.RuleScoringLearner.fit_storage
+
+    def spy(self, table):
+        fitted.append(self.preprocessors)
+        return original(self, table)
+    import unittest.mock as mock
+    with mock.patch.object(R.RuleScoringLearner, "fit_storage", spy):
+        R.size_curve(learner, data, budgets=(2,), n_folds=2)
+    assert all(any(isinstance(p, Impute) for p in pp) for pp in fitted)

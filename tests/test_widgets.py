@@ -224,7 +224,8 @@ class TestOWROCCER(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         model = self.get_output(w.Outputs.model, wait=60000)
         self.assertFalse(w.Warning.classes_without_rules.is_shown())
         model.class_lists[2].rules = []  # as if class 2 had no candidate
-        w.on_done(model)
+        from orangecontrib.rules.widgets.base import FitResult
+        w.on_done(FitResult(model))
         self.assertTrue(w.Warning.classes_without_rules.is_shown())
         self.assertIn("virginica", str(w.Warning.classes_without_rules))
         self.assertIsInstance(model, ROCCERModel)
@@ -330,3 +331,108 @@ class TestBadDataMessages(owtest.WidgetTest):
                               type(widget).__name__)
                 self.assertIsNone(self.get_output(widget.Outputs.model, widget=widget))
             self.send_signal(widget.Inputs.data, None, widget=widget)
+
+
+class TestSizeDial(owtest.WidgetTest):
+    """The "Model size" box every learner widget has: a rule budget that
+    reaches the learner and the model, the size-accuracy curve whose rows set
+    the budget, and the warning with a suggested budget for large models."""
+
+    def learner_widgets(self):
+        from orangecontrib.rules.widgets.owevcrules import OWEVCRules
+        from orangecontrib.rules.widgets.owroccer import OWROCCER
+        from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression
+        from orangecontrib.rules.widgets.owslipper import OWSlipper
+        from orangecontrib.rules.widgets.owslsensembles import OWSLSEnsembles
+        return ((OWRuleScoring, {}), (OWSlipper, {"T_max": 10}),
+                (OWEVCRules, {"n_permutations": 10}),
+                (OWRuleLogisticRegression, {"n_permutations": 10}),
+                (OWSLSEnsembles, {"n_rule_sets": 3, "max_steps": 300}), (OWROCCER, {}))
+
+    def fit(self, w, data):
+        self.send_signal(w.Inputs.data, data, widget=w)
+        w.unconditional_apply()
+        return self.get_output(w.Outputs.model, widget=w, wait=60000)
+
+    def test_the_budget_reaches_every_learner_and_model(self):
+        data = Table("heart_disease")
+        for cls, settings in self.learner_widgets():
+            w = self.create_widget(cls, stored_settings=dict(
+                auto_apply=False, limit_rules=True, max_rules=3, **settings))
+            self.assertTrue(w.max_rules_spin.isEnabled())
+            model = self.fit(w, data)
+            self.assertEqual(w.learner.max_rules, 3, cls.name)
+            self.assertLessEqual(model.size[0], 3, cls.name)
+            w.limit_check.click()  # off: the learner's own size
+            self.assertFalse(w.max_rules_spin.isEnabled())
+            w.unconditional_apply()
+            self.assertIsNone(w.learner.max_rules, cls.name)
+            self.assertIn(("Rule limit", "none"), self.reported(w))
+
+    def reported(self, w):
+        from unittest.mock import patch
+        seen = []
+        with patch.object(w, "report_items", lambda *a: seen.extend(a[-1])):
+            w.send_report()
+        return seen
+
+    def test_the_curve_is_shown_and_its_rows_set_the_budget(self):
+        from orangecontrib.rules.widgets.owevcrules import OWEVCRules
+        w = self.create_widget(OWEVCRules, stored_settings=dict(
+            auto_apply=False, measure_curve=True, n_permutations=10))
+        model = self.fit(w, Table("heart_disease"))
+        self.assertIsNotNone(model)
+        view = w.curve_view
+        self.assertFalse(view.isHidden())
+        limits = [view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount())]
+        self.assertEqual(limits, ["5", "10", "25", "50", "100", "none"])
+        self.assertTrue(view.topLevelItem(5).font(0).bold())  # today's: no limit
+        rules = [float(view.topLevelItem(i).text(1)) for i in range(6)]
+        self.assertTrue(all(r <= b for r, b in zip(rules, (5, 10, 25, 50, 100))))
+        w._curve_clicked(view.topLevelItem(1))
+        self.assertTrue(w.limit_rules)
+        self.assertEqual(w.max_rules, 10)
+        w.unconditional_apply()
+        self.assertEqual(w.learner.max_rules, 10)
+        w.measure_curve = False
+        self.fit(w, Table("heart_disease"))
+        self.assertTrue(view.isHidden())
+
+    def test_a_large_model_is_warned_about_with_a_suggestion(self):
+        from unittest.mock import patch
+
+        from orangecontrib.rules.widgets import base
+        from orangecontrib.rules.widgets.owrulescoring import OWRuleScoring
+        w = self.create_widget(OWRuleScoring, stored_settings=dict(auto_apply=False))
+        data = Table("heart_disease")
+        model = self.fit(w, data)
+        self.assertFalse(w.Warning.large_model.is_shown())
+        with patch.object(base, "LARGE_MODEL", model.size[0] - 1):
+            w.unconditional_apply()
+            self.get_output(w.Outputs.model, widget=w, wait=60000)
+            self.assertTrue(w.Warning.large_model.is_shown())
+            self.assertIn(f"{model.size[0]} rules", str(w.Warning.large_model))
+            self.assertIn("Compare sizes", str(w.Warning.large_model))
+            w.measure_curve = True
+            w.unconditional_apply()
+            self.get_output(w.Outputs.model, widget=w, wait=60000)
+            self.wait_until_finished(widget=w, timeout=60000)
+            text = str(w.Warning.large_model)
+            budget = base.suggested_budget(w.curve_shown)
+            if budget is None:
+                self.assertIn("No smaller budget", text)
+            else:
+                self.assertIn(f"'At most {budget} rules'", text)
+        w.limit_rules, w.max_rules = True, 5
+        w.unconditional_apply()
+        self.get_output(w.Outputs.model, widget=w, wait=60000)
+        self.assertFalse(w.Warning.large_model.is_shown())
+
+    def test_suggested_budget(self):
+        from orangecontrib.rules.widgets.base import suggested_budget
+        curve = [dict(budget=5, auc=0.80), dict(budget=25, auc=0.895),
+                 dict(budget=100, auc=0.91), dict(budget=None, auc=0.90)]
+        self.assertEqual(suggested_budget(curve), 25)
+        self.assertIsNone(suggested_budget(curve[:3]))
+        self.assertIsNone(suggested_budget([dict(budget=5, auc=0.5),
+                                            dict(budget=None, auc=0.9)]))

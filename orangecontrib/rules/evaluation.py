@@ -175,7 +175,8 @@ def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
     n_folds : int
     random_state : int
     progress : callable, optional
-        Called with the fraction done.
+        Called with the fraction done, also from within each fit (so an
+        exception it raises, such as a widget's cancel, stops the curve).
 
     Returns
     -------
@@ -187,16 +188,22 @@ def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
     folds = stratified_folds(data, n_folds, random_state)
     n_classes = len(data.domain.class_var.values)
     out = []
+    n_fits = len(budgets) * len(folds)
     for b, budget in enumerate(budgets):
-        params = dict(learner.params, max_rules=budget)
+        # the learner's own preprocessors too (a widget's Preprocessor input)
+        budgeted = type(learner)(**dict(learner.params, max_rules=budget),
+                                 preprocessors=learner.preprocessors)
         scores, sizes = [], []
         for f, (train, test) in enumerate(folds):
-            model = type(learner)(**params)(data[train])
+            done = b * len(folds) + f
+            within = None if progress is None else \
+                (lambda p, *_, done=done: progress((done + p) / n_fits))
+            model = budgeted(data[train], progress_callback=within)
             y = data.Y[test].astype(int)
             scores.append(fold_metrics(y, model(data[test], model.Probs), n_classes)[:3])
             sizes.append(model.size)
             if progress:
-                progress((b * len(folds) + f + 1) / (len(budgets) * len(folds)))
+                progress((done + 1) / n_fits)
         ca, auc, ll = np.nanmean(scores, axis=0)
         rules, conds = np.mean(sizes, axis=0)
         out.append(dict(budget=budget, rules=float(rules), conditions=float(conds),

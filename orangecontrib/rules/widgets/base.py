@@ -1,5 +1,16 @@
 """Shared base of the add-on's learner widgets: fits off the GUI thread with
-a progress bar and a Cancel, following Orange's ``ConcurrentWidgetMixin``."""
+a progress bar and a Cancel, following Orange's ``ConcurrentWidgetMixin``,
+and the size dial every learner widget has (a rule budget, the
+size-accuracy curve measured by internal cross-validation, a warning with a
+suggested budget when a model is too large to read)."""
+from dataclasses import dataclass
+from typing import Optional
+
+from AnyQt.QtCore import Qt
+from AnyQt.QtWidgets import QTreeWidget, QTreeWidgetItem
+
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.widget import Msg
@@ -7,21 +18,63 @@ from Orange.widgets.widget import Msg
 import numpy as np
 
 from orangecontrib.rules.base import Interrupted, check_table
+from orangecontrib.rules.evaluation import size_curve
+
+#: a model with more rules than this gets a warning with a suggested budget
+LARGE_MODEL = 500
+#: the suggested budget is the smallest whose internal-CV AUC is at most this
+#: much below the unlimited model's
+SUGGESTION_AUC_LOSS = 0.01
 
 
-def run_fit(learner, data, state: TaskState):
-    """Runs in a worker thread; progress in percent, Cancel raises Interrupted."""
+@dataclass
+class FitResult:
+    """What a fit in the worker thread gives the widget: the model and, when
+    asked for, its learner's size-accuracy curve (:func:`size_curve`)."""
+    model: object
+    curve: Optional[list] = None
+
+
+def run_fit(learner, data, measure_curve: bool, state: TaskState):
+    """Runs in a worker thread (``state`` last, as ``ConcurrentWidgetMixin.start``
+    passes it); progress in percent, Cancel raises Interrupted.
+    With ``measure_curve`` the fit takes the first sixth of the bar and the
+    size-accuracy curve (18 more fits) the rest."""
     def callback(progress, status=""):
         state.set_progress_value(100 * progress)
         if status:
             state.set_status(status)
         if state.is_interruption_requested():
             raise Interrupted()
-    return learner(data, progress_callback=callback)
+
+    if not measure_curve:
+        return FitResult(learner(data, progress_callback=callback))
+    model = learner(data, progress_callback=lambda p, s="": callback(p / 6, s))
+    state.set_status("Measuring accuracy at other sizes")
+    curve = size_curve(learner, data, progress=lambda p: callback(1 / 6 + 5 * p / 6))
+    return FitResult(model, curve)
+
+
+def suggested_budget(curve) -> Optional[int]:
+    """The smallest budget of a size-accuracy curve whose AUC is within
+    :data:`SUGGESTION_AUC_LOSS` of the unlimited model's (``None`` without
+    an unlimited point or a budget that qualifies)."""
+    unlimited = [p for p in curve if p["budget"] is None]
+    if not unlimited or not np.isfinite(unlimited[0]["auc"]):
+        return None
+    good = [p["budget"] for p in curve if p["budget"] is not None
+            and p["auc"] >= unlimited[0]["auc"] - SUGGESTION_AUC_LOSS]
+    return min(good) if good else None
 
 
 class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
-    """A learner widget whose fit runs in a thread (no ``name``: not listed)."""
+    """A learner widget whose fit runs in a thread (no ``name``: not listed),
+    with the size dial below its own settings."""
+
+    limit_rules = Setting(False)
+    max_rules = Setting(50)
+    measure_curve = Setting(False)
+    curve_shown = None  # the size-accuracy curve listed under "Model size"
 
     class Warning(OWBaseLearner.Warning):
         no_rules = Msg("No rules were found: the model predicts the training "
@@ -31,6 +84,7 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
             "No rule predicts {}: the model gives {} only its share of the "
             "default rule. Settings that admit more candidates (lower support "
             "or confidence) may help.")
+        large_model = Msg("{}")
 
     def __init__(self, *args, **kwargs):
         ConcurrentWidgetMixin.__init__(self)
@@ -46,7 +100,115 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         import warnings
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=r"decorate \w+\.apply with @gui\.deferred")
+            self.add_size_box()
             super().add_bottom_buttons()
+
+    # --- the size dial -------------------------------------------------------
+    def add_size_box(self):
+        """The "Model size" box: a rule budget (the learners' ``max_rules``)
+        and, on demand, the size-accuracy curve, whose rows set the budget
+        when clicked."""
+        box = gui.vBox(self.controlArea, "Model size")
+        row = gui.hBox(box)
+        self.limit_check = gui.checkBox(
+            row, self, "limit_rules", "At most",
+            tooltip="Limit the model to this many rules. The learner then "
+                    "finds the best model it can of that size (it does not "
+                    "cut a longer list). Fewer rules are easier to read.",
+            callback=self._limit_changed)
+        self.max_rules_spin = gui.spin(
+            row, self, "max_rules", 1, 100000, label=None,
+            tooltip="The rule budget: the most rules the model may have.",
+            callback=self.settings_changed)
+        gui.widgetLabel(row, "rules")
+        row.layout().addStretch(1)
+        self.curve_check = gui.checkBox(
+            row, self, "measure_curve", "Compare sizes",
+            tooltip="After the fit, cross-validate (3 folds) the learner with "
+                    "at most 5, 10, 25, 50 and 100 rules and without a limit, "
+                    "and list rules, AUC and log loss of each: 18 more fits. "
+                    "Click a row to use its budget.",
+            callback=self.settings_changed)
+        self.curve_view = QTreeWidget(
+            rootIsDecorated=False, uniformRowHeights=True, alternatingRowColors=True,
+            toolTip="Internal 3-fold cross-validation of this learner at each "
+                    "budget; click a row to use its budget.")
+        self.curve_view.setHeaderLabels(["Limit", "Rules", "AUC", "Log loss"])
+        self.curve_view.itemClicked.connect(self._curve_clicked)
+        self.curve_view.header().setStretchLastSection(False)
+        self.curve_view.setVisible(False)
+        box.layout().addWidget(self.curve_view)
+        self._limit_changed(notify=False)
+
+    def _limit_changed(self, notify=True):
+        self.max_rules_spin.setEnabled(self.limit_rules)
+        if notify:
+            self.settings_changed()
+
+    def size_args(self) -> dict:
+        """The size dial's arguments for the learner's constructor."""
+        return dict(max_rules=int(self.max_rules) if self.limit_rules else None)
+
+    def show_curve(self, curve):
+        """Lists a size-accuracy curve (the present budget's row bold)."""
+        self.curve_shown = curve
+        self.curve_view.clear()
+        self.curve_view.setVisible(bool(curve))
+        if not curve:
+            return
+        now = self.size_args()["max_rules"]
+        for point in curve:
+            item = QTreeWidgetItem([
+                "none" if point["budget"] is None else str(point["budget"]),
+                f"{point['rules']:.0f}", f"{point['auc']:.3f}", f"{point['logloss']:.3f}"])
+            item.setData(0, Qt.UserRole, point["budget"])
+            for col in range(1, 4):
+                item.setTextAlignment(col, Qt.AlignRight)
+            if point["budget"] == now:
+                font = item.font(0)
+                font.setBold(True)
+                for col in range(4):
+                    item.setFont(col, font)
+            self.curve_view.addTopLevelItem(item)
+        for col in range(4):
+            self.curve_view.resizeColumnToContents(col)
+        view = self.curve_view  # every row shown, no scroll bar
+        view.setFixedHeight(view.header().sizeHint().height() + 2 * view.frameWidth()
+                            + sum(view.sizeHintForRow(r) for r in range(len(curve))) + 2)
+
+    def _curve_clicked(self, item, _column=0):
+        budget = item.data(0, Qt.UserRole)
+        self.limit_rules = budget is not None
+        if budget is not None:
+            self.max_rules = int(budget)
+        self._limit_changed()
+
+    def warn_if_large(self, model, curve):
+        """A warning with a suggested budget when ``model`` has more than
+        :data:`LARGE_MODEL` rules."""
+        rules = model.size[0] if hasattr(model, "size") else len(model.rule_list)
+        if rules <= LARGE_MODEL:
+            self.Warning.large_model.clear()
+            return
+        budget = suggested_budget(curve) if curve else None
+        if budget is not None:
+            point = next(p for p in curve if p["budget"] == budget)
+            unlimited = next(p for p in curve if p["budget"] is None)
+            advice = (f"'At most {budget} rules' keeps AUC at {point['auc']:.3f} "
+                      f"(against {unlimited['auc']:.3f}) in 3-fold cross-validation.")
+        elif curve:
+            advice = "No smaller budget measured kept the AUC within " \
+                     f"{SUGGESTION_AUC_LOSS}; a budget still makes the model readable."
+        else:
+            advice = "Set 'At most' under Model size (e.g. 100 rules), or tick " \
+                     "'Compare sizes' to see what each size costs."
+        self.Warning.large_model(f"The model has {rules} rules, too many to read. {advice}")
+
+    def send_report(self):
+        super().send_report()
+        self.report_items("Model size", (
+            ("Rule limit", f"at most {self.max_rules} rules" if self.limit_rules
+             else "none"),))
 
     def check_data(self):
         """Orange's checks, with a message that says what is wrong when the
@@ -76,16 +238,21 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         self.show_fitting_failed(None)
         self.Warning.no_rules.clear()
         self.Warning.classes_without_rules.clear()
+        self.Warning.large_model.clear()
         self.model = None
         if self.check_data():
-            self.start(run_fit, self.learner, self.data)
+            self.start(run_fit, self.learner, self.data, bool(self.measure_curve))
         else:
+            self.show_curve(None)
             self.Outputs.model.send(None)
 
     def on_partial_result(self, _):
         pass
 
-    def on_done(self, model):
+    def on_done(self, result: FitResult):
+        model = result.model
+        self.show_curve(result.curve)
+        self.warn_if_large(model, result.curve)
         model.name = self.effective_learner_name()
         model.instances = self.data
         self.model = model

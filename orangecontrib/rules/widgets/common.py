@@ -46,15 +46,16 @@ class EVCSearchSettings:
 
     def add_search_box(self):
         box = gui.vBox(self.controlArea, "Rule quality")
+        row = gui.hBox(box)  # the m-estimate's m beside the choice it belongs to
         self.quality_combo = gui.comboBox(
-            box, self, "quality_index", items=QUALITY_LABELS,
+            row, self, "quality_index", items=QUALITY_LABELS,
             label="Quality:", orientation=Qt.Horizontal,
             tooltip="EVC corrects each rule's apparent accuracy for the "
                     "optimism of searching many rules (extreme value "
                     "distribution fitted on permuted classes); the m-estimate "
                     "only shrinks it towards the prior.",
             callback=self._quality_changed)
-        self.m_spin = gui.doubleSpin(box, self, "m", 0.0, 1000.0, 1.0,
+        self.m_spin = gui.doubleSpin(row, self, "m", 0.0, 1000.0, 1.0,
                                      label="m:",
                                      tooltip="Weight of the prior in the "
                                              "m-estimate; larger values shrink "

@@ -35,7 +35,7 @@ class OWEVCRules(EVCSearchSettings, OWRulesLearnerBase):
     def create_learner(self):
         return self.LEARNER(strategy=STRATEGIES[self.strategy_index],
                             preprocessors=self.preprocessors,
-                            **self.rule_learner_args())
+                            **self.rule_learner_args(), **self.size_args())
 
     def get_learner_parameters(self):
         return self.search_parameters() + (

@@ -95,7 +95,7 @@ class OWROCCER(OWRulesLearnerBase):
             min_support=None if self.auto_support else self.min_support / 100,
             min_confidence=None if self.auto_confidence else self.min_confidence / 100,
             min_lift=self.min_lift, max_length=self.max_length,
-            min_cuts=self.min_cuts, preprocessors=self.preprocessors)
+            min_cuts=self.min_cuts, **self.size_args(), preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):
         support = ("a third of the smallest class's share" if self.auto_support

@@ -26,14 +26,15 @@ class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Logistic regression")
+        row = gui.hBox(box)
         self.penalty_check = gui.checkBox(
-            box, self, "rule_penalty", "Extra penalty on rule weights (eq. 21)",
+            row, self, "rule_penalty", "EVC penalty on rule weights",
             tooltip="Penalise each rule's weight by how much EVC says its "
                     "quality is overestimated, so the model does not rely on "
                     "rules that look better than they are.",
             callback=self.settings_changed)
         self.attributes_check = gui.checkBox(
-            box, self, "attributes", "Use the original attributes too",
+            row, self, "attributes", "Attributes too",
             tooltip="Besides the rules, use the attributes themselves as "
                     "features of the logistic regression.",
             callback=self.settings_changed)
@@ -60,7 +61,7 @@ class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
         return self.LEARNER(rule_learner=rules, rule_penalty=self.rule_penalty,
                             attributes=self.attributes,
                             lambda_=None if self.auto_lambda else self.lambda_,
-                            random_state=self.random_state,
+                            random_state=self.random_state, **self.size_args(),
                             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):

@@ -61,7 +61,7 @@ class OWRuleScoring(OWRulesLearnerBase):
             min_confidence=self.min_confidence,
             beam_width=self.beam_width,
             min_covered_examples=self.min_covered_examples,
-            max_rule_length=self.max_rule_length,
+            max_rule_length=self.max_rule_length, **self.size_args(),
             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):

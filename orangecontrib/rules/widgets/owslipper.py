@@ -63,7 +63,7 @@ class OWSlipper(OWRulesLearnerBase):
 
     def create_learner(self):
         return self.LEARNER(T=self.T if self.fixed_rounds else None,
-                            T_max=self.T_max, random_state=self.random_state,
+                            T_max=self.T_max, random_state=self.random_state, **self.size_args(),
                             n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
                             preprocessors=self.preprocessors)
 

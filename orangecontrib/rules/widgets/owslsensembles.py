@@ -35,7 +35,7 @@ class OWSLSEnsembles(OWRulesLearnerBase):
     random_state = Setting(0)
 
     def add_main_layout(self):
-        box = gui.vBox(self.controlArea, "Ensemble")
+        box = ensemble = gui.vBox(self.controlArea, "Ensemble")
         self.k_max_spin = gui.spin(
             box, self, "k_max", 1, 30, label="Largest rule set (rules):",
             tooltip="Rule sets of 1, 2, ... up to this many rules are searched "
@@ -89,14 +89,14 @@ class OWSLSEnsembles(OWRulesLearnerBase):
             label="Bound confidence (δ):",
             tooltip="The PAC-Bayes error bound holds with probability 1 - δ.",
             callback=self.settings_changed)
-        box = gui.vBox(self.controlArea, "Computation")
+        row = gui.hBox(ensemble)  # how the searches run: the ensemble's last row
         self.n_jobs_spin = gui.spin(
-            box, self, "n_jobs", 1, os.cpu_count() or 1, label="Parallel searches:",
+            row, self, "n_jobs", 1, os.cpu_count() or 1, label="Parallel searches:",
             tooltip="Searches run in this many threads (all cores by "
                     "default); the result does not depend on it.",
             callback=self.settings_changed)
         self.seed_spin = gui.spin(
-            box, self, "random_state", 0, 2**31 - 1, label="Random seed:",
+            row, self, "random_state", 0, 2**31 - 1, label="Random seed:",
             tooltip="The same seed gives the same ensemble.",
             callback=self.settings_changed)
 
@@ -105,7 +105,7 @@ class OWSLSEnsembles(OWRulesLearnerBase):
             k_max=self.k_max, n_rule_sets=self.n_rule_sets, rho=self.rho,
             max_steps=self.max_steps, p_noise=self.p_noise, p_restart=self.p_restart,
             n_intervals=self.n_intervals, theta=self.theta, delta=self.delta,
-            n_jobs=self.n_jobs, random_state=self.random_state,
+            n_jobs=self.n_jobs, random_state=self.random_state, **self.size_args(),
             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):
