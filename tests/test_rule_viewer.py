@@ -1,4 +1,6 @@
 """The Rule Viewer widget on every model type, headless."""
+import re
+
 import numpy as np
 import Orange.widgets.tests.base as owtest  # module import: see add-on guide 5.2
 from AnyQt.QtCore import Qt
@@ -390,6 +392,47 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.show(fitted("cn2"), self.heart)  # Orange's CN2 does not explain
         annotated = self.get_output(w.Outputs.annotated_data)
         self.assertNotIn("Why", [m.name for m in annotated.domain.metas])
+
+    def test_why_this_prediction_box_explains_the_chosen_row(self):
+        """The box names the row's predicted class with the model's
+        probability and its actual class, lists the rules that move it
+        (as the Python explanation does), and limits the table to them."""
+        w = self.widget
+        for kind in ("logreg", "slipper", "evc", "sls", "roccer", "scoring"):
+            with self.subTest(kind):
+                model = fitted(kind)
+                self.show(model, self.heart)
+                self.assertFalse(w.why_box.isHidden())
+                self.assertEqual(w.why_spin.maximum(), len(self.heart))
+                cv = model.domain.class_var
+                for row in (1, 120, 303):
+                    w.why_spin.setValue(row)
+                    w.why_spin.editingFinished.emit()
+                    exp = model.explain(self.heart[row - 1:row])[0]
+                    p = model(self.heart[row - 1:row], model.Probs)[0]
+                    c = int(np.argmax(p))
+                    text = w.why_label.text()
+                    self.assertTrue(text.startswith(f"<b>{cv.name} = {cv.values[c]}</b> "
+                                                    f"(probability {p[c]:.3f})"), text)
+                    actual = cv.values[int(self.heart.Y[row - 1])]
+                    self.assertIn(f"actual: {actual}", text)
+                    # the rules named are the explanation's, strongest first
+                    _, _, effect, _ = exp.effects(model)
+                    top = [int(exp.rules[j]) + 1
+                           for j in np.argsort(-np.abs(effect), kind="stable")[:5]]
+                    self.assertEqual([int(k) for k in re.findall(r"</b> rule (\d+):", text)],
+                                     top, text)
+                    w.why_only_check.click()  # on
+                    self.assertTrue(w.why_rules_only)
+                    listed = set(w.rule_model.rules[w.rule_model.order])
+                    shown = set(np.asarray(exp.rules)) & set(w.rule_model.rules)
+                    self.assertEqual(listed, shown)
+                    w.why_only_check.click()  # off: every listed rule again
+                    self.assertEqual(w.rule_model.rowCount(), len(w.rule_model.rules))
+        self.show(fitted("cn2"), self.heart)  # Orange's CN2 does not explain
+        self.assertTrue(w.why_box.isHidden())
+        self.send_signal(w.Inputs.model, None)
+        self.assertTrue(w.why_box.isHidden())
 
     def test_big_inputs_are_computed_in_a_thread_with_the_same_result(self):
         from orangecontrib.rules.widgets import owrulesviewer

@@ -458,16 +458,7 @@ class Explanation:
         the rule's own ``to_str``; a caller describing many rows passes a
         cache)."""
         cv = model.domain.class_var
-        p = self.probabilities()
-        order = np.argsort(-p, kind="stable")
-        c = int(order[0])
-        effect = self.contributions[:, c].copy()
-        if self.combine in ("softmax", "sigmoids") and len(p) > 1:
-            effect -= self.contributions[:, int(order[1])]
-            unit = f"log-odds of {cv.values[c]} over {cv.values[int(order[1])]}"
-        else:
-            unit = {"sums": "probability", "winner": "confidence"}[self.combine] + \
-                f" of {cv.values[c]}"
+        c, p, effect, unit = self.effects(model)
         lines = [f"{cv.name} = {cv.values[c]} (probability {p[c]:.3f})"]
         if not len(self.rules):
             return lines + ["  no rule contributes: the part without rules decides"]
@@ -480,6 +471,25 @@ class Explanation:
         if len(self.rules) > top:
             lines.append(f"  ... and {len(self.rules) - top} more rules")
         return lines
+
+    def effects(self, model):
+        """``(c, p, effect, unit)``: the predicted class ``c`` (the most
+        probable), the probabilities ``p``, and per rule of :attr:`rules`
+        how much it moves class ``c``, in ``unit``: on the log-odds scales
+        (``softmax``, ``sigmoids``) how much it raises ``c`` over the
+        runner-up; else its probability mass or confidence on ``c``."""
+        cv = model.domain.class_var
+        p = self.probabilities()
+        order = np.argsort(-p, kind="stable")
+        c = int(order[0])
+        effect = self.contributions[:, c].copy()
+        if self.combine in ("softmax", "sigmoids") and len(p) > 1:
+            effect -= self.contributions[:, int(order[1])]
+            unit = f"log-odds of {cv.values[c]} over {cv.values[int(order[1])]}"
+        else:
+            unit = {"sums": "probability", "winner": "confidence"}[self.combine] + \
+                f" of {cv.values[c]}"
+        return c, p, effect, unit
 
     def probabilities(self) -> np.ndarray:
         """The class probabilities these numbers make."""

@@ -133,6 +133,7 @@ class RuleTableModel(QAbstractTableModel):
         self.compact = True
         self.words, self.class_filter = (), -1
         self.min_covered, self.top = 0, 0
+        self.only = None                      # rule_list indices to show (None: all)
         self.sort_column, self.sort_order = -1, Qt.AscendingOrder
         self._search = []                     # per listed rule: its text for the filter
 
@@ -256,6 +257,12 @@ class RuleTableModel(QAbstractTableModel):
             self.top = top
         self._relayout()
 
+    def set_only(self, rules):
+        """Show only the rules ``rules`` (``rule_list`` indices; ``None``:
+        no such limit), with the other filters."""
+        self.only = None if rules is None else np.asarray(rules, dtype=int)
+        self._relayout()
+
     def set_compact(self, compact):
         self.compact = compact
         if len(self.order):
@@ -281,6 +288,8 @@ class RuleTableModel(QAbstractTableModel):
             keep &= np.array([all(w in t for w in self.words) for t in self._search], dtype=bool)
         if self.min_covered > 0 and n:
             keep &= self.keys[4] >= self.min_covered
+        if self.only is not None:
+            keep &= np.isin(self.rules, self.only)
         if 0 <= self.sort_column < len(self.keys):
             key = self.keys[self.sort_column]
             order = np.argsort(key, kind="stable")
@@ -338,6 +347,7 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
 
     compact_view = Setting(True)
     show_unused = Setting(False)
+    why_rules_only = Setting(False)
     plot_class = Setting(0)
     auto_commit = Setting(True)
 
@@ -371,6 +381,22 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
             tooltip="LR with rules: also list the rules the fit gave no weight "
                     "(they do not change any prediction).",
             callback=self._unused_changed)
+        self.why_box = gui.vBox(self.controlArea, "Why this prediction")
+        row = gui.hBox(self.why_box)
+        self.why_row = 1
+        self.why_spin = gui.spin(
+            row, self, "why_row", 1, 1, label="Row:", callback=self._explain_row,
+            tooltip="A row of the data on the input (or of the training data): "
+                    "its prediction, and the rules that move it most.")
+        self.why_only_check = gui.checkBox(
+            row, self, "why_rules_only", "List its rules only",
+            tooltip="Show in the table only the rules the model used for this "
+                    "row's prediction.", callback=self._explain_row)
+        self.why_label = gui.widgetLabel(self.why_box, "")
+        self.why_label.setWordWrap(True)
+        self.why_label.setMaximumWidth(INFO_WIDTH)
+        self.why_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.why_box.setVisible(False)
         self.plot_box = gui.vBox(self.controlArea, "Plot")
         self.class_box = gui.hBox(self.plot_box)
         self.class_combo = gui.comboBox(
@@ -510,6 +536,7 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
                 self.Information.not_explained(f"{EXPLAIN_ROWS:,}")
         self._fill_table()
         self._fill_class_combo()
+        self._prepare_why()
         self._update_plot()
         # the rules as data change with the inputs only, not with the selection
         self.Outputs.rules.send(None if prepared is None else prepared.rules_table)
@@ -626,6 +653,79 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
     def _selection_changed(self):
         self._update_plot()
         self.commit.deferred()
+
+    # ------------------------------------------------------------ why this prediction
+    def explainable(self) -> bool:
+        """Whether the box "Why this prediction" applies: a model of the
+        add-on (:meth:`RuleModel.explain`) and rows to explain."""
+        return (isinstance(self._model, RuleModel) and self.shown_data is not None
+                and len(self.shown_data) > 0)
+
+    def _prepare_why(self):
+        shown = self.explainable()
+        self.why_box.setVisible(shown)
+        if not shown:
+            self.rule_model.set_only(None)
+            return
+        self.why_spin.setMaximum(len(self.shown_data))
+        self.why_row = min(max(self.why_row, 1), len(self.shown_data))
+        self._explain_row()
+
+    def explanation(self):
+        """:class:`Explanation` of the row chosen in "Why this prediction"
+        (``None`` when the box does not apply)."""
+        if not self.explainable():
+            return None
+        i = int(self.why_row) - 1
+        try:
+            return self._model.explain(self.shown_data[i:i + 1])[0]
+        except NotImplementedError:  # a RuleModel from outside the add-on
+            return None
+
+    def _explain_row(self):
+        """The chosen row's explanation in words and, with "List its rules
+        only", the table limited to its rules."""
+        exp = self.explanation()
+        if exp is None:
+            self.why_label.setText("")
+            self.rule_model.set_only(None)
+            return
+        self.why_label.setText(self.explanation_html(exp))
+        self.rule_model.set_only(exp.rules if self.why_rules_only else None)
+
+    def explanation_html(self, exp, top=5) -> str:
+        """The box's text: the predicted class and its probability, the
+        actual class (when known), then the ``top`` rules that move the
+        prediction most (:meth:`Explanation.effects`)."""
+        from html import escape
+        model = self._model
+        cv = model.domain.class_var
+        c, p, effect, unit = exp.effects(model)
+        lines = [f"<b>{escape(cv.name)} = {escape(cv.values[c])}</b> "
+                 f"(probability {p[c]:.3f})"]
+        row = int(self.why_row) - 1
+        shown_cv = self.shown_data.domain.class_var
+        if shown_cv is not None and np.isfinite(self.shown_data.Y[row]):
+            lines.append(f"actual: {escape(shown_cv.values[int(self.shown_data.Y[row])])}")
+        if not len(exp.rules):
+            lines.append("No rule contributes: the part without rules decides.")
+            return "<br/>".join(lines)
+        if exp.combine in ("softmax", "sigmoids") and len(p) > 1:
+            # on the same scale: what the model says before any rule fires
+            second = int(np.argsort(-p, kind="stable")[1])
+            lines.append(f"Without rules (intercepts, attributes, default rules): "
+                         f"{exp.base[c] - exp.base[second]:+.3f}")
+        lines.append(f"Rules that move it most ({escape(unit)}):")
+        items = []
+        for j in np.argsort(-np.abs(effect), kind="stable")[:top]:
+            k = int(exp.rules[j])
+            conds = self.table.conditions[k] if self.table is not None else []
+            text = " AND ".join(conds) if conds else "TRUE"
+            items.append(f"<li><b>{effect[j]:+.3f}</b> rule {k + 1}: {escape(text)}</li>")
+        more = len(exp.rules) - top
+        tail = f"… and {more} more rules" if more > 0 else ""
+        return "<br/>".join(lines) + "<ul style='margin-left: -20px'>" + "".join(items) \
+            + "</ul>" + tail
 
     # ------------------------------------------------------------ outputs
     @gui.deferred
