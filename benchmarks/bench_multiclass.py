@@ -14,7 +14,9 @@ stratified 10-fold CV (seed 0); satimage, letter and 5000x40x11: a
 stratified held-out third (seed 0), as in ``bench_frontier.py``. Every
 learner with its defaults, one job per fit; ``--jobs`` runs that many
 (data set, learner) pairs side by side (each in its own process).
-Learner variants: ``lrr-ovr`` is LR with rules as one-vs-rest models
+Learner variants: ``lrr-eq22`` is LR with rules' multinomial model with
+eq. 22's penalty unscaled (``penalty_scales=(1.0,)``), the default before
+the penalty scale was chosen on a held-out third; ``lrr-ovr`` is LR with rules as one-vs-rest models
 (``multi_class="ovr"``), the default before the multinomial model;
 ``roccer-hulls`` is ROCCER with each class's hull odds normalised
 (``multi_class="hulls"``), the default before the logistic combination; ``rf``
@@ -50,9 +52,10 @@ from runner import command, git_commit, machine, write_report  # noqa: E402
 DATASETS = ("iris", "wine", "vehicle", "segment", "satimage", "led7digit", "letter",
             "vowel", "movement_libras", "360x90x15", "1000x10x11", "5000x40x11")
 HOLDOUT_ROWS = 5000  # from this many rows: a held-out third instead of 10 folds
-LEARNERS = ("slipper", "evc", "lrr", "lrr-ovr", "sls", "roccer", "roccer-hulls", "scoring",
+LEARNERS = ("slipper", "evc", "lrr", "lrr-eq22", "lrr-ovr", "sls", "roccer", "roccer-hulls", "scoring",
             "rf")
 NAMES = {"slipper": "SLIPPER", "evc": "EVC rules", "lrr": "LR with rules",
+         "lrr-eq22": "LR with rules (eq. 22 penalty)",
          "lrr-ovr": "LR with rules (one-vs-rest)", "sls": "SLS", "roccer": "ROCCER",
          "roccer-hulls": "ROCCER (hulls' odds)",
          "scoring": "Rule Scoring", "rf": "random forest"}
@@ -64,6 +67,7 @@ def make_learner(name):
     import orangecontrib.rules as R
     return {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
             "lrr": R.RuleLogisticRegressionLearner,
+            "lrr-eq22": lambda: R.RuleLogisticRegressionLearner(penalty_scales=(1.0,)),
             "lrr-ovr": lambda: R.RuleLogisticRegressionLearner(multi_class="ovr"),
             "sls": R.SLSEnsembleLearner, "roccer": R.ROCCERLearner,
             "roccer-hulls": lambda: R.ROCCERLearner(multi_class="hulls"),

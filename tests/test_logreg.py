@@ -349,3 +349,57 @@ def test_summary_shows_the_strongest_attribute_weights():
     (cls, attrs, _), = [c for c in model.coefficients() if c[0] == "Iris-virginica"]
     name, w = max(attrs[1:], key=lambda nw: abs(nw[1]))
     assert f"{name} {w:+.2f}" in next(l for l in lines if "Iris-virginica" in l)
+
+
+# ------------------------------------------------- the multinomial model's penalty scale
+def test_held_out_third_is_a_stratified_split():
+    from orangecontrib.rules.logreg import held_out_third
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 300)
+    v = np.where(rng.random(300) < 0.1, 0.0, 1.0)
+    train, test = held_out_third(y, v, 5)
+    assert not set(train) & set(test)
+    assert set(train) | set(test) == set(np.flatnonzero(v > 0))  # weightless rows: neither
+    for c in range(4):
+        n = np.sum((y == c) & (v > 0))
+        assert np.sum(y[test] == c) == n // 3
+    again = held_out_third(y, v, 5)
+    assert np.array_equal(again[0], train) and np.array_equal(again[1], test)
+    assert held_out_third(np.array([0, 0, 1, 1, 2]), np.ones(5), 0) == (None, None)
+
+
+@pytest.mark.parametrize("name", ["zoo", "iris"])
+def test_penalty_scale_is_the_held_out_choice(name):
+    """The scale chosen has the least held-out log loss (ties: the larger
+    scale), and the model is the one fitted with that scale alone."""
+    data = Table(name)
+    model = RuleLogisticRegressionLearner()(data)
+    losses = model.penalty_scale_losses
+    assert set(losses) == {1.0, 0.5, 0.25}
+    best = min(losses.values())
+    assert losses[model.penalty_scale] <= best * (1 + 1e-3)
+    assert all(s <= model.penalty_scale for s, loss in losses.items()
+               if loss <= best * (1 + 1e-3))
+    fixed = RuleLogisticRegressionLearner(penalty_scales=(model.penalty_scale,))(data)
+    assert fixed.penalty_scale_losses is None
+    np.testing.assert_allclose(model(data, model.Probs), fixed(data, fixed.Probs),
+                               rtol=1e-10, atol=1e-12)
+
+
+def test_penalty_scale_leaves_two_classes_and_ovr_alone():
+    data = Table("heart_disease")
+    a = RuleLogisticRegressionLearner()(data)
+    b = RuleLogisticRegressionLearner(penalty_scales=(1.0,))(data)
+    assert a.penalty_scale == 1.0 and a.penalty_scale_losses is None
+    np.testing.assert_array_equal(a(data, a.Probs), b(data, b.Probs))
+    iris = Table("iris")
+    c = RuleLogisticRegressionLearner(multi_class="ovr")(iris)
+    d = RuleLogisticRegressionLearner(multi_class="ovr", penalty_scales=(1.0,))(iris)
+    np.testing.assert_array_equal(c(iris, c.Probs), d(iris, d.Probs))
+
+
+def test_a_smaller_penalty_scale_gives_rules_more_weight():
+    data = Table("zoo")
+    weights = [np.abs(np.concatenate([b for *_, b in RuleLogisticRegressionLearner(
+        penalty_scales=(s,))(data).submodels])).sum() for s in (1.0, 0.25)]
+    assert weights[1] > weights[0]

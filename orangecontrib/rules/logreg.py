@@ -36,6 +36,30 @@ DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
 
 
 # ------------------------------------------------------------ the loss
+#: the multinomial model's rule-penalty scales (doc/evc.md "Many classes")
+DEFAULT_PENALTY_SCALES = (1.0, 0.5, 0.25)
+
+
+def held_out_third(y, v, seed):
+    """A stratified split of the rows of weight > 0: per class, a third
+    (rounded down) held out at random (seed ``seed``). ``(train, test)``
+    row indices, or ``(None, None)`` when a class would have no training
+    row or fewer than 10 rows would be held out."""
+    rng = np.random.default_rng(seed)
+    train, test = [], []
+    for c in np.unique(y[v > 0]):
+        rows = rng.permutation(np.flatnonzero((y == c) & (v > 0)))
+        k = len(rows) // 3
+        if k >= len(rows):
+            return None, None
+        test.append(rows[:k])
+        train.append(rows[k:])
+    test = np.sort(np.concatenate(test)) if test else np.zeros(0, int)
+    if len(test) < 10:
+        return None, None
+    return np.sort(np.concatenate(train)), test
+
+
 def rule_penalties(rules, positive: int) -> np.ndarray:
     """``gamma_k = s_k - q_k n_k`` (eq. 22) of each rule for its own head
     class, never negative. The sign of a rule's weight depends on whether
@@ -781,8 +805,13 @@ class RuleLogisticRegressionModel(RuleModel):
 
     ``submodels``: list of ``(class, rule indices, b0, w, b)``; of a
     multinomial model, the log-odds of each class against a common
-    reference.
+    reference. ``penalty_scale``: the factor on the rules' EVC penalties
+    (1 on two classes; on many, the learner's held-out choice, whose log
+    loss per scale is ``penalty_scale_losses``).
     """
+
+    penalty_scale = 1.0
+    penalty_scale_losses = None
 
     def __init__(self, domain, rule_list, class_distribution, features,
                  submodels, lam, rule_model=None, multinomial=False):
@@ -930,6 +959,14 @@ class RuleLogisticRegressionLearner(RuleLearner):
         rule weighs on its own class's log-odds; the default) or one binary
         model per class over that class's rules, normalised (``"ovr"``).
         Two classes: one binary model either way.
+    penalty_scales : sequence of float
+        More than two classes (the multinomial model): the rules' EVC
+        penalties are multiplied by the one of these scales that gives the
+        lowest log loss on a stratified held-out third, with rules learned
+        on the other two thirds (doc/evc.md "Many classes"); losses within
+        0.1% of the least count as a tie, won by the larger scale. One
+        value is used as it is. ``(1.0,)`` keeps eq. 22's penalty as on two classes.
+        Two classes and ``"ovr"``: not used.
     random_state : int
         Seed of the rule learner and of the internal CV's folds.
     """
@@ -939,8 +976,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
 
     def __init__(self, rule_learner=None, rule_penalty=True, attributes=True,
                  use_rules=True, lambda_=None, lambdas=DEFAULT_LAMBDAS, n_folds=5,
-                 max_rules=None, multi_class="multinomial", random_state=0,
-                 preprocessors=None):
+                 max_rules=None, multi_class="multinomial",
+                 penalty_scales=DEFAULT_PENALTY_SCALES, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.rule_learner = check_instance(
             "rule_learner", rule_learner, RuleLearner, "a rule learner of this add-on "
@@ -961,6 +998,12 @@ class RuleLogisticRegressionLearner(RuleLearner):
         self.n_folds = check_int("n_folds", n_folds, 2)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.multi_class = check_choice("multi_class", multi_class, ("multinomial", "ovr"))
+        if isinstance(penalty_scales, (str, bytes)) or not np.iterable(penalty_scales) \
+                or not len(penalty_scales):
+            raise ValueError(f"penalty_scales must be a non-empty sequence of numbers >= 0, "
+                             f"not {penalty_scales!r}")
+        self.penalty_scales = tuple(float(check_number("each of penalty_scales", x, 0))
+                                    for x in penalty_scales)
         self.random_state = check_random_state(random_state)
 
     def fit_rules(self, data, enc):
@@ -987,9 +1030,16 @@ class RuleLogisticRegressionLearner(RuleLearner):
         Fplain = F if features is not None else AttributeFeatures(data.domain, X, v)(X)
         present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]
         multinomial = enc.n_classes > 2 and self.multi_class == "multinomial"
+        penalty_scale, scale_losses = 1.0, None
         if multinomial:
             link = self._multinomial(Fplain, rules, enc, v, scale, present)
             lams = [link.lam / scale]
+            if len(set(self.penalty_scales)) == 1:
+                penalty_scale = self.penalty_scales[0]
+            elif len(rules) and self.rule_penalty:
+                self.progress(0.82, "choosing the rule penalty")
+                penalty_scale, scale_losses = self._penalty_scale(data, enc, v, scale, link, X)
+            link.gamma = link.gamma * penalty_scale
         else:
             link, lams = self._one_vs_rest(Fplain, rules, enc, v, scale, present)
         path = None
@@ -1006,7 +1056,44 @@ class RuleLogisticRegressionLearner(RuleLearner):
             float(np.mean(lams)), rule_model, multinomial=multinomial)
         if path is not None:
             model.size_curve = path.curve()
+        model.penalty_scale, model.penalty_scale_losses = penalty_scale, scale_losses
         return model
+
+    def _penalty_scale(self, data, enc, v, scale, link, X):
+        """The multinomial model's penalty scale (``penalty_scales``): rules
+        learned on a stratified two thirds of the rows (seed
+        ``random_state``), the multinomial model fitted there with each
+        scale (lambda as the full model's), its weighted log loss on the
+        other third. The held-out rows are rows the rules never saw, so a
+        scale is not chosen for trusting rules that fit them. Returns
+        ``(scale, {scale: log loss})``; ``(1.0, None)`` when a third would
+        leave a class of the model without training rows."""
+        train, test = held_out_third(enc.y, v, self.random_state)
+        if train is None:
+            return 1.0, None
+        rule_model = self.rule_learner(
+            data[train], lambda p, *_: self.progress(0.82 + 0.06 * p,
+                                                     "choosing the rule penalty"))
+        rules = list(rule_model.rule_list)
+        if not rules:
+            return 1.0, None
+        features = AttributeFeatures(data.domain, X[train], v[train]) if self.attributes \
+            else None
+        F = features(X) if features is not None else np.zeros((len(X), 0))
+        cover = covering_sparse(rules, X)
+        heads = np.array([r.head if r.head in link.classes else -1 for r in rules], dtype=int)
+        gamma = rule_penalties(rules, None) * scale  # in the weights' scale, as the model's
+        losses, start = {}, None
+        for s in sorted(set(self.penalty_scales), reverse=True):
+            sub = Multinomial(link.classes, heads, gamma * s, link.lam, enc.n_classes)
+            start = sub.fit(F[train], cover[train], enc.y[train], v[train], start=start)
+            p = sub.probabilities(F[test], cover[test], start)
+            p_true = np.clip(np.nan_to_num(p[np.arange(len(test)), enc.y[test]]), 1e-15, 1)
+            losses[s] = float(-np.average(np.log(p_true), weights=v[test]))
+        best = min(losses.values())
+        # within 0.1% of the least log loss counts as a tie: to the larger scale
+        chosen = max(s for s, loss in losses.items() if loss <= best * (1 + 1e-3))
+        return chosen, losses
 
     def _lambda(self, Fplain, y, v, scale, n_classes=None) -> float:
         """The L2 weight of eq. 21 for the scaled weights ``v``: the user's
