@@ -18,6 +18,7 @@ RUNS = [  # workflow, rules to select in each Rule Viewer, nodes to capture
                             "Covered by EVC rules"),
     ("rules-plots.ows", 2, "Rule Scoring,Rule Viewer (ROCCER),"
                            "Rule Viewer (SLS Ensembles),Rule Viewer (Rule Scoring)"),
+    ("rules-why.ows", 0, "Rule Viewer (why),Why each patient"),
 ]
 
 

@@ -58,9 +58,12 @@ def summary(widget):
         out["rules"] = widget.rule_model.rowCount()
         out["selected_rules"] = widget.selected_rules()
         out["plot"] = widget.plot.isVisibleTo(widget)
+        out["why"] = widget.why_label.text() if widget.why_box.isVisibleTo(widget) else None
     elif name == "OWTable":
         data = getattr(widget, "input", None) or getattr(widget, "data", None)
-        out["rows"] = None if data is None else len(getattr(data, "table", data))
+        table = None if data is None else getattr(data, "table", data)
+        out["rows"] = None if table is None else len(table)
+        out["metas"] = [] if table is None else [m.name for m in table.domain.metas]
     return out
 
 

@@ -27,7 +27,8 @@ def test_workflows_are_listed_by_the_canvas():
     from orangecanvas.application.examples import workflows
     ours = sorted(os.path.basename(w.abspath()) for w in workflows(Config())
                   if "orangecontrib" in w.abspath())
-    assert ours == ["rules-plots.ows", "rules-roc-comparison.ows", "rules-viewer.ows"]
+    assert ours == ["rules-plots.ows", "rules-roc-comparison.ows", "rules-viewer.ows",
+                    "rules-why.ows"]
 
 
 @pytest.mark.slow
@@ -69,3 +70,20 @@ def test_plots_workflow():
     assert not nodes["Rule Viewer (Rule Scoring)"]["plot"]
     assert all(nodes[f"Rule Viewer ({t})"]["rules"] > 1
                for t in ("ROCCER", "SLS Ensembles", "Rule Scoring"))
+
+
+@pytest.mark.slow
+def test_why_this_prediction_workflow():
+    """Five sampled patients in the Rule Viewer: the box explains the first
+    (its predicted class, the rules that move it, only those listed), and
+    the Data Table gets a "Why" column for each of the five."""
+    report = run("rules-why.ows")
+    assert report["load_errors"] == []
+    nodes = report["nodes"]
+    assert all(not n["errors"] for n in nodes.values()), nodes
+    viewer = nodes["Rule Viewer (why)"]
+    assert viewer["why"].startswith("<b>diameter narrowing = "), viewer
+    assert "Rules that move it most" in viewer["why"] or "No rule" in viewer["why"]
+    assert viewer["why"].count("</b> rule ") == min(viewer["rules"], 5)  # its rules only
+    table = nodes["Why each patient"]
+    assert table["rows"] == 5 and "Why" in table["metas"]

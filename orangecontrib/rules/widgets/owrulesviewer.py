@@ -347,7 +347,7 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
 
     compact_view = Setting(True)
     show_unused = Setting(False)
-    why_rules_only = Setting(False)
+    why_rules_only = Setting(False, schema_only=True)  # a workflow keeps it; new viewers list all
     plot_class = Setting(0)
     auto_commit = Setting(True)
 
@@ -707,22 +707,26 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         shown_cv = self.shown_data.domain.class_var
         if shown_cv is not None and np.isfinite(self.shown_data.Y[row]):
             lines.append(f"actual: {escape(shown_cv.values[int(self.shown_data.Y[row])])}")
-        if not len(exp.rules):
-            lines.append("No rule contributes: the part without rules decides.")
-            return "<br/>".join(lines)
+        # rules the table shows apart (SLIPPER's default rules) count with
+        # the part that does not depend on the row's conditions
+        apart = np.asarray(model.set_apart(), dtype=bool)[np.asarray(exp.rules, dtype=int)]
         if exp.combine in ("softmax", "sigmoids") and len(p) > 1:
             # on the same scale: what the model says before any rule fires
             second = int(np.argsort(-p, kind="stable")[1])
             lines.append(f"Without rules (intercepts, attributes, default rules): "
-                         f"{exp.base[c] - exp.base[second]:+.3f}")
+                         f"{exp.base[c] - exp.base[second] + effect[apart].sum():+.3f}")
+        shown = np.flatnonzero(~apart)
+        if not len(shown):
+            lines.append("No rule contributes: the part without rules decides.")
+            return "<br/>".join(lines)
         lines.append(f"Rules that move it most ({escape(unit)}):")
         items = []
-        for j in np.argsort(-np.abs(effect), kind="stable")[:top]:
+        for j in shown[np.argsort(-np.abs(effect[shown]), kind="stable")][:top]:
             k = int(exp.rules[j])
             conds = self.table.conditions[k] if self.table is not None else []
             text = " AND ".join(conds) if conds else "TRUE"
             items.append(f"<li><b>{effect[j]:+.3f}</b> rule {k + 1}: {escape(text)}</li>")
-        more = len(exp.rules) - top
+        more = len(shown) - top
         tail = f"… and {more} more rules" if more > 0 else ""
         return "<br/>".join(lines) + "<ul style='margin-left: -20px'>" + "".join(items) \
             + "</ul>" + tail
