@@ -624,3 +624,21 @@ def test_rules_as_table_honours_weights_and_uses_training_counts_without_data():
     # the model's own numbers are columns too (EVC: the corrected quality)
     column = viewer.rule_table(model).columns[0]
     np.testing.assert_allclose(training.get_column(column.name), column.values)
+
+
+def test_with_metas_equals_one_column_at_a_time():
+    from Orange.data import DiscreteVariable, StringVariable
+
+    from orangecontrib.rules.widgets.owrulesviewer import with_metas
+    data = Table("heart_disease")
+    text = StringVariable("text")
+    flag = DiscreteVariable("flag", values=("no", "yes"))
+    texts = np.array([f"row {i}" for i in range(len(data))], dtype=object)
+    flags = (np.arange(len(data)) % 3 == 0).astype(float)
+    one = with_metas(data, [(text, texts), (flag, flags)])
+    step = data.add_column(text, texts, to_metas=True).add_column(flag, flags, to_metas=True)
+    assert one.domain == step.domain
+    np.testing.assert_array_equal(one.X, step.X)
+    assert list(one.get_column(text)) == list(step.get_column(text))
+    np.testing.assert_array_equal(one.get_column(flag), step.get_column(flag))
+    assert len(data.domain.metas) == 0  # the input is left alone
