@@ -50,3 +50,33 @@ def test_tasks_in_other_processes_get_no_check():
         assert not in_process_backend()
         learner = SlipperLearner()
         assert learner.stop_check() is None
+
+
+def test_evc_reports_rules_so_far_from_its_class_tasks_and_stops_there():
+    """EVC's coverings report after every rule, from their own threads:
+    progress that only grows and a status with the rules found so far; a
+    cancel raised there stops the fit; the model is the one without a
+    callback."""
+    from orangecontrib.rules import EVCRuleLearner
+    data = Table("heart_disease")
+    seen = []
+
+    def listening(progress, status=""):
+        seen.append((progress, status, threading.get_ident()))
+
+    def learner():
+        return EVCRuleLearner(n_permutations=10, n_jobs=2)
+    model = learner()(data, progress_callback=listening)
+    so_far = [(p, int(s.split(": ")[1].split()[0])) for p, s, _ in seen if "so far" in s]
+    assert so_far, [s for _, s, _ in seen]
+    assert [p for p, _ in so_far] == sorted(p for p, _ in so_far)
+    assert max(n for _, n in so_far) == len(model.rule_list)
+    assert {t for _, s, t in seen if "so far" in s} - {threading.get_ident()}
+    plain = learner()(data)
+    np.testing.assert_array_equal(model(data, model.Probs), plain(data, plain.Probs))
+
+    def cancelling(progress, status=""):
+        if "so far" in status:
+            raise Interrupted()
+    with pytest.raises(Interrupted):
+        learner()(data, progress_callback=cancelling)

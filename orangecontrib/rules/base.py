@@ -755,6 +755,31 @@ class RuleLearner(Learner):
         if reporter is not None:
             reporter.report(float(min(max(fraction, 0.0), 1.0)), status)
 
+    def task_progress(self, start: float, end: float, n_tasks: int, status: str):
+        """For a fit's parallel tasks: a function ``report(task, fraction,
+        found)`` that each may call, from any thread of this process, with
+        the share of its work done and the rules it has found so far. The
+        fit's progress moves to ``start + (end - start)`` times the tasks'
+        mean share, and its status says ``status`` and the rules found so
+        far ("learning rules: 37 so far"); like :meth:`stop_check` it raises
+        :class:`Interrupted` once the caller cancelled the fit. ``None``
+        outside a fit, or when the tasks may run in other processes."""
+        import threading
+        reporter = _PROGRESS.get().get(id(self))
+        if reporter is None or not in_process_backend():
+            return None
+        shares, counts = np.zeros(max(n_tasks, 1)), np.zeros(max(n_tasks, 1), dtype=int)
+        lock = threading.Lock()
+
+        def report(task, fraction, found):
+            with lock:
+                shares[task] = max(shares[task], min(max(float(fraction), 0.0), 1.0))
+                counts[task] = found
+                value = start + (end - start) * float(shares.mean())
+                text = f"{status}: {int(counts.sum())} so far"
+            reporter.report(value, text)
+        return report
+
     def stop_check(self):
         """A function the fit's parallel tasks call now and then (any
         arguments): it raises :class:`Interrupted` once the caller has

@@ -412,8 +412,10 @@ class EVCRuleLearner(RuleLearner):
         mb = np.array([gumbel.of(cls, L) for L in lengths])
         return Quality.QUALITY_EVC, mb[:, 0], mb[:, 1]
 
-    def learn_class(self, sd, attrs, enc, cls, gumbel):
-        """Covering for class ``cls`` (doc/evc.md): ``Found`` rules."""
+    def learn_class(self, sd, attrs, enc, cls, gumbel, report=None, task=0):
+        """Covering for class ``cls`` (doc/evc.md): ``Found`` rules.
+        ``report``: :meth:`RuleLearner.task_progress`'s function, told the
+        class's covered share and rules after each rule (as task ``task``)."""
         pos = enc.y == cls
         uncovered = pos & (enc.w > 0)
         limit = (int(uncovered.sum()) if self.max_rules_per_class is None
@@ -448,6 +450,9 @@ class EVCRuleLearner(RuleLearner):
             # (20,000 rules on 10^5 rows would hold 2 GB of masks)
             rule.dist = class_weights(enc.y, enc.w, rule.mask.view(np.uint8), enc.n_classes)
             rule.mask = None
+            if report is not None:  # may raise Interrupted: the fit was cancelled
+                report(task, 1.0 - float(enc.w[uncovered].sum()) / S if S > 0 else 1.0,
+                       len(found))
         return found
 
     def fit_rules(self, data, enc):
@@ -465,12 +470,17 @@ class EVCRuleLearner(RuleLearner):
         present = [c for c in range(enc.n_classes) if enc.w[enc.y == c].sum() > 0]
         start = 0.8 if with_permutations else 0.0
         self.progress(start, "learning rules")
-        jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel) for c in present)
+        report = self.task_progress(start, 1.0, len(present), "learning rules")
+        jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel, report, i)
+                for i, c in enumerate(present))
         found = []
         for found_c in parallel_map(jobs, self.n_jobs):
             found.append(found_c)
-            self.progress(start + (1 - start) * len(found) / len(present),
-                          "learning rules")
+            if report is not None:  # the class is done, however much it covered
+                report(len(found) - 1, 1.0, len(found_c))
+            else:
+                self.progress(start + (1 - start) * len(found) / len(present),
+                              "learning rules")
         if self.max_rules is not None:  # the coverings stopped at the budget
             taken = budget_prefixes([[f.new for f in fc] for fc in found], self.max_rules)
             found = [fc[:t] for fc, t in zip(found, taken)]

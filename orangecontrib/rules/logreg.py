@@ -40,24 +40,19 @@ DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
 DEFAULT_PENALTY_SCALES = (1.0, 0.5, 0.25)
 
 
-def held_out_third(y, v, seed):
-    """A stratified split of the rows of weight > 0: per class, a third
-    (rounded down) held out at random (seed ``seed``). ``(train, test)``
-    row indices, or ``(None, None)`` when a class would have no training
-    row or fewer than 10 rows would be held out."""
-    rng = np.random.default_rng(seed)
-    train, test = [], []
-    for c in np.unique(y[v > 0]):
-        rows = rng.permutation(np.flatnonzero((y == c) & (v > 0)))
-        k = len(rows) // 3
-        if k >= len(rows):
-            return None, None
-        test.append(rows[:k])
-        train.append(rows[k:])
-    test = np.sort(np.concatenate(test)) if test else np.zeros(0, int)
-    if len(test) < 10:
-        return None, None
-    return np.sort(np.concatenate(train)), test
+def held_out_third(X, v, seed):
+    """About a third of the rows of weight > 0 held out: those whose
+    seeded hash of the attribute values, ``frac(x · r)`` with ``r`` drawn
+    from ``seed`` (missing values as 0), is below 1/3. A row's side depends
+    on its values only, so a row and its copies fall on the same side (a
+    weight of 2 is two copies) and the order of the rows and of the class
+    values changes nothing. ``(train, test)`` row indices."""
+    X = np.nan_to_num(np.asarray(X, dtype=float), nan=0.0, posinf=0.0, neginf=0.0)
+    r = np.random.default_rng(seed).uniform(0.5, 1.5, X.shape[1]) * np.pi
+    h = np.mod(X @ r, 1.0) if X.shape[1] else np.zeros(len(X))
+    held = h < 1 / 3
+    live = np.asarray(v) > 0
+    return np.flatnonzero(live & ~held), np.flatnonzero(live & held)
 
 
 def rule_penalties(rules, positive: int) -> np.ndarray:
@@ -962,7 +957,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
     penalty_scales : sequence of float
         More than two classes (the multinomial model): the rules' EVC
         penalties are multiplied by the one of these scales that gives the
-        lowest log loss on a stratified held-out third, with rules learned
+        lowest log loss on a held-out third, with rules learned
         on the other two thirds (doc/evc.md "Many classes"); losses within
         0.1% of the least count as a tie, won by the larger scale. One
         value is used as it is. ``(1.0,)`` keeps eq. 22's penalty as on two classes.
@@ -1061,15 +1056,20 @@ class RuleLogisticRegressionLearner(RuleLearner):
 
     def _penalty_scale(self, data, enc, v, scale, link, X):
         """The multinomial model's penalty scale (``penalty_scales``): rules
-        learned on a stratified two thirds of the rows (seed
-        ``random_state``), the multinomial model fitted there with each
+        learned on about two thirds of the rows (:func:`held_out_third`,
+        seed ``random_state``), the multinomial model fitted there with each
         scale (lambda as the full model's), its weighted log loss on the
         other third. The held-out rows are rows the rules never saw, so a
         scale is not chosen for trusting rules that fit them. Returns
-        ``(scale, {scale: log loss})``; ``(1.0, None)`` when a third would
-        leave a class of the model without training rows."""
-        train, test = held_out_third(enc.y, v, self.random_state)
-        if train is None:
+        ``(scale, {scale: log loss})``; ``(1.0, None)`` when the split
+        leaves a class of the model without training rows or holds out
+        less than a weight of 10."""
+        train, test = held_out_third(X, v, self.random_state)
+        # every class of the model needs training rows, and the held-out
+        # loss enough rows to mean something (counted in the raw weights,
+        # where a weight of 2 is two rows)
+        if enc.w[test].sum() < 10 or any(v[train][enc.y[train] == c].sum() <= 0
+                                     for c in link.classes):
             return 1.0, None
         rule_model = self.rule_learner(
             data[train], lambda p, *_: self.progress(0.82 + 0.06 * p,
