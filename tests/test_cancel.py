@@ -53,7 +53,8 @@ def test_tasks_in_other_processes_get_no_check():
 
 
 def test_evc_reports_rules_so_far_from_its_class_tasks_and_stops_there():
-    """EVC's coverings report after every rule, from their own threads:
+    """EVC's coverings report after every rule and its permutation searches
+    after every permutation, from their own threads:
     progress that only grows and a status with the rules found so far; a
     cancel raised there stops the fit; the model is the one without a
     callback."""
@@ -72,6 +73,9 @@ def test_evc_reports_rules_so_far_from_its_class_tasks_and_stops_there():
     assert [p for p, _ in so_far] == sorted(p for p, _ in so_far)
     assert max(n for _, n in so_far) == len(model.rule_list)
     assert {t for _, s, t in seen if "so far" in s} - {threading.get_ident()}
+    # the Gumbel fit's permutation searches report one by one as well
+    done = [int(s.split(": ")[1].split()[0]) for _, s, _ in seen if "permutations done" in s]
+    assert done and max(done) == 10
     plain = learner()(data)
     np.testing.assert_array_equal(model(data, model.Probs), plain(data, plain.Probs))
 

@@ -402,6 +402,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
             with self.subTest(kind):
                 model = fitted(kind)
                 self.show(model, self.heart)
+                self.process_events()  # the explanation comes a turn of the loop later
                 self.assertFalse(w.why_box.isHidden())
                 self.assertEqual(w.why_spin.maximum(), len(self.heart))
                 cv = model.domain.class_var

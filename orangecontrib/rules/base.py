@@ -758,12 +758,13 @@ class RuleLearner(Learner):
     def task_progress(self, start: float, end: float, n_tasks: int, status: str):
         """For a fit's parallel tasks: a function ``report(task, fraction,
         found)`` that each may call, from any thread of this process, with
-        the share of its work done and the rules it has found so far. The
-        fit's progress moves to ``start + (end - start)`` times the tasks'
-        mean share, and its status says ``status`` and the rules found so
-        far ("learning rules: 37 so far"); like :meth:`stop_check` it raises
-        :class:`Interrupted` once the caller cancelled the fit. ``None``
-        outside a fit, or when the tasks may run in other processes."""
+        the share of its work done and how many things (rules, permutations)
+        it has made so far. The fit's progress moves to ``start + (end -
+        start)`` times the tasks' mean share, and its status is ``status``
+        with the tasks' counts summed in place of ``{}`` ("learning rules:
+        {} so far"); like :meth:`stop_check` it raises :class:`Interrupted`
+        once the caller cancelled the fit. ``None`` outside a fit, or when
+        the tasks may run in other processes."""
         import threading
         reporter = _PROGRESS.get().get(id(self))
         if reporter is None or not in_process_backend():
@@ -776,7 +777,7 @@ class RuleLearner(Learner):
                 shares[task] = max(shares[task], min(max(float(fraction), 0.0), 1.0))
                 counts[task] = found
                 value = start + (end - start) * float(shares.mean())
-                text = f"{status}: {int(counts.sum())} so far"
+                text = status.format(int(counts.sum()))
             reporter.report(value, text)
         return report
 

@@ -223,21 +223,31 @@ def _permutation_maxima(sd, y, w, n_classes, seed, beam_width, max_rule_length,
 PERMUTATIONS_PER_TASK = 25
 
 
-def _permutation_chunk(sd, y, w, n_classes, seeds, *args):
-    """:func:`_permutation_maxima` of several permutations (one task)."""
-    return [_permutation_maxima(sd, y, w, n_classes, s, *args) for s in seeds]
+def _permutation_chunk(sd, y, w, n_classes, seeds, *args, report=None, task=0):
+    """:func:`_permutation_maxima` of several permutations (one task);
+    ``report`` (:meth:`RuleLearner.task_progress`'s function) is told after
+    each permutation, as task ``task``."""
+    out = []
+    for s in seeds:
+        out.append(_permutation_maxima(sd, y, w, n_classes, s, *args))
+        if report is not None:  # may raise Interrupted: the fit was cancelled
+            report(task, len(out) / len(seeds), len(out))
+    return out
 
 
 def fit_gumbel_parameters(sd: SearchData, y, n_classes, n_permutations=100,
                           beam_width=10, max_rule_length=5,
                           min_covered_examples=1.0, random_state=0, n_jobs=None,
-                          progress=None, boundary_only=True) -> GumbelParameters:
+                          progress=None, boundary_only=True,
+                          make_report=None) -> GumbelParameters:
     """Gumbel ``mu``, ``beta`` per class and rule length from
     ``n_permutations`` searches on permuted classes. The permutations are
     independent: they run in ``n_jobs`` threads (the searches release the
     GIL), each with its own seed spawned from ``random_state``, so the
     result does not depend on ``n_jobs``. A class absent from the data
-    costs nothing (its parameters are 0)."""
+    costs nothing (its parameters are 0). ``progress(fraction)`` hears of
+    each task done; ``make_report(n_tasks)``, if given, makes the function
+    the tasks tell of each permutation (:meth:`RuleLearner.task_progress`)."""
     from joblib import delayed
 
     n_permutations = int(n_permutations)
@@ -248,14 +258,15 @@ def fit_gumbel_parameters(sd: SearchData, y, n_classes, n_permutations=100,
     seeds = permutation_seeds(random_state, n_permutations)
     chunks = [seeds[i:i + PERMUTATIONS_PER_TASK]
               for i in range(0, n_permutations, PERMUTATIONS_PER_TASK)]
+    report = make_report(len(chunks)) if make_report is not None else None
     jobs = (delayed(_permutation_chunk)(sd, y, w, n_classes, chunk, beam_width,
                                         max_rule_length, min_covered_examples,
-                                        boundary_only)
-            for chunk in chunks)
+                                        boundary_only, report=report, task=i)
+            for i, chunk in enumerate(chunks))
     results = []
     for r in parallel_map(jobs, n_jobs):
         results.extend(r)
-        if progress is not None:
+        if progress is not None and report is None:
             progress(len(results) / n_permutations)
     best = np.stack(results, axis=1)  # (classes, permutations, lengths)
     mu = np.zeros((n_classes, max_rule_length))
@@ -401,7 +412,8 @@ class EVCRuleLearner(RuleLearner):
         return fit_gumbel_parameters(
             sd, y, enc.n_classes, self.n_permutations, self.beam_width,
             self.max_rule_length, self.min_covered_examples, self.random_state,
-            self.n_jobs, progress)
+            self.n_jobs, progress, make_report=lambda n: self.task_progress(
+                0.0, 0.8, n, "fitting Gumbel parameters: {} permutations done"))
 
     def _scorer(self, cls, gumbel):
         """``(quality, mu, beta)`` for the kernel: per rule length."""
@@ -470,7 +482,7 @@ class EVCRuleLearner(RuleLearner):
         present = [c for c in range(enc.n_classes) if enc.w[enc.y == c].sum() > 0]
         start = 0.8 if with_permutations else 0.0
         self.progress(start, "learning rules")
-        report = self.task_progress(start, 1.0, len(present), "learning rules")
+        report = self.task_progress(start, 1.0, len(present), "learning rules: {} so far")
         jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel, report, i)
                 for i, c in enumerate(present))
         found = []

@@ -202,11 +202,18 @@ class RuleSetModel(RuleModel):
         return np.array([r.laplace_confidence() for r in self.rule_list])
 
     def rule_statistics(self):
-        """Heads, confidences and false positive rates of the rules."""
+        """Heads, confidences and false positive rates of the rules, made
+        once per rule list (a loop over the rules: 0.05 s for 10,000, which
+        every prediction and explanation would pay again)."""
+        cached = self.__dict__.get("_statistics")
+        if cached is not None and cached[0] is self.rule_list \
+                and cached[1] == len(self.rule_list):
+            return cached[2]
         heads = np.array([r.head for r in self.rule_list], dtype=int)
         conf = self.rule_confidences()
         fpr = np.array([r.false_positive_rate(self.class_distribution)
                         for r in self.rule_list])
+        self._statistics = (self.rule_list, len(self.rule_list), (heads, conf, fpr))
         return heads, conf, fpr
 
     def predict(self, X):

@@ -5,7 +5,7 @@ corrected vs raw probability)."""
 import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import (QAbstractTableModel, QItemSelection, QItemSelectionModel,
-                          QModelIndex, Qt)
+                          QModelIndex, Qt, QTimer)
 from AnyQt.QtGui import QColor, QKeySequence
 from AnyQt.QtWidgets import (QAbstractItemView, QAction, QApplication, QComboBox,
                              QHeaderView, QLineEdit, QSpinBox, QSplitter, QTableView)
@@ -260,7 +260,10 @@ class RuleTableModel(QAbstractTableModel):
     def set_only(self, rules):
         """Show only the rules ``rules`` (``rule_list`` indices; ``None``:
         no such limit), with the other filters."""
-        self.only = None if rules is None else np.asarray(rules, dtype=int)
+        only = None if rules is None else np.asarray(rules, dtype=int)
+        if only is None and self.only is None:
+            return  # nothing to do: relaying out 10,000 rules is not free
+        self.only = only
         self._relayout()
 
     def set_compact(self, compact):
@@ -672,7 +675,9 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
             return
         self.why_spin.setMaximum(len(self.shown_data))
         self.why_row = min(max(self.why_row, 1), len(self.shown_data))
-        self._explain_row()
+        # in a later turn of the event loop: the canvas may redraw between
+        # the table's update and the explanation (a model of 10,000 rules)
+        QTimer.singleShot(0, self._explain_row)
 
     def explanation(self):
         """:class:`Explanation` of the row chosen in "Why this prediction"
