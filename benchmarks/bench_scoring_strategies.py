@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from Orange.classification import CN2UnorderedLearner  # noqa: E402
 
 from orangecontrib.rules import STRATEGIES, RuleScoringLearner  # noqa: E402
-from orangecontrib.rules.scoring import cn2_base  # noqa: E402
+from orangecontrib.rules.cn2 import cn2_base  # noqa: E402
 from orangecontrib.rules.evaluation import Entry  # noqa: E402
 from runner import (average_ranks, git_commit, machine, metric_table,  # noqa: E402
                     run, wins, write_report)

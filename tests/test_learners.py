@@ -92,7 +92,7 @@ def test_params_rebuild_the_learner():
     clone = type(learner)(**learner.params)
     assert clone._base.beam_width == 3 and clone._base.max_rule_length == 2
     assert clone.strategy == "vote"
-    from orangecontrib.rules.scoring import cn2_base
+    from orangecontrib.rules.cn2 import cn2_base
     cn2 = RuleScoringLearner(base=cn2_base(beam_width=3, max_rule_length=2))
     clone = type(cn2)(**cn2.params)
     assert clone._base.rule_finder.search_algorithm.beam_width == 3
@@ -201,7 +201,7 @@ def test_weights_are_honoured():
 def test_weights_with_numeric_columns_and_missing_values():
     """Orange 3.40's own CN2 imputation fails on weighted tables with numeric
     columns; the default base imputes with weighted means / modes instead."""
-    from orangecontrib.rules.scoring import WeightedImpute
+    from orangecontrib.rules.cn2 import WeightedImpute
     heart = Table("heart_disease")
     rng = np.random.default_rng(1)
     heavy = heart.copy()
@@ -225,7 +225,7 @@ def test_weights_with_numeric_columns_and_missing_values():
 
 
 def test_weighted_imputation_by_hand():
-    from orangecontrib.rules.scoring import WeightedImpute
+    from orangecontrib.rules.cn2 import WeightedImpute
     X = np.array([[1e308, 1.0], [1e308, np.nan], [np.nan, 3.0], [0.0, 5.0]])
     domain = Domain([ContinuousVariable("a"), ContinuousVariable("b")],
                     DiscreteVariable("y", values=("0", "1")))

@@ -6,7 +6,7 @@ import pytest
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import Condition, Rule, RuleSetModel, score_rules
-from orangecontrib.rules.scoring import STRATEGIES
+from orangecontrib.rules.ruleset import STRATEGIES
 
 PRIOR_COUNTS = np.array([50.0, 30.0, 20.0])
 PRIOR = PRIOR_COUNTS / 100
@@ -144,7 +144,7 @@ def test_base_reports_progress_and_can_be_cancelled(cn2):
     from Orange.data import Table
 
     from orangecontrib.rules import Interrupted, RuleScoringLearner
-    from orangecontrib.rules.scoring import cn2_base
+    from orangecontrib.rules.cn2 import cn2_base
     data = Table("iris")
     seen = []
     learner = RuleScoringLearner(base=cn2_base() if cn2 else None)
@@ -161,7 +161,7 @@ def test_base_reports_progress_and_can_be_cancelled(cn2):
     inside = [p for p in seen if 0.1 < p < 0.9]
     assert len(inside) >= 3 and inside == sorted(inside)
     finder = learner._base.rule_finder
-    assert type(finder).__name__ != "_ProgressFinder"  # restored after the fit
+    assert type(finder).__name__ != "ProgressFinder"  # restored after the fit
 
     def cancel(p, *_):
         if p > 0.3:
@@ -180,7 +180,7 @@ def test_equality_only_search_gives_no_inequality_conditions():
     from Orange.classification import CN2UnorderedLearner
 
     from orangecontrib.rules import RuleScoringLearner
-    from orangecontrib.rules.scoring import EqualityOnlySearch
+    from orangecontrib.rules.cn2 import EqualityOnlySearch
     data = Table("titanic")
     plain = CN2UnorderedLearner()(data)
     assert any(s.op == "!=" for r in plain.rule_list for s in r.selectors)

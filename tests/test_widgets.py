@@ -5,7 +5,8 @@ from Orange.widgets.evaluate.owrocanalysis import OWROCAnalysis
 from Orange.widgets.evaluate.owtestandscore import OWTestAndScore
 from Orange.widgets.visualize.owruleviewer import OWRuleViewer
 
-from orangecontrib.rules.scoring import STRATEGIES, RuleScoringLearner
+from orangecontrib.rules.ruleset import STRATEGIES
+from orangecontrib.rules.scoring import RuleScoringLearner
 from orangecontrib.rules.widgets.owrulescoring import OWRuleScoring
 
 

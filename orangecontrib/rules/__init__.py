@@ -12,8 +12,8 @@ from .evc import EVCRuleLearner, EVCRuleModel, GumbelParameters
 from .logreg import RuleLogisticRegressionLearner, RuleLogisticRegressionModel
 from .roccer import ROCCERLearner, ROCCERModel
 from .rules import Condition, Rule, covering, format_rules
-from .scoring import (STRATEGIES, RuleScoringLearner, RuleSetModel,
-                      score_rules)
+from .ruleset import STRATEGIES, RuleSetModel, score_rules
+from .scoring import RuleScoringLearner
 from .slipper import SlipperLearner, SlipperModel
 from .sls import SLSEnsembleLearner, SLSEnsembleModel
 

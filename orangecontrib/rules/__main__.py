@@ -16,7 +16,9 @@ from .evaluation import Entry, cross_validate, markdown_table
 from .evc import EVCRuleLearner
 from .logreg import RuleLogisticRegressionLearner
 from .rules import format_rules
-from .scoring import STRATEGIES, RuleScoringLearner, cn2_base
+from .cn2 import cn2_base
+from .ruleset import STRATEGIES
+from .scoring import RuleScoringLearner
 from .roccer import ROCCERLearner
 from .slipper import SlipperLearner
 from .sls import SLSEnsembleLearner

@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover - Orange without the CN2 module
     from Orange.classification import Model as _ModelBase
 
 from .encoding import EncodedData, dense_X, encode_table
-from .rules import Rule, covering, format_rules, rule_class_weights
+from .rules import Rule, covering, format_rules, rule_class_weights, spread
 
 
 #: continuous values beyond this magnitude are refused (discretisers and
@@ -504,7 +504,6 @@ class Explanation:
             return total / total.sum() if total.sum() > 0 else self.prior.copy()
         if self.winner < 0:
             return self.prior.copy()
-        from .scoring import spread
         score = self.contributions[:, self.winner].mean()
         return spread(np.array([self.winner]), np.array([score]), self.prior)[0]
 

@@ -48,7 +48,7 @@ from .encoding import search_data
 from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
                      check_random_state)
 from .rules import Condition, Rule, ShortThresholds, budget_prefixes
-from .scoring import RuleSetModel, check_strategy
+from .ruleset import RuleSetModel, check_strategy
 
 EULER_GAMMA = 0.5772156649015329
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}

@@ -432,3 +432,22 @@ def format_rules(rules: Sequence[Rule], domain: Domain | None = None,
     width = len(str(len(rules)))
     return "\n".join(f"{i + 1:>{width}}. {r.to_str(domain, show_quality)}"
                      for i, r in enumerate(rules))
+
+
+def spread(winner: np.ndarray, score: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """Probability rows: ``score`` for ``winner``, ``1 - score`` shared by the
+    other classes in proportion to ``prior`` (uniformly if they have none)."""
+    n, C = len(winner), len(prior)
+    score = np.clip(score, 0.0, 1.0)  # an average of confidences may round past 1
+    if C == 1:
+        return np.ones((n, 1))
+    others = np.tile(prior, (n, 1))
+    others[np.arange(n), winner] = 0
+    mass = others.sum(axis=1, keepdims=True)
+    uniform = np.full((n, C), 1 / (C - 1))
+    uniform[np.arange(n), winner] = 0
+    others = np.where(mass > 0, others / np.where(mass > 0, mass, 1), uniform)
+    probs = others * (1 - score)[:, None]
+    probs[np.arange(n), winner] = score
+    return probs
+

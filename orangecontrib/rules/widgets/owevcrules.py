@@ -5,7 +5,7 @@ from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
 from orangecontrib.rules.evc import EVCRuleLearner
-from orangecontrib.rules.scoring import STRATEGIES
+from orangecontrib.rules.ruleset import STRATEGIES
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
 from orangecontrib.rules.widgets.common import (STRATEGY_LABELS, STRATEGY_TOOLTIP,
                                                 EVCSearchSettings)

@@ -4,7 +4,8 @@ from AnyQt.QtCore import Qt
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
-from orangecontrib.rules.scoring import STRATEGIES, RuleScoringLearner
+from orangecontrib.rules.ruleset import STRATEGIES
+from orangecontrib.rules.scoring import RuleScoringLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
 from orangecontrib.rules.widgets.common import STRATEGY_LABELS, STRATEGY_TOOLTIP
 
