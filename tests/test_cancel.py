@@ -84,3 +84,34 @@ def test_evc_reports_rules_so_far_from_its_class_tasks_and_stops_there():
             raise Interrupted()
     with pytest.raises(Interrupted):
         learner()(data, progress_callback=cancelling)
+
+
+@pytest.mark.parametrize("outer", ["lrr", "scoring"])
+def test_a_rule_learner_inside_another_reaches_the_caller_from_its_tasks(outer):
+    """LR with rules and Rule Scoring fit an EVC rule learner: its tasks'
+    reports reach the caller's callback through the outer fit (with the
+    rules found so far) and a cancel raised there stops the whole fit."""
+    from orangecontrib.rules import EVCRuleLearner, RuleLogisticRegressionLearner
+    from orangecontrib.rules import RuleScoringLearner
+    data = Table("heart_disease")
+    main = threading.get_ident()
+
+    def learner():
+        evc = EVCRuleLearner(n_permutations=10, n_jobs=2)
+        if outer == "lrr":
+            return RuleLogisticRegressionLearner(rule_learner=evc)
+        return RuleScoringLearner(base=evc)
+    seen = []
+    model = learner()(data, progress_callback=lambda p, s="": seen.append(
+        (p, s, threading.get_ident())))
+    inner = [(p, s) for p, s, t in seen if t != main]
+    assert inner and any("so far" in s for _, s in inner)
+    assert all(0 <= p <= 1 for p, _, _ in seen)
+    plain = learner()(data)
+    np.testing.assert_array_equal(model(data, model.Probs), plain(data, plain.Probs))
+
+    def cancelling(progress, status=""):
+        if threading.get_ident() != main:
+            raise Interrupted()
+    with pytest.raises(Interrupted):
+        learner()(data, progress_callback=cancelling)

@@ -780,6 +780,24 @@ class RuleLearner(Learner):
             reporter.report(value, text)
         return report
 
+    def sub_progress(self, start: float, end: float, status: str = "", inner=True):
+        """A progress callback for a learner this fit calls (LR with rules'
+        and Rule Scoring's rule learner): its ``[0, 1]`` mapped to ``[start,
+        end]`` of this fit, with its own status (or ``status`` when it gives
+        none, or always with ``inner=False``). The callback holds this fit's
+        caller's callback itself, so it reaches the caller, and may cancel
+        the fit, also from the inner learner's tasks in other threads (where
+        this fit's context is not set). ``None`` outside a fit."""
+        reporter = _PROGRESS.get().get(id(self))
+        if reporter is None:
+            return None
+
+        def callback(fraction, inner_status=""):
+            fraction = min(max(float(fraction), 0.0), 1.0)
+            reporter.report(start + (end - start) * fraction,
+                            (inner_status if inner else "") or status)
+        return callback
+
     def stop_check(self):
         """A function the fit's parallel tasks call now and then (any
         arguments): it raises :class:`Interrupted` once the caller has

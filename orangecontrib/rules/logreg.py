@@ -1006,7 +1006,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         if self.use_rules:
             self.progress(0.0, "learning rules")
             rule_model = self.rule_learner(
-                data, lambda p, *_: self.progress(0.8 * p, "learning rules"))
+                data, self.sub_progress(0.0, 0.8, "learning rules"))
             rules = list(rule_model.rule_list)
         X = dense_X(data.X)
         # the whole of eq. 21 is divided by the mean weight: the weights get
@@ -1072,8 +1072,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
                                      for c in link.classes):
             return 1.0, None
         rule_model = self.rule_learner(
-            data[train], lambda p, *_: self.progress(0.82 + 0.06 * p,
-                                                     "choosing the rule penalty"))
+            data[train], self.sub_progress(0.82, 0.88, "choosing the rule penalty",
+                                           inner=False))
         rules = list(rule_model.rule_list)
         if not rules:
             return 1.0, None

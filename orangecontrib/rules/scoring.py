@@ -82,7 +82,7 @@ class RuleScoringLearner(RuleLearner):
             base = copy.copy(base)
             base.rule_finder = ProgressFinder(finder, self.progress, enc)
         if isinstance(base, RuleLearner):  # the add-on's: reports progress
-            base_model = base(data, lambda p, *_: self.progress(0.9 * p, "learning rules"))
+            base_model = base(data, self.sub_progress(0.0, 0.9, "learning rules"))
         else:
             base_model = base(data)
         self.progress(0.9, "scoring rules")
