@@ -9,6 +9,7 @@ from Orange.classification import CN2Learner, Learner
 
 from .base import RuleLearner
 from .cn2 import ProgressFinder, WeightedImpute, cn2_base, rule_from_orange  # noqa: F401
+from .evc import DEFAULT_MIN_NEW_COVERAGE, EVCRuleLearner
 from .params import check_bool, check_instance, check_int, check_number, check_random_state
 from .rules import budget_prefixes, first_cover_shares, rule_class_weights
 from .ruleset import STRATEGIES, RuleSetModel, check_strategy, score_rules  # noqa: F401
@@ -59,7 +60,6 @@ class RuleScoringLearner(RuleLearner):
                                              none=True)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         if base is None:  # the compiled beam search with the settings above
-            from .evc import DEFAULT_MIN_NEW_COVERAGE, EVCRuleLearner  # evc needs ruleset only
             base = EVCRuleLearner(
                 quality="m", beam_width=self.beam_width,
                 max_rule_length=self.max_rule_length,
