@@ -10,7 +10,7 @@ from Orange.data import Table
 from joblib import parallel_backend
 
 from orangecontrib.rules import Interrupted, SlipperLearner, SLSEnsembleLearner
-from orangecontrib.rules.base import in_process_backend
+from orangecontrib.rules.parallel import in_process_backend
 
 
 def learners():

@@ -168,7 +168,7 @@ def test_sending_the_data_is_retried_then_raises():
     import numpy as np
     from joblib import delayed
 
-    from orangecontrib.rules.base import _resolved_call, _with_broadcast_data
+    from orangecontrib.rules.parallel import _resolved_call, _with_broadcast_data
     big, small = np.zeros(1000), np.zeros(3)
     jobs = [delayed(np.sum)(big, small), delayed(np.sum)(big, x=small)]
     flaky = _FlakyClient(failures=1)
@@ -189,7 +189,7 @@ def test_data_lost_with_its_worker_during_the_broadcast_is_sent_again():
     import numpy as np
     from joblib import delayed
 
-    from orangecontrib.rules.base import _with_broadcast_data
+    from orangecontrib.rules.parallel import _with_broadcast_data
     big = np.zeros(1000)
     jobs = [delayed(np.sum)(big)]
     flaky = _FlakyClient(failures=0, lost=1)

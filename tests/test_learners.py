@@ -345,7 +345,7 @@ def test_parallel_config_n_jobs_reaches_thread_loops():
 
     from joblib import parallel_config
 
-    from orangecontrib.rules.base import parallel_jobs
+    from orangecontrib.rules.parallel import parallel_jobs
     assert parallel_jobs(3) == 3 and parallel_jobs(None) is None
     with parallel_config(n_jobs=2):
         assert parallel_jobs(None) == 2

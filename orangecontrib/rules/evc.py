@@ -38,13 +38,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .base import RuleLearner, ViewerColumn, parallel_map
+from .base import RuleLearner, ViewerColumn
 from .core import (OP_EQ, OP_GE, OP_LE, Quality, SearchCache, SearchData, beam_search,
                    class_weights, lrs, permutation_maxima, reach_table)
 from .core import chi2_isf as _chi2_isf
 from .core import chi2_sf as _chi2_sf
 from .core import evc_quality as _evc_quality
 from .encoding import search_data
+from .parallel import parallel_map
 from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
                      check_random_state)
 from .rules import Condition, Rule, ShortThresholds, budget_prefixes

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
-                   in_name_order, parallel_jobs, parallel_map)
+                   in_name_order)
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
 from .encoding import EncodedData
+from .parallel import parallel_jobs, parallel_map
 from .params import check_int, check_n_jobs, check_random_state
 from .rules import (Condition, Rule, ShortThresholds, canonical_conditions, covering,
                     covering_sparse)

@@ -31,10 +31,10 @@ from Orange.preprocess.discretize import EqualFreq
 from Orange.preprocess.transformation import Transformation
 
 from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
-                   in_name_order,
-                   parallel_map)
+                   in_name_order)
 from .core import SLSData, pack_bits, sls_search
 from .encoding import dense_X
+from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import (MISSING_OF, Condition, Rule, covering, format_number, row_blocks,
                     simplest_cuts, violations)

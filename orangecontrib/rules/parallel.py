@@ -1,0 +1,150 @@
+"""The learners' parallel loops in one place: joblib (threads by default,
+any backend the user configures) and Dask (the shared data sent to every
+worker first), and how many jobs a loop gets."""
+from __future__ import annotations
+
+import time
+from functools import partial
+
+def parallel_jobs(n_jobs):
+    """``n_jobs`` for ``joblib.Parallel``: the learner's own, else the
+    ``n_jobs`` of an active ``joblib.parallel_config`` (joblib itself drops
+    it when a loop prefers threads and the configuration names no backend,
+    so ``with parallel_config(n_jobs=2)`` would run one job), else ``None``
+    (one job)."""
+    return n_jobs if n_jobs is not None else _active_backend()[1]
+
+
+def _active_backend():
+    """joblib's active ``(backend, n_jobs)``; ``(None, None)`` if this
+    joblib cannot say."""
+    try:
+        from joblib.parallel import get_active_backend
+        backend, n_jobs = get_active_backend()
+        return backend, n_jobs
+    except (ImportError, AttributeError, TypeError, ValueError):  # another joblib
+        return None, None
+
+
+def in_process_backend() -> bool:
+    """Does :func:`parallel_map` run its tasks in this process (threads, or
+    one after the other), so that they can reach the caller's objects? Not
+    under a process or Dask backend the user chose."""
+    try:
+        from joblib.parallel import get_active_backend
+        backend = get_active_backend(prefer="threads")[0]
+    except (ImportError, AttributeError, TypeError, ValueError):  # another joblib
+        return False
+    return type(backend).__name__ in ("ThreadingBackend", "SequentialBackend")
+
+
+def parallel_map(jobs, n_jobs=None):
+    """The results of joblib's ``delayed`` calls ``jobs``, in order, as they
+    finish: ``joblib.Parallel(n_jobs=parallel_jobs(n_jobs), prefer="threads",
+    return_as="generator")``, every learner's parallel loop.
+
+    Under joblib's Dask backend the large objects the tasks share (the
+    search data, the encoded table) are first sent to every worker, here in
+    the calling thread. Left to itself joblib sends each to one worker from
+    inside its event loop, and if that worker dies while the data is on its
+    way the error is dropped there and the loop waits forever (joblib 1.6.0
+    with distributed 2026.8.0). Sent here, a send that fails is tried again
+    (twice, to the workers left) and then raises; once sent, a lost worker
+    costs its tasks only (the others hold a copy; Dask reruns them, or joblib
+    runs the loop here if one core is left)."""
+    from joblib import Parallel
+
+    n_jobs = parallel_jobs(n_jobs)
+    client = _dask_client(n_jobs)
+    if client is not None:
+        jobs = _with_broadcast_data(client, list(jobs))
+    return Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(jobs)
+
+
+def _dask_client(n_jobs):
+    """The client of the active joblib Dask backend, if a loop of ``n_jobs``
+    would run on it from outside a Dask worker; else ``None``."""
+    backend = _active_backend()[0]
+    if n_jobs == 1 or type(backend).__name__ != "DaskDistributedBackend":
+        return None
+    try:
+        from distributed import get_worker
+        get_worker()
+        return None  # a nested loop inside a task: leave it to joblib
+    except (ImportError, ValueError):
+        return getattr(backend, "client", None)
+
+
+def _with_broadcast_data(client, jobs):
+    """``jobs`` with every argument joblib would scatter (weak-referenceable,
+    over 1 kB by Dask's measure) replaced by the future of one broadcast
+    copy (``hash=False`` as joblib does: a nested scatter may not hash)."""
+    import weakref
+
+    from dask.sizeof import sizeof
+
+    def big(arg):
+        try:
+            weakref.ref(arg)
+        except TypeError:
+            return False
+        return sizeof(arg) > 1e3
+
+    shared = {}
+    for _, args, kwargs in jobs:
+        for arg in (*args, *kwargs.values()):
+            if id(arg) not in shared and big(arg):
+                shared[id(arg)] = arg
+    if not shared:
+        return jobs
+    for attempt in range(3):  # a worker lost while the data is on its way
+        try:
+            scattered = client.scatter(list(shared.values()), broadcast=True, hash=False)
+            # the broadcast copies the data from the worker it first lands on;
+            # if that worker dies before the copies are made, the scatter
+            # returns anyway with the data lost, and tasks would wait for it
+            # forever: then scatter again, to the workers left
+            if _every_copy_lost(client, scattered):
+                raise OSError("scattered data lost with a worker")
+            break
+        except OSError:  # Dask's CommClosedError: again, to the workers left
+            if attempt == 2:
+                raise
+            time.sleep(1)
+    futures = dict(zip(shared, scattered))
+
+    def swap(arg):
+        return futures.get(id(arg), arg)
+
+    return [(partial(_resolved_call, func), tuple(swap(a) for a in args),
+             {k: swap(v) for k, v in kwargs.items()})
+            for func, args, kwargs in jobs]
+
+
+def _every_copy_lost(client, futures) -> bool:
+    """Does some future of ``futures`` have its data on no worker? Where a
+    copy is missing on a live worker, the scheduler is asked to make it."""
+    holders = client.who_has(futures)
+    counts = [len(holders.get(f.key, ())) for f in futures]
+    if min(counts, default=1) == 0:
+        return True
+    workers = len(client.scheduler_info()["workers"])
+    if min(counts, default=workers) < workers:
+        try:
+            client.replicate(futures)
+        except OSError:  # a worker lost meanwhile: the check above runs again
+            return not all(client.who_has(futures).get(f.key) for f in futures)
+    return False
+
+
+def _resolved_call(func, *args, **kwargs):
+    """``func`` on the data behind any future among its arguments. On a
+    worker Dask has put the data in already; joblib runs a loop in this
+    process instead when the cluster has one core left (a worker lost),
+    and then the futures are fetched here."""
+    from distributed import Future
+
+    def data(arg):
+        return arg.result() if isinstance(arg, Future) else arg
+
+    return func(*map(data, args), **{k: data(v) for k, v in kwargs.items()})
