@@ -42,3 +42,23 @@ def test_no_reference_to_documents_outside_the_project():
     bad = [str(src.relative_to(ROOT)) for src in SOURCES
            if re.search(r"\bdocs/|algorithms\.md|\.\./shared", src.read_text(encoding="utf-8"))]
     assert not bad, bad
+
+
+def test_every_public_learner_documents_its_parameters():
+    """numpydoc: each learner of the add-on has a Parameters section that
+    names every parameter of its constructor."""
+    import inspect
+
+    import orangecontrib.rules as R
+    for cls in (R.SlipperLearner, R.EVCRuleLearner, R.RuleLogisticRegressionLearner,
+                R.SLSEnsembleLearner, R.ROCCERLearner, R.RuleScoringLearner):
+        doc = inspect.getdoc(cls)
+        assert "Parameters\n----------" in doc, cls.__name__
+        section = doc.split("Parameters\n----------", 1)[1]
+        documented = set()
+        for line in section.splitlines():
+            if line and not line.startswith(" "):
+                documented.update(n.strip() for n in line.split(":")[0].split(","))
+        params = [n for n in inspect.signature(cls.__init__).parameters if n != "self"]
+        missing = [n for n in params if n not in documented]
+        assert not missing, f"{cls.__name__}: {missing}"

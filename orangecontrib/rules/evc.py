@@ -363,6 +363,52 @@ class EVCRuleLearner(RuleLearner):
     unless a ``joblib.parallel_config`` says otherwise, e.g. a Dask cluster);
     the result does not depend on it. ``strategy``: the Fawcett resolution strategy of the
     model.
+
+    Parameters
+    ----------
+    quality : {"evc", "m"}
+        Rule quality: EVC-corrected relative frequency or the m-estimate.
+    m : float
+        The m of the m-estimate.
+    beam_width : int
+        Candidate rules the beam search keeps per step.
+    max_rule_length : int
+        At most this many conditions per rule.
+    min_covered_examples : float
+        A rule covers at least this weight of rows.
+    alpha : float
+        Significance a rule must reach (EVC ``P_a``, or the LRS's chi-square
+        p-value with the m-estimate).
+    parent_alpha : float
+        Below 1, each condition must be significant at this level against
+        the rule without it.
+    n_permutations : int
+        Class permutations for the Gumbel fit.
+    gumbel : GumbelParameters, optional
+        Fitted parameters to use instead of the permutations.
+    strategy : {"first", "rand", "vote", "wvote", "lfpr"}
+        The model's Fawcett resolution strategy.
+    max_rules_per_class : int, optional
+        At most this many rules per class.
+    max_thresholds : int, optional
+        Equal-frequency threshold candidates per numeric column (``None``:
+        every boundary point).
+    min_new_coverage : float
+        A rule must cover at least this share of its class's weight that no
+        earlier rule covers (0: the paper's covering).
+    max_rules : int, optional
+        At most this many rules over all classes (each class's covering
+        stops at its share of the budget).
+    gumbel_sample : int, optional
+        Fit the Gumbel parameters on a stratified sample of this many rows
+        when there are more (``None``: all rows).
+    n_jobs : int, optional
+        Parallel jobs for the permutations and the classes; the model does
+        not depend on it.
+    random_state : int
+        Seed of the permutations and the Gumbel sample.
+    preprocessors : list, optional
+        Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "EVC rules"

@@ -964,6 +964,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
         Two classes and ``"ovr"``: not used.
     random_state : int
         Seed of the rule learner and of the internal CV's folds.
+    preprocessors : list, optional
+        Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "logistic regression with rules"

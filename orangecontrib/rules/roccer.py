@@ -579,6 +579,40 @@ class ROCCERLearner(RuleLearner):
     ``"hulls"`` normalises each class's hull odds. Two classes: the hull
     odds (the paper's) in both. The other parameters are listed in
     README.md and doc/roccer.md.
+
+    Parameters
+    ----------
+    min_support : float, optional
+        Least support of a candidate, a share of the weight (``None``: a
+        third of the smallest class's share).
+    min_confidence : float, optional
+        Least confidence of a candidate (``None``: ``min(0.5, min_lift *
+        prior)`` per class).
+    min_lift : float
+        The lift of the default confidence threshold.
+    max_length : int
+        At most this many items per candidate.
+    min_cuts : int
+        The least cut points of a numeric attribute.
+    max_cuts : int, optional
+        At most this many cut points of a numeric attribute.
+    numeric : {"thresholds", "intervals"}
+        Items ``A >= t`` / ``A < t``, or the paper's intervals.
+    max_candidates : int
+        Candidate budget of a class.
+    max_memory_mb : float
+        Memory the candidates' coverage bitsets may take.
+    max_rules : int, optional
+        At most this many rules on the hulls of all classes.
+    multi_class : {"logistic", "hulls"}
+        More than two classes: a multinomial regression over the lists'
+        entries, or the hulls' odds normalised.
+    lambda_ : float, optional
+        L2 weight of that regression (``None``: internal CV).
+    random_state : int
+        Seed of the internal CV's folds.
+    preprocessors : list, optional
+        Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "ROCCER"

@@ -36,6 +36,29 @@ class RuleScoringLearner(RuleLearner):
     Orange's unordered CN2 also returns rules that mostly cover other
     classes, which would otherwise vote for the wrong class) and
     ``min_confidence`` (Fawcett's RL experiments used 0.60).
+
+    Parameters
+    ----------
+    base : Orange rule learner, optional
+        Where the rules come from (default: the compiled beam search).
+    strategy : {"first", "rand", "vote", "wvote", "lfpr"}
+        The Fawcett resolution strategy.
+    min_confidence : float
+        Rules of lower Laplace confidence are dropped.
+    ordered : bool, optional
+        Whether the rules' order is meaningful (FIRST then takes the first
+        firing rule in it); ``None``: when ``base`` is Orange's ordered CN2.
+    random_state : int
+        Seed of RAND's choices and of the default base.
+    beam_width, min_covered_examples, max_rule_length
+        The default base's beam width, least covered weight and most
+        conditions per rule.
+    min_new_coverage : float, optional
+        The default base's covering stop (see :class:`EVCRuleLearner`).
+    max_rules : int, optional
+        At most this many rules over all classes.
+    preprocessors : list, optional
+        Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "rule scoring"

@@ -529,6 +529,31 @@ class SlipperLearner(RuleLearner):
     has not been lower for that many rounds (default: all ``T_max``
     rounds). Example weights are the
     initial distribution.
+
+    Parameters
+    ----------
+    T : int, optional
+        Boosting rounds per booster; ``None``: chosen by internal CV.
+    T_max : int
+        The most rounds the internal CV tries.
+    n_folds : int
+        Folds of the internal CV.
+    patience : int, optional
+        Stop the internal folds after this many rounds without a lower mean
+        hold-out error (``None``: all ``T_max`` rounds).
+    positive_class : int, optional
+        Two classes: the index of the booster's positive class (default: the
+        rarer one).
+    max_rules : int, optional
+        At most this many rules over all boosters: rounds shared among the
+        classes by least CV error (doc/slipper.md).
+    n_jobs : int, optional
+        Parallel jobs (threads, or a configured joblib backend); the model
+        does not depend on it.
+    random_state : int
+        Seed of the grow/prune splits and the internal folds.
+    preprocessors : list, optional
+        Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "slipper"

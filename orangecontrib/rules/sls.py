@@ -715,6 +715,36 @@ class SLSEnsembleLearner(RuleLearner):
     ``None``: one job, unless a ``joblib.parallel_config`` says otherwise,
     e.g. a Dask cluster); every run has its own seed derived from
     ``random_state``, so the model does not depend on ``n_jobs``.
+
+    Parameters
+    ----------
+    k_max : int
+        The largest rule set (rules per k-term DNF).
+    n_rule_sets : int
+        Rule sets sampled per size ``k`` (the paper's ``o``).
+    rho : float
+        White-noise parameter of the weights ``Q(r) ∝ rho^e(r)``, in (0, 1].
+    max_steps : int
+        Steps of one stochastic local search.
+    p_noise, p_restart : float
+        Probabilities of a random move and of a restart per step.
+    n_intervals : int
+        Equal-frequency intervals of a numeric attribute.
+    numeric : {"thresholds", "intervals"}
+        Rules test a numeric attribute's cuts or one of its intervals.
+    theta : float
+        Abstain when the margin is below this (0: never).
+    delta : float
+        Confidence of the PAC-Bayes bounds.
+    max_rules : int, optional
+        At most this many distinct rules in the rule sets kept (the
+        heaviest first).
+    n_jobs : int, optional
+        Parallel searches; the model does not depend on it.
+    random_state : int
+        Seed of every search.
+    preprocessors : list, optional
+        Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "SLS rule-set ensemble"
