@@ -135,3 +135,34 @@ def test_names_fit_the_toolbox_and_icons_differ():
         with open(os.path.join(os.path.dirname(w.__file__), cls.icon), "rb") as f:
             icons.add(f.read())
     assert len(icons) == len(classes)
+
+
+def test_no_import_circle_among_the_packages_modules():
+    """Every relative import of orangecontrib.rules' modules, at the top or
+    inside a function, leaves no module that imports itself through others
+    (base.py imports no learner; the learners import base, rules, ruleset)."""
+    import ast
+    import os
+
+    import orangecontrib.rules as R
+    pkg = os.path.dirname(R.__file__)
+    mods = {f[:-3] for f in os.listdir(pkg) if f.endswith(".py")}
+    graph = {}
+    for m in mods:
+        with open(os.path.join(pkg, m + ".py"), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        deps = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                deps.update([node.module.split(".")[0]] if node.module
+                            else [a.name for a in node.names])
+        graph[m] = deps & mods
+    for start in mods:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph[todo.pop()]:
+                assert nxt != start, f"{start} imports itself through {sorted(seen)}"
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    assert not graph["base"] - {"encoding", "parallel", "rules"}, graph["base"]
