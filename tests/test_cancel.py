@@ -115,3 +115,20 @@ def test_a_rule_learner_inside_another_reaches_the_caller_from_its_tasks(outer):
             raise Interrupted()
     with pytest.raises(Interrupted):
         learner()(data, progress_callback=cancelling)
+
+
+@pytest.mark.parametrize("name", ["slipper", "sls", "roccer"])
+def test_progress_says_how_many_rules_so_far(name):
+    """The status text counts what the fit has made so far, and the count
+    grows (SLIPPER: rules of the boosters done, SLS: distinct rule sets,
+    ROCCER: rules on the classes' lists)."""
+    from orangecontrib.rules import ROCCERLearner
+    data = Table("iris")
+    learner = {"slipper": lambda: SlipperLearner(T_max=10, random_state=0),
+               "sls": lambda: SLSEnsembleLearner(n_rule_sets=3, max_steps=500,
+                                                 random_state=0),
+               "roccer": lambda: ROCCERLearner()}[name]()
+    statuses = []
+    learner(data, progress_callback=lambda p, s="": statuses.append(s))
+    counts = [int(s.split(": ")[1].split()[0]) for s in statuses if "so far" in s]
+    assert counts and counts == sorted(counts) and counts[-1] > 0, statuses

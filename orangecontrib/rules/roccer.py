@@ -663,6 +663,7 @@ class ROCCERLearner(RuleLearner):
         lists, stats = [], dict(candidates={}, length={}, mining_s=0.0,
                                 selection_s=0.0, complete=True)
         hulls = []  # per class: (class, its hull list, conditions per candidate, ...)
+        kept = 0  # rules on the lists so far, for the progress text
         for i, c in enumerate(classes):
             pos = pack_bits((y == c).astype(np.uint8))
             P, N = float(dist[c]), float(w.sum() - dist[c])
@@ -692,7 +693,8 @@ class ROCCERLearner(RuleLearner):
             stats["mining_s"] += t1 - t0
             stats["selection_s"] += t2 - t1
             stats["complete"] &= bool(complete)
-            self.progress((i + 1) / len(classes), "Selecting rules")
+            kept += sum(len(r.members) for r in selected)
+            self.progress((i + 1) / len(classes), f"Selecting rules: {kept} so far")
         if self.max_rules is not None:
             within_budget(hulls, w, self.max_rules)
         for c, selected, conditions, pos, P, N, n_cand, conf in hulls:

@@ -655,7 +655,8 @@ class SlipperLearner(RuleLearner):
             jobs = (delayed(self.fit_booster)(enc, cls, s, 1) for cls, s in zip(classes, seeds))
             for r in parallel_map(jobs, self.n_jobs):
                 results.append(r)
-                self.progress(len(results) / len(classes), "boosting one booster per class")
+                self.progress(len(results) / len(classes), "boosting one booster per class: "
+                              f"{sum(len(h) for _, h in results)} rules so far")
         short = ShortThresholds(lambda j: enc.Xc[:, j])
         boosters = [(cls, self._merged([self._to_rule(conds, c, cls, enc, data.domain, short)
                                         for conds, c in hyp]))
@@ -708,7 +709,8 @@ class SlipperLearner(RuleLearner):
                 for yp, T, s in zip(ypos, rounds, seeds))
         for T, hyp in zip(rounds, parallel_map(jobs, n_jobs)):
             results.append((T, merge_duplicates(hyp)))
-            self.progress((done + len(results)) / steps, "boosting one booster per class")
+            self.progress((done + len(results)) / steps, "boosting one booster per class: "
+                          f"{sum(len(h) for _, h in results)} rules so far")
         return results
 
     @staticmethod

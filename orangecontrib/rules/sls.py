@@ -817,7 +817,8 @@ class SLSEnsembleLearner(RuleLearner):
             for rules, regions in batch:
                 rs = canonical_rule_set(rules, ordinal, n_bins, cuts)
                 found[c].setdefault(rs, (k, regions * scale))
-            self.progress((i + 1) / len(tasks), "Searching rule sets")
+            self.progress((i + 1) / len(tasks), "Searching rule sets: "
+                          f"{sum(len(f) for f in found.values())} distinct so far")
         if self.max_rules is not None:
             found = keep_within_budget(found, self.rho, self.max_rules)
         ensembles, bounds = [], {}
