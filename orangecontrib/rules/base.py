@@ -555,6 +555,10 @@ class RuleLearner(Learner):
     preprocessors = [HasClass()]
     supports_weights = True
     __returns__ = RuleModel
+    #: whether ``fit_rules`` reads ``enc.order`` (each numeric column's
+    #: argsort: n x p int32 and a sort per column, so made only for the
+    #: learners that read it)
+    needs_order = False
 
     def __init__(self, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
@@ -680,7 +684,7 @@ class RuleLearner(Learner):
         if len(data) == 0:
             raise ValueError("Cannot learn rules from empty data "
                              "(no instances with a known class).")
-        enc = encode_table(data)
+        enc = encode_table(data, with_order=self.needs_order)
         dist = enc.class_distribution()
         if np.count_nonzero(dist > 0) < 2 or not len(data.domain.attributes):
             return PriorRuleModel(data.domain, [], dist)

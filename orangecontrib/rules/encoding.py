@@ -29,6 +29,7 @@ class EncodedData:
     Xd: np.ndarray          # int32 (n, n_disc), MISSING_CODE for unknown
     Xc: np.ndarray          # float64 (n, n_cont), NaN for unknown
     order: np.ndarray       # int32 (n_cont, n): argsort per column, NaN last
+                            # ((n_cont, 0) when the learner does not read it)
     n_valid: np.ndarray     # int32 (n_cont,): non-missing values per column
     n_values: np.ndarray    # int32 (n_disc,): number of values per discrete column
     y: np.ndarray           # int32 (n,) class codes
@@ -61,10 +62,13 @@ class EncodedData:
             rows = np.flatnonzero(rows)
         new_index = np.full(self.n, -1, dtype=np.int64)
         new_index[rows] = np.arange(len(rows))
-        order = np.empty((self.order.shape[0], len(rows)), dtype=np.int32)
-        for j in range(self.order.shape[0]):
-            mapped = new_index[self.order[j]]
-            order[j] = mapped[mapped >= 0]
+        if self.order.shape[1] == 0 and self.n > 0:  # encoded without the order
+            order = np.zeros((self.order.shape[0], 0), dtype=np.int32)
+        else:
+            order = np.empty((self.order.shape[0], len(rows)), dtype=np.int32)
+            for j in range(self.order.shape[0]):
+                mapped = new_index[self.order[j]]
+                order[j] = mapped[mapped >= 0]
         Xc = np.ascontiguousarray(self.Xc[rows])
         return EncodedData(
             Xd=np.ascontiguousarray(self.Xd[rows]), Xc=Xc, order=order,

@@ -559,6 +559,8 @@ class SlipperLearner(RuleLearner):
     name = "slipper"
     __returns__ = SlipperModel
 
+    needs_order = True  # the grow step sweeps the sorted numeric columns
+
     def __init__(self, T=None, T_max=100, n_folds=5, patience=None, positive_class=None,
                  max_rules=None, n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
