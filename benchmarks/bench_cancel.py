@@ -44,7 +44,7 @@ def main():
     from AnyQt.QtWidgets import QApplication
     app = QApplication.instance() or QApplication(sys.argv)
     from bench_shapes import make_shape
-    from runner import command, git_commit, machine, write_report
+    from runner import report_head, write_report
 
     from orangecontrib.rules.widgets.owevcrules import OWEVCRules
     from orangecontrib.rules.widgets.owroccer import OWROCCER
@@ -83,8 +83,7 @@ def main():
         print(rows[-1], flush=True)
         w.onDeleteWidget()
     text = "\n".join([
-        "# How soon a cancelled fit stops", "",
-        f"Command: `{command()}` (commit {git_commit()}). Machine: {machine()}.", "",
+        *report_head("How soon a cancelled fit stops"),
         f"Each learner widget fits {args.shape} with its defaults in its worker thread; "
         "the fit is cancelled at 5%, 15%, .., 95% of its full time and the seconds until "
         "the thread ends are measured (longest and median of the ten). GUI stall: during "

@@ -109,11 +109,10 @@ def main():
                     f"{fmt(t_select)} | {fmt(t_sort)} | {fmt(t_filter)} |")
         print(rows[-1])
         w.onDeleteWidget()
-    from runner import command, git_commit, machine, write_report
+    from runner import report_head, write_report
     text = "\n".join([
-        "# The Rule Viewer on big models", "",
-        f"Command: `{command()}` (commit {git_commit()}). Machine: {machine()}, "
-        f"Qt platform {os.environ.get('QT_QPA_PLATFORM', 'default')}.", "",
+        *report_head("The Rule Viewer on big models",
+                     f", Qt platform {os.environ.get('QT_QPA_PLATFORM', 'default')}"),
         "Seconds until the table and outputs are shown and, in brackets, the longest "
         "the GUI thread did not respond (a 5 ms timer's longest gap: the canvas is "
         "frozen that long), least of three, "

@@ -55,6 +55,14 @@ def git_commit() -> str:
         return "unknown"
 
 
+def report_head(title, machine_note="") -> list:
+    """A report's first lines: its title, then the command that made it,
+    the commit and the machine (``machine_note`` added after the machine)."""
+    return [f"# {title}", "",
+            f"Command: `{command()}` (commit {git_commit()}). "
+            f"Machine: {machine()}{machine_note}.", ""]
+
+
 def write_report(path, lines):
     """Write the markdown report ``lines`` to ``path`` and echo it."""
     os.makedirs(os.path.dirname(path), exist_ok=True)

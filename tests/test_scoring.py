@@ -211,3 +211,29 @@ def test_predictions_in_row_blocks_and_sparse_counts(name, params, monkeypatch):
     np.testing.assert_allclose(
         rules_module.rule_class_weights(model.rule_list, X, y, np.ones(len(y)),
                                         len(model.prior)), dense)
+
+
+def test_rule_statistics_are_kept_and_follow_a_new_rule_list():
+    """RuleSetModel makes its rules' statistics once; they equal a fresh
+    computation, survive pickling, and a new rule list is computed anew."""
+    import pickle
+
+    from orangecontrib.rules import RuleScoringLearner
+    data = Table("heart_disease")
+    model = RuleScoringLearner()(data)
+
+    def fresh(m):
+        heads = np.array([r.head for r in m.rule_list])
+        conf = np.array([r.laplace_confidence() for r in m.rule_list])
+        fpr = np.array([r.false_positive_rate(m.class_distribution) for r in m.rule_list])
+        return heads, conf, fpr
+    first = model.rule_statistics()
+    assert model.rule_statistics()[1] is first[1]  # kept, not made again
+    for got, want in zip(first, fresh(model)):
+        np.testing.assert_array_equal(got, want)
+    again = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(again(data, again.Probs), model(data, model.Probs))
+    model.rule_list = model.rule_list[:3]
+    for got, want in zip(model.rule_statistics(), fresh(model)):
+        np.testing.assert_array_equal(got, want)
+    assert len(model.rule_statistics()[0]) == 3

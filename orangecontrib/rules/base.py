@@ -601,6 +601,15 @@ class RuleLearner(Learner):
         finally:
             _PROGRESS.reset(token)
 
+    def _reporter(self, tasks: bool = False):
+        """This fit's :class:`_Reporter` (``None`` outside a fit); with
+        ``tasks``, ``None`` as well when the fit's parallel tasks may run in
+        other processes, where they cannot reach the caller's callback."""
+        reporter = _PROGRESS.get().get(id(self))
+        if reporter is None or (tasks and not in_process_backend()):
+            return None
+        return reporter
+
     def progress(self, fraction: float, status: str = ""):
         """Report progress in [0, 1] of the fit; may raise :class:`Interrupted`.
 
@@ -609,7 +618,7 @@ class RuleLearner(Learner):
         one learner fitted from two threads at once reports each fit's
         progress to its own caller (a thread the fit starts reports
         nothing; the fit reports as its tasks finish)."""
-        reporter = _PROGRESS.get().get(id(self))
+        reporter = self._reporter()
         if reporter is not None:
             reporter.report(float(min(max(fraction, 0.0), 1.0)), status)
 
@@ -624,8 +633,8 @@ class RuleLearner(Learner):
         once the caller cancelled the fit. ``None`` outside a fit, or when
         the tasks may run in other processes."""
         import threading
-        reporter = _PROGRESS.get().get(id(self))
-        if reporter is None or not in_process_backend():
+        reporter = self._reporter(tasks=True)
+        if reporter is None:
             return None
         shares, counts = np.zeros(max(n_tasks, 1)), np.zeros(max(n_tasks, 1), dtype=int)
         lock = threading.Lock()
@@ -647,7 +656,7 @@ class RuleLearner(Learner):
         caller's callback itself, so it reaches the caller, and may cancel
         the fit, also from the inner learner's tasks in other threads (where
         this fit's context is not set). ``None`` outside a fit."""
-        reporter = _PROGRESS.get().get(id(self))
+        reporter = self._reporter()
         if reporter is None:
             return None
 
@@ -663,10 +672,8 @@ class RuleLearner(Learner):
         cancelled the fit, so a long task stops without waiting for its end.
         ``None`` outside a fit, or when the tasks may run in other
         processes (they cannot reach the caller's callback)."""
-        reporter = _PROGRESS.get().get(id(self))
-        if reporter is None or not in_process_backend():
-            return None
-        return reporter.check
+        reporter = self._reporter(tasks=True)
+        return None if reporter is None else reporter.check
 
     # --- the rows a fit uses ---------------------------------------------------
     def preprocess(self, data, progress_callback=None):

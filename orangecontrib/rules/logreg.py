@@ -36,6 +36,14 @@ DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
 
 
 # ------------------------------------------------------------ the loss
+def held_out_logloss(p, y, v) -> float:
+    """Weighted log loss of class probabilities ``p`` (rows; ``nan`` as 0,
+    the true class's probability clipped at 1e-15) for classes ``y`` and
+    weights ``v``: the internal CV's and the penalty scale's measure."""
+    p_true = np.clip(np.nan_to_num(p[np.arange(len(y)), y], nan=0.0), 1e-15, 1)
+    return float(-np.average(np.log(p_true), weights=v))
+
+
 #: the multinomial model's rule-penalty scales (doc/evc.md "Many classes")
 DEFAULT_PENALTY_SCALES = (1.0, 0.5, 0.25)
 
@@ -655,8 +663,7 @@ class RulePath:
             for j, t in enumerate(self.ts):
                 fits = self.link.fit(Ftr, Ctr, self.y[tr], self.v[tr], t, fits)
                 p = np.nan_to_num(self.link.probabilities(Fte, Cte, fits), nan=0.0)
-                p_true = np.clip(p[np.arange(len(te)), self.y[te]], 1e-15, 1)
-                losses[i, j] = -np.average(np.log(p_true), weights=self.v[te])
+                losses[i, j] = held_out_logloss(p, self.y[te], self.v[te])
                 aucs[i, j] = weighted_auc(self.y[te], p, self.n_classes)
         self.cv_logloss, self.cv_auc = losses.mean(axis=0), aucs.mean(axis=0)
 
@@ -1089,9 +1096,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
         for s in sorted(set(self.penalty_scales), reverse=True):
             sub = Multinomial(link.classes, heads, gamma * s, link.lam, enc.n_classes)
             start = sub.fit(F[train], cover[train], enc.y[train], v[train], start=start)
-            p = sub.probabilities(F[test], cover[test], start)
-            p_true = np.clip(np.nan_to_num(p[np.arange(len(test)), enc.y[test]]), 1e-15, 1)
-            losses[s] = float(-np.average(np.log(p_true), weights=v[test]))
+            losses[s] = held_out_logloss(sub.probabilities(F[test], cover[test], start),
+                                         enc.y[test], v[test])
         best = min(losses.values())
         # within 0.1% of the least log loss counts as a tie: to the larger scale
         chosen = max(s for s, loss in losses.items() if loss <= best * (1 + 1e-3))

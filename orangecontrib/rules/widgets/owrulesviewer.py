@@ -424,9 +424,6 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         header.setSectionResizeMode(QHeaderView.Interactive)
         header.setResizeContentsPrecision(WIDTH_SAMPLE)
         header.setSortIndicator(-1, Qt.AscendingOrder)
-        # a highlighted header asks the selection, column by column, about
-        # every row (tens of thousands of calls into Python on select-all)
-        header.setHighlightSections(False)
         self.view.setTextElideMode(Qt.ElideRight)
         self.rule_model.layoutChanged.connect(self._set_row_heights)
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
