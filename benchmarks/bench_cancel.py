@@ -16,6 +16,8 @@ import os
 import sys
 import time
 
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
@@ -34,13 +36,39 @@ def wait(app, widget):
     return longest
 
 
+def fit_and_cancel(app, widget, data, shares=np.arange(0.05, 1.0, 0.1)):
+    """``(full, stall, waits)``: the widget's full fit of ``data`` in
+    seconds and the GUI stall during it (:func:`wait`), then the seconds
+    until the fit's thread ended after a cancel at each of ``shares`` of
+    the full time."""
+    t = time.perf_counter()
+    widget.set_data(data)
+    widget.handleNewSignals()
+    stall = wait(app, widget)
+    full = time.perf_counter() - t
+    waits = []
+    for share in shares:
+        widget.set_data(None)
+        widget.handleNewSignals()
+        app.processEvents()
+        widget.set_data(data)
+        widget.handleNewSignals()
+        future = widget.task.future
+        time.sleep(full * share)
+        t = time.perf_counter()
+        widget.cancel()
+        while not future.done():
+            time.sleep(0.001)
+        waits.append(time.perf_counter() - t)
+    return full, stall, waits
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--shape", default="20000x10x2")
     p.add_argument("--out", default=os.path.join(HERE, "results", "cancel.md"))
     args = p.parse_args()
-    import numpy as np
     from AnyQt.QtWidgets import QApplication
     app = QApplication.instance() or QApplication(sys.argv)
     from bench_shapes import make_shape
@@ -59,25 +87,7 @@ def main():
     for cls in (OWSlipper, OWEVCRules, OWRuleLogisticRegression, OWSLSEnsembles, OWROCCER,
                 OWRuleScoring):
         w = cls()
-        t = time.perf_counter()
-        w.set_data(data)
-        w.handleNewSignals()
-        stall = wait(app, w)
-        full = time.perf_counter() - t
-        waits = []
-        for share in np.arange(0.05, 1.0, 0.1):
-            w.set_data(None)
-            w.handleNewSignals()
-            app.processEvents()
-            w.set_data(data)
-            w.handleNewSignals()
-            future = w.task.future
-            time.sleep(full * share)
-            t = time.perf_counter()
-            w.cancel()
-            while not future.done():
-                time.sleep(0.001)
-            waits.append(time.perf_counter() - t)
+        full, stall, waits = fit_and_cancel(app, w, data)
         rows.append(f"| {cls.name} | {full:.1f} | {stall:.2f} | {max(waits):.2f} | "
                     f"{np.median(waits):.2f} |")
         print(rows[-1], flush=True)

@@ -13,9 +13,7 @@ worktree of an older commit) to see the same for older code.
 """
 import os
 import sys
-import time
 
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -26,7 +24,7 @@ def main():
     shape = sys.argv[3] if len(sys.argv) > 3 else "20000x10x2"
     from AnyQt.QtWidgets import QApplication
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    from bench_cancel import wait
+    from bench_cancel import fit_and_cancel
     from bench_shapes import make_shape
     from orangecontrib.rules.widgets.owevcrules import OWEVCRules
     from orangecontrib.rules.widgets.owroccer import OWROCCER
@@ -39,26 +37,8 @@ def main():
     data = make_shape(shape)
     for _ in range(reps):
         w = cls()
-        t = time.perf_counter()
-        w.set_data(data)
-        w.handleNewSignals()
-        wait(app, w)
-        full = time.perf_counter() - t
-        waits = []
-        for share in np.arange(0.05, 1.0, 0.1):
-            w.set_data(None)
-            w.handleNewSignals()
-            app.processEvents()
-            w.set_data(data)
-            w.handleNewSignals()
-            future = w.task.future
-            time.sleep(full * share)
-            t = time.perf_counter()
-            w.cancel()
-            while not future.done():
-                time.sleep(0.001)
-            waits.append(round(time.perf_counter() - t, 2))
-        print(f"{full:.2f} s: {waits}", flush=True)
+        full, _, waits = fit_and_cancel(app, w, data)
+        print(f"{full:.2f} s: {[round(x, 2) for x in waits]}", flush=True)
         w.onDeleteWidget()
 
 
