@@ -79,7 +79,7 @@ def main():
     data = make_data(args.rows)
     t_start = time.time()
 
-    from orangecontrib.rules.encoding import encode_table
+    from orangecontrib.rules.features import encode_table
     enc = encode_table(data)
 
     class GumbelFit:

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from Orange.data import DiscreteVariable, Domain, Table  # noqa: E402
 
 from orangecontrib.rules.core import Quality  # noqa: E402
-from orangecontrib.rules.encoding import encode_table, search_data  # noqa: E402
+from orangecontrib.rules.features import encode_table, search_data  # noqa: E402
 from orangecontrib.rules.evc import find_rule, fit_gumbel_parameters  # noqa: E402
 from runner import git_commit, machine, write_report  # noqa: E402
 

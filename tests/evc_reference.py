@@ -6,8 +6,8 @@ The search loop is the former ``evc.beam_search`` unchanged. Its candidates
 come from :meth:`Task.refinements`, plain numpy over the same arrays the
 kernel reads (``SearchData``: integer codes, the bins' smallest and largest
 values), so that the two can be compared in every candidate mode: all
-thresholds (which reproduces the former ``_coverage.continuous_refinements``
-candidates), boundary points only, and binned columns.
+thresholds (the candidates of :func:`threshold_candidates`, which SLIPPER's
+kernel is also tested against), boundary points only, and binned columns.
 """
 from __future__ import annotations
 
@@ -160,3 +160,35 @@ def beam_search(task: Task, quality, *, beam_width=10, max_rule_length=5,
                                  float(q[i]), used | {cond[:2]}))
         beam = new_beam
     return best, level_lrs
+
+
+def threshold_candidates(Xc, y, w, covered, n_classes):
+    """Every threshold of a continuous column and its class weights, in
+    plain numpy: for column ``j``, the midpoints ``t`` between consecutive
+    distinct covered, non-missing values ``u < u'`` (``u`` itself when the
+    midpoint rounds to ``u'``, adjacent floats), ``below[j, k, c]`` the
+    covered weight of class ``c`` with ``A <= t``, ``total[j, c]`` the
+    covered non-missing weight (``A >= t`` covers ``total - below``).
+    Returns ``(thresholds, below, n_candidates, total)`` of shapes ``(p,
+    m)``, ``(p, m, n_classes)``, ``(p,)``, ``(p, n_classes)`` with ``m``
+    the covered rows minus one; unused entries are NaN and 0."""
+    n, p = Xc.shape
+    covered = np.asarray(covered).astype(bool)
+    m = max(int(covered.sum()) - 1, 0)
+    thr = np.full((p, m), np.nan)
+    below = np.zeros((p, m, n_classes))
+    ncand = np.zeros(p, dtype=np.int32)
+    total = np.zeros((p, n_classes))
+    for j in range(p):
+        x = Xc[:, j]
+        ok = covered & ~np.isnan(x)
+        values = np.unique(x[ok])
+        t = (values[:-1] + values[1:]) / 2
+        t = np.where(t == values[1:], values[:-1], t)
+        ncand[j] = len(t)
+        thr[j, :len(t)] = t
+        total[j] = np.bincount(y[ok], w[ok], minlength=n_classes)
+        for k, tk in enumerate(t):
+            sel = ok & (x <= tk)
+            below[j, k] = np.bincount(y[sel], w[sel], minlength=n_classes)
+    return thr, below, ncand, total

@@ -60,10 +60,6 @@ def ref_condition(d, kind, col, op, val):
         return {OP_EQ: x == val, OP_LE: x <= val, OP_GE: x >= val}[op] & ~np.isnan(x)
 
 
-def ref_order(Xc):
-    return np.ascontiguousarray(np.argsort(Xc, axis=0, kind="stable").T, dtype=np.int32)
-
-
 @SETTINGS
 @given(encoded(), st.integers(0, 5), st.integers(0, 4))
 def test_cover_matrix(d, n_rules, max_len):
@@ -130,12 +126,14 @@ def test_bitsets(d, k):
     n = len(d["y"])
     assume(d["Xd"].shape[1] or d["Xc"].shape[1])
     kind, col, op, val = random_conditions(d, k)
-    bits = core.condition_bitsets(d["Xd"], d["Xc"], kind, col, op, val)
-    masks = [ref_condition(d, *c) for c in zip(kind, col, op, val)]
-    assert bits.shape == (k, core.n_words(n)) and bits.dtype == np.uint64
-    for b, m in zip(bits, masks):
-        np.testing.assert_array_equal(core.unpack_bits(b, n), m)
-        np.testing.assert_array_equal(core.pack_bits(m.astype(np.uint8)), b)
+    for m in (ref_condition(d, *c) for c in zip(kind, col, op, val)):
+        bits = core.pack_bits(m.astype(np.uint8))
+        assert bits.shape == (core.n_words(n),) and bits.dtype == np.uint64
+        expected = np.zeros(core.n_words(n), np.uint64)
+        for i in np.flatnonzero(m):
+            expected[i // 64] |= np.uint64(1) << np.uint64(i % 64)
+        np.testing.assert_array_equal(bits, expected)
+        np.testing.assert_array_equal(core.unpack_bits(bits, n), m)
 
 
 @SETTINGS
@@ -160,45 +158,6 @@ def test_discrete_refinements(d):
             sel = c & (d["Xd"][:, a] == v)
             expected = np.bincount(d["y"][sel], d["w"][sel], minlength=d["n_classes"])
             np.testing.assert_allclose(got[a, v], expected if v < nv else 0)
-
-
-@SETTINGS
-@given(encoded())
-def test_continuous_refinements(d):
-    Xc, y, w, C = d["Xc"], d["y"], d["w"], d["n_classes"]
-    order = ref_order(Xc)
-    n_valid = (~np.isnan(Xc)).sum(axis=0).astype(np.int32)
-    thr, below, ncand, total = core.continuous_refinements(
-        Xc, order, n_valid, y, w, d["covered"], C)
-    c = d["covered"].astype(bool)
-    for j in range(Xc.shape[1]):
-        x = Xc[:, j]
-        ok = c & ~np.isnan(x)
-        values = np.unique(x[ok])
-        expected_thr = (values[:-1] + values[1:]) / 2
-        assert ncand[j] == len(expected_thr)
-        np.testing.assert_allclose(thr[j, :ncand[j]], expected_thr)
-        assert np.isnan(thr[j, ncand[j]:]).all()
-        np.testing.assert_allclose(total[j], np.bincount(y[ok], w[ok], minlength=C))
-        for k, t in enumerate(expected_thr):
-            sel = ok & (x <= t)
-            np.testing.assert_allclose(below[j, k], np.bincount(y[sel], w[sel], minlength=C))
-            # A >= t is the complement among covered non-missing examples
-            sel = ok & (x >= t)
-            np.testing.assert_allclose(total[j] - below[j, k],
-                                       np.bincount(y[sel], w[sel], minlength=C))
-
-
-def test_continuous_threshold_between_adjacent_floats():
-    a = 1.0
-    b = np.nextafter(a, 2.0)
-    Xc = np.array([[a], [b]])
-    thr, below, ncand, total = core.continuous_refinements(
-        Xc, ref_order(Xc), np.array([2], np.int32), np.array([0, 1], np.int32),
-        np.ones(2), np.ones(2, np.uint8), 2)
-    assert ncand[0] == 1
-    t = thr[0, 0]
-    assert a <= t < b  # `A <= t` keeps a, `A >= t` keeps only b
 
 
 def test_kernels_reject_bad_input():

@@ -57,7 +57,7 @@ def test_data_go_to_the_workers_once(client):
     """The search data of the Gumbel fit are scattered, not pickled into
     every permutation's task."""
     from orangecontrib.rules import encode_table
-    from orangecontrib.rules.encoding import search_data
+    from orangecontrib.rules.features import search_data
     sd, _ = search_data(encode_table(Table("heart_disease")))
     assert sd.__sizeof__() > 1e3  # big enough for joblib to scatter it
     import weakref

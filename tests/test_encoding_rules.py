@@ -9,7 +9,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import Condition, Rule, encode_table, format_rules
 from orangecontrib.rules.core import KIND_CONTINUOUS, KIND_DISCRETE
-from orangecontrib.rules.encoding import MISSING_CODE
+from orangecontrib.rules.features import MISSING_CODE
 
 
 def mixed_table(weights=None):
@@ -121,7 +121,7 @@ def test_slipper_prints_no_duplicate_rules_and_no_redundant_bounds(titanic=None)
 
 
 def test_simplest_between_by_hand():
-    from orangecontrib.rules.rules import simplest_between, simplest_threshold
+    from orangecontrib.rules.features import simplest_between, simplest_threshold
     assert simplest_between(51, 52, False, True) == 51      # [51, 52)
     assert simplest_between(51, 52, True, False) == 52      # (51, 52]
     assert simplest_between(51, 52, True, True) == 51.5     # (51, 52)
@@ -144,7 +144,7 @@ def test_simplest_between_by_hand():
 @example(5e-324, 1.0, False, False)  # a denormal end: 10.0 ** -324 is 0
 @example(-2e-310, 1e-9, True, True)
 def test_simplest_between_is_inside_and_short(lo, width, lo_open, hi_open):
-    from orangecontrib.rules.rules import significant_digits, simplest_between
+    from orangecontrib.rules.features import significant_digits, simplest_between
     hi = lo + width
     assume(hi > lo)
     v = simplest_between(lo, hi, lo_open, hi_open)
@@ -169,7 +169,7 @@ def test_learners_print_the_shortest_thresholds():
     from Orange.data import Table
 
     import orangecontrib.rules as R
-    from orangecontrib.rules.rules import simplest_threshold
+    from orangecontrib.rules.features import simplest_threshold
     data = Table("heart_disease")
     learners = [R.SlipperLearner(), R.EVCRuleLearner(n_permutations=10),
                 R.SLSEnsembleLearner(k_max=2, n_rule_sets=3, max_steps=300),
@@ -188,3 +188,87 @@ def test_learners_print_the_shortest_thresholds():
                 assert simplest_threshold(col, c.op, c.value) == c.value, (learner, c)
                 assert len(f"{c.value:g}") <= 5, (learner, c)
         assert n_numeric, learner
+
+
+def test_an_inner_learner_encodes_nothing_again(monkeypatch, heart):
+    """LR with rules and Rule Scoring lend their encoding to their rule
+    learner (features.shared_encoding): one encoding per fit, and the same
+    model as when the rule learner encodes the table itself; a rule learner
+    given preprocessors of its own encodes what they make."""
+    import orangecontrib.rules.base as base
+    from Orange.data.filter import HasClass
+
+    from orangecontrib.rules import (EVCRuleLearner, RuleLogisticRegressionLearner,
+                                     RuleScoringLearner)
+    encoded = []
+
+    def counting(data, with_order=True):
+        encoded.append(len(data))
+        return encode_table(data, with_order)
+
+    monkeypatch.setattr(base, "encode_table", counting)
+    data = heart[::2]
+    for make in (RuleLogisticRegressionLearner, RuleScoringLearner):
+        encoded.clear()
+        model = make()(data)
+        assert encoded == [len(data)]
+        with monkeypatch.context() as m:  # nothing lent: the inner fit encodes
+            m.setattr(base, "lent_encoding", lambda *args: None)
+            encoded.clear()
+            alone = make()(data)
+            assert encoded == [len(data)] * 2
+        assert str(model) == str(alone)
+        np.testing.assert_array_equal(model(data, model.Probs), alone(data, alone.Probs))
+    encoded.clear()
+    RuleLogisticRegressionLearner(
+        rule_learner=EVCRuleLearner(preprocessors=[HasClass()]))(data)
+    assert encoded == [len(data)] * 2
+
+
+def test_a_sparse_tables_numeric_columns_stay_sparse():
+    """encode_table keeps a sparse table's numeric columns as CSC (memory
+    in proportion to the non-zeros) unless the sort order is asked for;
+    every column reads as the dense table's, unknowns and infinities NaN."""
+    import scipy.sparse as sp
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 6)) * (rng.random((50, 6)) < 0.3)
+    X[3, 1], X[7, 4], X[9, 5] = np.nan, np.inf, -np.inf
+    X[:, 2] = 0.0  # a column without any stored value
+    domain = Domain([ContinuousVariable(f"x{j}") for j in range(6)],
+                    DiscreteVariable("y", values=("a", "b")))
+    y = (rng.random(50) < 0.5).astype(float)
+    dense = encode_table(Table.from_numpy(domain, X, y))
+    table = Table.from_numpy(domain, sp.csr_matrix(X), y)
+    kept = encode_table(table, with_order=False)
+    assert sp.issparse(kept.Xc) and kept.Xc.format == "csc"
+    for j in range(6):
+        np.testing.assert_array_equal(kept.column(j), dense.column(j))
+        np.testing.assert_array_equal(kept.column(j), dense.Xc[:, j])
+    np.testing.assert_array_equal(kept.n_valid, dense.n_valid)
+    assert kept.n_valid[1] == 49 and kept.n_valid[4] == 49
+    ordered = encode_table(table, with_order=True)  # SLIPPER's: dense, sorted
+    assert not sp.issparse(ordered.Xc)
+    np.testing.assert_array_equal(ordered.order, dense.order)
+    part = kept.subset(np.arange(0, 50, 3))
+    np.testing.assert_array_equal(part.column(4), dense.Xc[::3, 4])
+    np.testing.assert_array_equal(part.n_valid, dense.subset(np.arange(0, 50, 3)).n_valid)
+
+
+def test_search_data_takes_column_built_codes_without_a_copy(heart):
+    """features.search_data writes the codes column by column; SearchData
+    keeps them as its feature-major codes (no copy) and they read back
+    as the codes of the rows."""
+    from orangecontrib.rules.core import SearchData
+    from orangecontrib.rules.features import search_data
+    enc = encode_table(heart)
+    sd, attrs = search_data(enc, 4)
+    codes = np.asarray(sd.codes_arr)
+    assert codes.shape == (enc.n, len(attrs))
+    np.testing.assert_array_equal(codes[:, :enc.Xd.shape[1]], enc.Xd)
+    fortran = np.asfortranarray(codes)
+    again = SearchData(fortran, sd.n_bins_arr, sd.ordinal_arr, sd.lo_arr, sd.hi_arr, sd.w_arr)
+    assert np.shares_memory(np.asarray(again.codes_arr), fortran)
+    row_major = np.ascontiguousarray(codes)  # any layout is accepted
+    other = SearchData(row_major, sd.n_bins_arr, sd.ordinal_arr, sd.lo_arr, sd.hi_arr, sd.w_arr)
+    np.testing.assert_array_equal(np.asarray(other.codes_arr), codes)
+    assert not np.shares_memory(np.asarray(other.codes_arr), row_major)

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from orangecontrib.rules.core import (Quality, SearchData, beam_search, reach_table,
-                                      continuous_refinements, permutation_maxima)
-from orangecontrib.rules.encoding import encode_table, ordinal_bins, search_data
+from orangecontrib.rules.core import (Quality, SearchData, beam_search, permutation_maxima,
+                                      reach_table)
 from orangecontrib.rules.evc import evc_quality, likelihood_ratio, m_estimate
+from orangecontrib.rules.features import encode_table, ordinal_bins, search_data
 
-from evc_reference import Task, beam_search as reference_search
+from evc_reference import Task, beam_search as reference_search, threshold_candidates
 
 
 @st.composite
@@ -150,10 +150,10 @@ def test_m_estimate_search_matches_reference(problem, m, alpha):
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32 - 1))
-def test_all_thresholds_are_the_former_candidates(seed):
+def test_all_thresholds_are_every_midpoint(seed):
     """With exact bins and every threshold, the reference's candidates are
-    those of the former kernel ``continuous_refinements`` (midpoints between
-    consecutive covered values, counts below and above)."""
+    every threshold of :func:`evc_reference.threshold_candidates`
+    (midpoints between consecutive covered values, counts below and above)."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(3, 30))
     x = rng.integers(0, 8, n).astype(float) * 0.5
@@ -166,10 +166,7 @@ def test_all_thresholds_are_the_former_candidates(seed):
                     lo, hi, w)
     task = Task(sd, y.astype(np.int8), 1.0, 2.0, boundary_only=False)
     f, op, t, cnt = task.refinements(covered, set())
-    order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
-    thr, below, ncand, total = continuous_refinements(
-        x[:, None].copy(), order, np.array([np.sum(~np.isnan(x))], np.int32), y, w,
-        covered.view(np.uint8), 3)
+    thr, below, ncand, total = threshold_candidates(x[:, None], y, w, covered, 3)
     k = ncand[0]
     le, ge = op == 1, op == 2
     np.testing.assert_array_equal(t[le], thr[0, :k])

@@ -127,7 +127,7 @@ def test_lr_with_rules_fits_extreme_weights(heart):
 
 
 def test_slipper_with_most_weights_zero_validates_on_weighted_rows(heart):
-    from orangecontrib.rules.encoding import encode_table
+    from orangecontrib.rules.features import encode_table
     from orangecontrib.rules.slipper import choose_rounds
     data = heart.copy()
     w = np.zeros(len(data))

@@ -3,6 +3,7 @@ insertion on hand-made ROC configurations, convexity, posteriors and the
 learner on real data."""
 import itertools
 import pickle
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -12,12 +13,24 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import ROCCERLearner, ROCCERModel, core
 from orangecontrib.rules.base import PriorRuleModel
-from orangecontrib.rules.encoding import Literals
-from orangecontrib.rules.roccer import (ListRule, _first_concavity, list_points,
+from orangecontrib.rules.features import encode_table
+from orangecontrib.rules.roccer import (ListRule, _first_concavity, list_points, make_items,
                                         repair, select_rules)
 
 
 # --------------------------------------------------------------- the miner
+
+def literals(Xd, n_values):
+    """ROCCER's items of nominal data ``Xd`` (``make_items``): the literals
+    ``A = v``, their attribute (``attr``), value and coverage bitsets."""
+    domain = Domain([DiscreteVariable(f"a{a}", values=tuple(map(str, range(k))))
+                     for a, k in enumerate(n_values)], DiscreteVariable("y", values=("n", "p")))
+    table = Table.from_numpy(domain, Xd.astype(float), np.zeros(len(Xd)))
+    items = make_items(table, encode_table(table), 0)
+    value = np.array([c[0].value for c in items.conditions], dtype=np.int32)
+    assert all(len(c) == 1 and c[0].op == "==" for c in items.conditions)
+    return SimpleNamespace(bits=items.bits, attr=items.group, value=value)
+
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans())
@@ -26,7 +39,7 @@ def test_miner_matches_brute_force(seed, max_len, weighted):
     m, n_attrs = 80, 4
     n_values = rng.integers(2, 4, n_attrs)
     Xd = np.column_stack([rng.integers(0, k, m) for k in n_values]).astype(np.int32)
-    lits = Literals.of(Xd, n_values)
+    lits = literals(Xd, n_values)
     y = rng.random(m) < 0.4
     w = rng.random(m) + 0.5 if weighted else np.ones(m)
     min_sup, min_conf = 0.1 * w.sum(), 0.5
@@ -56,7 +69,7 @@ def test_miner_matches_brute_force(seed, max_len, weighted):
 
 def test_miner_caps_and_rejects_bad_input():
     Xd = np.array([[0, 0], [1, 1]] * 5, np.int32)
-    lits = Literals.of(Xd, np.array([2, 2], np.int32))
+    lits = literals(Xd, np.array([2, 2], np.int32))
     pos = core.pack_bits(np.ones(10, np.uint8))
     *_, complete = core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(10),
                                          1, 0.5, 2, max_rules=2)

@@ -1,10 +1,12 @@
-"""core/_slipper.pyx against numpy references (via the generic kernel)."""
+"""core/_slipper.pyx against numpy references (``evc_reference.threshold_candidates``)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from orangecontrib.rules import core
 from orangecontrib.rules.slipper import grow_objective
+
+from evc_reference import threshold_candidates
 
 
 @st.composite
@@ -40,8 +42,7 @@ def test_best_sqrt_thresholds_matches_generic_refinements(d, compacted):
     if compacted:
         cols = core.select_sorted(order, xs, n_valid, signed, covered)
     score, thr, op, w_pos, w_neg = core.best_sqrt_thresholds(*cols, covered)
-    t_all, below, ncand, total = core.continuous_refinements(
-        Xc, order, n_valid, ypos, D, covered, 2)
+    t_all, below, ncand, total = threshold_candidates(Xc, ypos, D, covered, 2)
     for j in range(Xc.shape[1]):
         k = ncand[j]
         if k == 0:

@@ -12,8 +12,8 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import SLSEnsembleLearner, SLSEnsembleModel, core
 from orangecontrib.rules.base import PriorRuleModel
-from orangecontrib.rules.sls import (equal_frequency_cuts, log_n_rule_sets,
-                                     pac_bayes_epsilon, rule_set_fires,
+from orangecontrib.rules.features import equal_frequency_cuts
+from orangecontrib.rules.sls import (log_n_rule_sets, pac_bayes_epsilon, rule_set_fires,
                                      white_noise_weights)
 
 
@@ -527,24 +527,6 @@ def test_determinism_and_n_jobs(heart):
     np.testing.assert_array_equal(pa, c(heart, c.Probs))
     assert a.ensembles[0].rule_sets == c.ensembles[0].rule_sets
     assert a.ensembles[0].rule_sets != d.ensembles[0].rule_sets
-
-
-def test_models_pickled_by_earlier_versions_still_predict(heart, heart_model):
-    """Earlier versions kept two regions per rule set (does not fire,
-    fires) or none (the paper's ``(c + 1) / 2``); such a model, unpickled,
-    must give those probabilities."""
-    model = pickle.loads(pickle.dumps(heart_model))
-    ens = model.ensembles[0]
-    Xd = model.data_to_model_domain(heart).X
-    fires = np.array([rule_set_fires(rs, Xd) for rs in ens.rule_sets])  # (R, n)
-    two = np.column_stack([np.linspace(0.2, 0.3, len(ens.weights)),
-                           np.linspace(0.7, 0.9, len(ens.weights))])
-    ens.leaf = two
-    expected = ens.weights @ np.where(fires, two[:, 1:], two[:, :1])
-    np.testing.assert_allclose(model(heart, model.Probs)[:, ens.cls], expected)
-    ens.leaf = None
-    np.testing.assert_allclose(model(heart, model.Probs)[:, ens.cls],
-                               (model.class_scores(heart)[:, ens.cls] + 1) / 2)
 
 
 def test_pickle(heart, heart_model):

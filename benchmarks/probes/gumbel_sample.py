@@ -32,7 +32,7 @@ def main():
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
     import orangecontrib.rules as R
-    from orangecontrib.rules.encoding import encode_table
+    from orangecontrib.rules.features import encode_table
     from orangecontrib.rules.evaluation import fold_metrics
 
     X, y = make_classification(args.rows, 20, n_informative=10, n_redundant=0,

@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench_shapes import make_shape, split  # noqa: E402
 
 from orangecontrib.rules.core import pack_bits  # noqa: E402
-from orangecontrib.rules.sls import SLSPreprocessor, sls_coding  # noqa: E402
+from orangecontrib.rules.features import encode_table, interval_codes  # noqa: E402
+from orangecontrib.rules.sls import SLSPreprocessor  # noqa: E402
 
 
 def load(root):
@@ -40,7 +41,7 @@ def main():
     shape, reps, builds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     data, _ = split(make_shape(shape))
     data = SLSPreprocessor(10, "thresholds")(data)
-    codes, n_bins, ordinal, _ = sls_coding(data, 10)
+    codes, n_bins, ordinal, _ = interval_codes(data, encode_table(data, with_order=False), 10)
     y = data.Y.astype(int)
     runs = {}
     for b in builds:

@@ -19,7 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench_shapes import make_shape, split  # noqa: E402
 
 from orangecontrib.rules.core import SLSData, _sls, pack_bits, sls_search  # noqa: E402
-from orangecontrib.rules.sls import SLSPreprocessor, sls_coding  # noqa: E402
+from orangecontrib.rules.features import encode_table, interval_codes  # noqa: E402
+from orangecontrib.rules.sls import SLSPreprocessor  # noqa: E402
 
 
 def shape_codes(shape):
@@ -27,7 +28,7 @@ def shape_codes(shape):
     n_bins, ordinal, y)``."""
     data, _ = split(make_shape(shape))
     data = SLSPreprocessor(10, "thresholds")(data)
-    codes, n_bins, ordinal, _ = sls_coding(data, 10)
+    codes, n_bins, ordinal, _ = interval_codes(data, encode_table(data, with_order=False), 10)
     return codes, n_bins, ordinal, data.Y.astype(int)
 
 

@@ -21,7 +21,8 @@ from bench_shapes import make_shape, split  # noqa: E402
 from Orange.data import Table  # noqa: E402
 
 from orangecontrib.rules.core import SLSData, pack_bits, sls_search  # noqa: E402
-from orangecontrib.rules.sls import SLSPreprocessor, sls_coding  # noqa: E402
+from orangecontrib.rules.features import encode_table, interval_codes  # noqa: E402
+from orangecontrib.rules.sls import SLSPreprocessor  # noqa: E402
 
 
 def problems():
@@ -33,7 +34,7 @@ def problems():
         else:
             data = Table(nm)
         data = SLSPreprocessor(10, "thresholds")(data)
-        codes, n_bins, ordinal, cuts = sls_coding(data, 10)
+        codes, n_bins, ordinal, cuts = interval_codes(data, encode_table(data, with_order=False), 10)
         w = np.random.default_rng(0).uniform(0.2, 3, len(data)) if weighted else np.ones(len(data))
         sd = SLSData(codes, n_bins, ordinal, w)
         y = data.Y.astype(int)

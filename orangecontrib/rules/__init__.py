@@ -6,9 +6,10 @@ with an explanation (see :mod:`orangecontrib.rules.core`).
 """
 from . import core  # noqa: F401  (fails loudly if the extensions are missing)
 from .base import Explanation, Interrupted, PriorRuleModel, RuleLearner, RuleModel
-from .encoding import EncodedData, encode_table
+from .cn2 import cn2_base
 from .evaluation import size_curve
 from .evc import EVCRuleLearner, EVCRuleModel, GumbelParameters
+from .features import EncodedData, encode_table
 from .logreg import RuleLogisticRegressionLearner, RuleLogisticRegressionModel
 from .roccer import ROCCERLearner, ROCCERModel
 from .rules import Condition, Rule, covering, format_rules
@@ -25,6 +26,7 @@ __all__ = [
     "RuleLearner", "RuleLogisticRegressionLearner", "RuleLogisticRegressionModel",
     "ROCCERLearner", "ROCCERModel", "RuleModel", "RuleScoringLearner", "RuleSetModel",
     "SLSEnsembleLearner", "SLSEnsembleModel",
-    "STRATEGIES", "SlipperLearner", "SlipperModel", "covering", "encode_table", "format_rules",
+    "STRATEGIES", "SlipperLearner", "SlipperModel", "cn2_base", "covering", "encode_table",
+    "format_rules",
     "score_rules", "size_curve",
 ]

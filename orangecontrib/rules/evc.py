@@ -44,11 +44,11 @@ from .core import (OP_EQ, OP_GE, OP_LE, Quality, SearchCache, SearchData, beam_s
 from .core import chi2_isf as _chi2_isf
 from .core import chi2_sf as _chi2_sf
 from .core import evc_quality as _evc_quality
-from .encoding import search_data
+from .features import ShortThresholds, search_data
 from .parallel import parallel_map
 from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
                      check_random_state)
-from .rules import Condition, Rule, ShortThresholds, budget_prefixes
+from .rules import Condition, Rule, budget_prefixes
 from .ruleset import RuleSetModel, check_strategy
 
 EULER_GAMMA = 0.5772156649015329
@@ -217,10 +217,9 @@ def _permutation_maxima(sd, y, w, n_classes, seed, beam_width, max_rule_length,
 
 
 #: permutations per parallel task: few enough tasks that a process pool or
-#: a cluster spends its time searching, not sending (a search on 5,000 rows
-#: takes a few milliseconds); 100 permutations make 4 tasks. Measured on
-#: 5,000 x 20, two local processes: 1.54x faster than one job with 10 per
-#: task, 1.70x with 25 (benchmarks/results/dask.md)
+#: a cluster spends its time searching, not sending (one search on a few
+#: thousand rows is quick); 100 permutations make 4 tasks. Chosen by
+#: measurement among 10 and 25 per task (``benchmarks/results/dask.md``)
 PERMUTATIONS_PER_TASK = 25
 
 
@@ -543,7 +542,7 @@ class EVCRuleLearner(RuleLearner):
         if self.max_rules is not None:  # the coverings stopped at the budget
             taken = budget_prefixes([[f.new for f in fc] for fc in found], self.max_rules)
             found = [fc[:t] for fc, t in zip(found, taken)]
-        short = ShortThresholds(lambda a: enc.Xc[:, enc.attr_col[a]])
+        short = ShortThresholds(lambda a: enc.column(enc.attr_col[a]))
         rules = [self.to_rule(f, cls, enc, data.domain, short)
                  for cls, found_c in zip(present, found) for f in found_c]
         return EVCRuleModel(data.domain, rules, enc.class_distribution(),
@@ -552,7 +551,7 @@ class EVCRuleLearner(RuleLearner):
     @staticmethod
     def to_rule(found: Found, cls, enc, domain, short=None) -> Rule:
         conditions = []
-        short = ShortThresholds(lambda a: enc.Xc[:, enc.attr_col[a]]) if short is None else short
+        short = ShortThresholds(lambda a: enc.column(enc.attr_col[a])) if short is None else short
         for a, op, v in found.conditions:
             if op != OP_EQ:  # the shortest threshold with the same split
                 v = short(a, OP_NAMES[op], v)

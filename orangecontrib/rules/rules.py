@@ -16,12 +16,9 @@ from Orange.data import Domain
 
 from .core import (KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, OP_LT, cover_columns, cover_matrix,
                    violation_matrix)
-from .encoding import dense_X
+from .features import dense_X
 
 OPERATORS = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE, "<": OP_LT}
-#: ``var.attributes`` key naming the numeric attribute a two-valued
-#: threshold attribute was made from (SLS models of earlier versions)
-THRESHOLD_OF = "rules:threshold-of"
 #: ``var.attributes`` key naming the attribute whose missing values a
 #: two-valued indicator (``no``/``yes``) marks (SLS's preprocessor)
 MISSING_OF = "rules:missing-of"
@@ -37,108 +34,11 @@ def format_number(x: float) -> str:
 
 def format_threshold(x: float) -> str:
     """A threshold as it is: six significant digits when they read back as
-    ``x`` (learners choose short thresholds, :func:`simplest_threshold`),
+    ``x`` (learners choose short thresholds,
+    :func:`~orangecontrib.rules.features.simplest_threshold`),
     else every digit Python needs."""
     text = format_number(x)
     return text if float(text) == float(x) else repr(float(x))
-
-
-def significant_digits(x: float) -> int:
-    """Significant decimal digits of the shortest decimal that reads back
-    as ``x`` (``0`` has one)."""
-    from decimal import Decimal
-    x = float(x)
-    if x == 0 or not np.isfinite(x):
-        return 1
-    return len(Decimal(repr(x)).normalize().as_tuple().digits)
-
-
-def simplest_between(lo: float, hi: float, lo_open: bool, hi_open: bool,
-                     target: float | None = None) -> float | None:
-    """The number of the fewest significant decimal digits in the interval
-    from ``lo`` to ``hi`` (each end open or closed), the one nearest
-    ``target`` (default: the middle) among those; ``None`` if the interval
-    is empty. A threshold between two neighbouring training values may be
-    any number that still splits them: this one reads best."""
-    from decimal import ROUND_FLOOR, Decimal
-    lo, hi = float(lo), float(hi)
-    if not (np.isfinite(lo) and np.isfinite(hi)) or lo > hi or (
-            lo == hi and (lo_open or hi_open)):
-        return None
-    if target is None:  # the middle, without overflow near 1.8e308
-        target = 0.5 * (lo + hi) if abs(lo) < 1e307 and abs(hi) < 1e307 else 0.5 * lo + 0.5 * hi
-    target = float(target)
-
-    def inside(v):
-        return (v > lo if lo_open else v >= lo) and (v < hi if hi_open else v <= hi)
-
-    if inside(0.0):
-        return 0.0
-    for d in range(1, 18):
-        # the numbers of d digits nearest the target and nearest either end
-        found = []
-        for x in (target, lo, hi):
-            if x == 0:
-                continue
-            e = int(np.floor(np.log10(abs(x)))) - d + 1
-            # x / 10**e in decimal: 10.0**e under- or overflows near 1e-308
-            k = int((Decimal(repr(x)).scaleb(-e)).to_integral_value(ROUND_FLOOR))
-            for kk in range(k - 1, k + 3):
-                v = float(f"{kk}e{e}")
-                if inside(v) and significant_digits(v) <= d:
-                    found.append(v)
-        if found:
-            return min(found, key=lambda v: (abs(v - target), v))
-    return target if inside(target) else None
-
-
-def simplest_cuts(values, cuts) -> np.ndarray:
-    """Cut points ``t`` (a value ``>= t`` is above the cut) moved to the
-    shortest number that splits the training ``values`` the same way;
-    sorted and distinct."""
-    return np.unique([simplest_threshold(values, ">=", float(t)) for t in cuts]
-                     ).astype(float)
-
-
-class ShortThresholds:
-    """:func:`simplest_threshold` for many conditions on the columns of one
-    training table: each column sorted once, each ``(column, op, t)``
-    answered once (``column(j)`` gives column ``j``'s values)."""
-
-    def __init__(self, column):
-        self.column = column
-        self.sorted, self.done = {}, {}
-
-    def __call__(self, j, op: str, t: float) -> float:
-        key = (j, op, float(t))
-        if key not in self.done:
-            if j not in self.sorted:
-                v = np.asarray(self.column(j), dtype=float)
-                self.sorted[j] = np.unique(v[np.isfinite(v)])
-            self.done[key] = simplest_threshold(self.sorted[j], op, float(t))
-        return self.done[key]
-
-
-def simplest_threshold(values, op: str, t: float) -> float:
-    """A threshold with the fewest digits that splits the training
-    ``values`` exactly as ``op`` at ``t`` does (``<=``, ``>=``, ``<``); ``t``
-    if none is shorter. Missing values are ignored."""
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if op == "<=":  # covers <= t: any t' in [a, b) with a the largest covered
-        below, above = v[v <= t], v[v > t]
-        lo, hi, lo_open, hi_open = (below.max() if len(below) else -np.inf,
-                                    above.min() if len(above) else np.inf, False, True)
-    elif op in (">=", "<"):  # the split falls in (a, b], b the smallest >= t
-        below, above = v[v < t], v[v >= t]
-        lo, hi, lo_open, hi_open = (below.max() if len(below) else -np.inf,
-                                    above.min() if len(above) else np.inf, True, False)
-    else:
-        return t
-    if not np.isfinite(lo) or not np.isfinite(hi):
-        return t
-    best = simplest_between(lo, hi, lo_open, hi_open, target=t)
-    return t if best is None or significant_digits(best) >= significant_digits(t) else best
 
 
 class Condition(NamedTuple):
@@ -165,7 +65,7 @@ class Condition(NamedTuple):
                     known = "unknown" if int(self.value) == 1 else "known"
                     return f"{var.attributes[MISSING_OF]} is {known}"
                 if value.startswith(("< ", ">= ", "<= ", "> ", "≥ ", "≤ ")):  # a cut's side
-                    return f"{var.attributes.get(THRESHOLD_OF, var.name)} {value}"
+                    return f"{var.name} {value}"
                 return f"{var.name} = {value}"
             return f"{var.name} = {format_threshold(self.value)}"
         return f"{var.name} {self.op} {format_threshold(self.value)}"

@@ -155,8 +155,8 @@ class RuleSetModel(RuleModel):
 
     def rule_statistics(self):
         """Heads, confidences and false positive rates of the rules, made
-        once per rule list (a loop over the rules: 0.05 s for 10,000, which
-        every prediction and explanation would pay again)."""
+        once per rule list (a Python loop over the rules, which every
+        prediction and explanation would otherwise pay again)."""
         cached = self.__dict__.get("_statistics")
         if cached is not None and cached[0] is self.rule_list \
                 and cached[1] == len(self.rule_list):

@@ -8,14 +8,12 @@ import copy
 from Orange.classification import CN2Learner, Learner
 
 from .base import RuleLearner
-from .cn2 import ProgressFinder, WeightedImpute, cn2_base, rule_from_orange  # noqa: F401
+from .cn2 import ProgressFinder, rule_from_orange
 from .evc import DEFAULT_MIN_NEW_COVERAGE, EVCRuleLearner
+from .features import shared_encoding
 from .params import check_bool, check_instance, check_int, check_number, check_random_state
 from .rules import budget_prefixes, first_cover_shares, rule_class_weights
-from .ruleset import STRATEGIES, RuleSetModel, check_strategy, score_rules  # noqa: F401
-
-# WeightedImpute, cn2_base, STRATEGIES and score_rules are imported here as
-# well so that code and pickles that name them in this module still work
+from .ruleset import RuleSetModel, check_strategy
 
 
 class RuleScoringLearner(RuleLearner):
@@ -26,7 +24,7 @@ class RuleScoringLearner(RuleLearner):
     (:class:`~orangecontrib.rules.evc.EVCRuleLearner` with the m-estimate
     as quality, no extreme value correction) with the given
     ``beam_width``, ``min_covered_examples`` and ``max_rule_length``; any
-    Orange rule learner may be passed instead, e.g. :func:`cn2_base` for
+    Orange rule learner may be passed instead, e.g. :func:`~orangecontrib.rules.cn2.cn2_base` for
     Orange's own CN2 (slower: Python). The rules become :class:`Rule`
     objects whose class distributions are recomputed on the training data
     (weights honoured; an unknown value satisfies no condition), and the
@@ -104,8 +102,10 @@ class RuleScoringLearner(RuleLearner):
             # learner itself stays as it is, for fits in other threads)
             base = copy.copy(base)
             base.rule_finder = ProgressFinder(finder, self.progress, enc)
-        if isinstance(base, RuleLearner):  # the add-on's: reports progress
-            base_model = base(data, self.sub_progress(0.0, 0.9, "learning rules"))
+        if isinstance(base, RuleLearner):  # the add-on's: reports progress, and
+            # encodes nothing again (this fit's encoding is lent to it)
+            with shared_encoding(base, data, enc):
+                base_model = base(data, self.sub_progress(0.0, 0.9, "learning rules"))
         else:
             base_model = base(data)
         self.progress(0.9, "scoring rules")

@@ -21,10 +21,10 @@ from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_pref
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, class_weights, column_mask,
                    compact_sorted, discrete_refinements, gather_sorted, select_sorted)
-from .encoding import EncodedData
+from .features import EncodedData, ShortThresholds
 from .parallel import parallel_jobs, parallel_map
 from .params import check_int, check_n_jobs, check_random_state
-from .rules import (Condition, Rule, ShortThresholds, canonical_conditions, covering,
+from .rules import (Condition, Rule, canonical_conditions, covering,
                     covering_sparse)
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}

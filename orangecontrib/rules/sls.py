@@ -26,18 +26,16 @@ import numpy as np
 from joblib import delayed
 
 from Orange.data import DiscreteVariable, Domain, Table
-from Orange.preprocess import Discretize, Preprocess
-from Orange.preprocess.discretize import EqualFreq
+from Orange.preprocess import Preprocess
 from Orange.preprocess.transformation import Transformation
 
 from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
                    in_name_order)
 from .core import SLSData, pack_bits, sls_search
-from .encoding import dense_X
+from .features import interval_attributes, interval_codes
 from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
-from .rules import (MISSING_OF, Condition, Rule, covering, format_number, row_blocks,
-                    simplest_cuts, violations)
+from .rules import MISSING_OF, Condition, Rule, covering, format_number, row_blocks, violations
 
 UNKNOWN = "unknown"
 
@@ -98,7 +96,7 @@ class SLSPreprocessor(Preprocess):
 
     def __call__(self, data: Table) -> Table:
         if self.numeric == "intervals":
-            data = Discretize(EqualFreq(n=self.n_intervals), remove_const=False)(data)
+            data = interval_attributes(data, self.n_intervals)
         taken = {v.name for v in data.domain.variables + data.domain.metas}
         attrs = []
         for var in data.domain.attributes:
@@ -124,46 +122,6 @@ class SLSPreprocessor(Preprocess):
                 new.attributes[MISSING_OF] = var.name
                 attrs.append(new)
         return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
-
-
-#: the name of :class:`SLSPreprocessor` before numeric attributes stayed numeric
-Nominalise = SLSPreprocessor
-
-
-def equal_frequency_cuts(data: Table, var, n_intervals: int) -> np.ndarray:
-    """The cut points of Orange's equal-frequency discretisation of ``var``
-    into ``n_intervals`` (sorted, distinct, each the shortest number between
-    the same two training values; none for a constant column)."""
-    points = getattr(EqualFreq(n=n_intervals)(data, var).compute_value, "points", [])
-    points = np.asarray(points, dtype=float)
-    # each cut moved to the shortest number that splits the training values
-    # the same way (the same bins, a rule that reads well)
-    return simplest_cuts(data.get_column(var), points[np.isfinite(points)])
-
-
-def sls_coding(data: Table, n_intervals: int):
-    """The table as :class:`core.SLSData` codes it: ``(codes, n_bins,
-    ordinal, cuts)``. A discrete attribute's codes are its value indices; a
-    numeric one's are the index of its equal-frequency bin (``code >= j``
-    is ``A >= cuts[a][j - 1]``, ``code <= j`` is ``A < cuts[a][j]``);
-    ``-1`` is missing."""
-    X = dense_X(data.X)
-    m, A = X.shape
-    codes = np.full((m, A), -1, dtype=np.int32)
-    n_bins = np.empty(A, dtype=np.int32)
-    ordinal = np.zeros(A, dtype=np.int8)
-    cuts = [None] * A
-    for a, var in enumerate(data.domain.attributes):
-        col = X[:, a]
-        known = ~np.isnan(col)
-        if var.is_discrete:
-            n_bins[a] = max(len(var.values), 1)
-            codes[known, a] = col[known].astype(np.int32)
-            continue
-        cuts[a] = equal_frequency_cuts(data, var, n_intervals)
-        ordinal[a], n_bins[a] = 1, len(cuts[a]) + 1
-        codes[known, a] = np.searchsorted(cuts[a], col[known], side="right")
-    return codes, n_bins, ordinal, cuts
 
 
 # --------------------------------------------------------------- rule sets
@@ -200,9 +158,8 @@ def canonical_rule_set(rules: np.ndarray, ordinal, n_bins, cuts) -> tuple:
 
 
 def _condition(lit) -> Condition:
-    """A literal of a rule set (``(attribute, op, value)``; a pickled model
-    of an earlier version holds ``(attribute, value)``) as a Condition."""
-    return Condition(*lit) if len(lit) == 3 else Condition(lit[0], "==", lit[1])
+    """A literal of a rule set, ``(attribute, op, value)``, as a Condition."""
+    return Condition(*lit)
 
 
 def rule_set_fires(rule_set: tuple, X) -> np.ndarray:
@@ -470,8 +427,7 @@ class SLSEnsembleModel(RuleModel):
     @staticmethod
     def _ensemble_probability(ens, cols, V) -> np.ndarray:
         """``sum_r Q(r) P_r(cls | x)`` of one ensemble on rows with failed
-        literals ``V``; models pickled by earlier versions hold two regions
-        (does not fire, fires) or none (the paper's ``(c + 1) / 2``)."""
+        literals ``V``."""
         p = np.zeros(V.shape[0])
         for r, (q, idx) in enumerate(zip(ens.weights, cols)):
             p += q * SLSEnsembleModel._rule_set_estimate(ens, r, idx, V)
@@ -481,10 +437,6 @@ class SLSEnsembleModel(RuleModel):
     def _rule_set_estimate(ens, r, idx, V) -> np.ndarray:
         """``P_r(cls | x)`` of rule set ``r`` of ``ens`` (columns ``idx``)
         on rows with failed literals ``V``: its region's Laplace estimate."""
-        if ens.leaf is None:
-            return (V[:, idx] == 0).any(axis=1).astype(float)
-        if ens.leaf.shape[1] == 2:
-            return ens.leaf[r, (V[:, idx] == 0).any(axis=1).astype(np.intp)]
         return ens.leaf[r, nearest_misses(V, idx)]
 
     def fit_leaf_estimates(self, X, y, w):
@@ -787,7 +739,7 @@ class SLSEnsembleLearner(RuleLearner):
 
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
-        codes, n_bins, ordinal, cuts = sls_coding(data, self.n_intervals)
+        codes, n_bins, ordinal, cuts = interval_codes(data, enc, self.n_intervals)
         sd = SLSData(codes, n_bins, ordinal, w)  # one build for every search
         m = int(np.count_nonzero(w > 0))
         scale = m / w.sum()  # errors in examples: the weights rescaled to sum to m
@@ -839,5 +791,5 @@ class SLSEnsembleLearner(RuleLearner):
         model = SLSEnsembleModel(data.domain, ensembles, dist, bounds,
                                  theta=self.theta, k_max=self.k_max)
         model.set_rule_distributions(data, enc)
-        model.fit_leaf_estimates(dense_X(data.X), y, w * scale)
+        model.fit_leaf_estimates(data.X, y, w * scale)  # sparse stays sparse
         return model

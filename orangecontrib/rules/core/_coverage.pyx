@@ -436,24 +436,6 @@ def unpack_bits(const uint64_t[::1] bits, Py_ssize_t n):
     return out_arr.view(np.bool_)
 
 
-def condition_bitsets(const int32_t[:, ::1] Xd, const double[:, ::1] Xc,
-                      const int32_t[::1] kind, const int32_t[::1] col,
-                      const int8_t[::1] op, const double[::1] value):
-    """One bitset row per condition (literal): ``uint64[n_conditions, n_words]``."""
-    cdef Py_ssize_t n = Xd.shape[0], n_cond = kind.shape[0], k, i
-    if Xc.shape[0] != n:
-        raise ValueError("Xd and Xc differ in number of rows")
-    _check_conditions(kind, col, op, value, Xd.shape[1], Xc.shape[1])
-    out_arr = np.zeros((n_cond, n_words(n)), dtype=np.uint64)
-    cdef uint64_t[:, ::1] out = out_arr
-    with nogil:
-        for k in range(n_cond):
-            for i in range(n):
-                if _satisfies(Xd, Xc, i, kind[k], col[k], op[k], value[k]):
-                    out[k, i >> 6] |= (<uint64_t>1) << (i & 63)
-    return out_arr
-
-
 # ------------------------------------------------- refinement statistics
 
 cdef _check_classes(const int32_t[::1] y, Py_ssize_t n_classes):
@@ -511,76 +493,6 @@ def discrete_refinements(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
                 if v >= 0:
                     out[a, v, y[i]] += w[i]
     return out_arr
-
-
-def continuous_refinements(const double[:, ::1] Xc, const int32_t[:, ::1] order,
-                           const int32_t[::1] n_valid, const int32_t[::1] y,
-                           const double[::1] w, const uint8_t[::1] covered,
-                           Py_ssize_t n_classes):
-    """Cumulative class counts along each presorted continuous column.
-
-    For column ``j`` the covered, non-missing examples are visited in
-    increasing order. Between two consecutive distinct values ``u < u'`` a
-    candidate threshold ``t = (u + u') / 2`` is emitted, with ``below[j, k, c]``
-    the covered weight of class ``c`` with ``A <= t``. With ``total[j, c]``
-    the covered non-missing weight, ``A >= t`` covers ``total - below``. So
-    the best threshold for any quality function is one vectorised sweep.
-
-    Returns ``(thresholds, below, n_candidates, total)`` with shapes
-    ``(n_cont, m)``, ``(n_cont, m, n_classes)``, ``(n_cont,)``,
-    ``(n_cont, n_classes)``; ``m`` is the largest number of candidates, and
-    unused entries are ``NaN`` (thresholds) and 0 (counts).
-    """
-    cdef Py_ssize_t n = Xc.shape[0], n_cont = Xc.shape[1]
-    cdef Py_ssize_t i, j, p, k, c, nv, n_cov = 0
-    if order.shape[0] != n_cont or order.shape[1] != n or n_valid.shape[0] != n_cont:
-        raise ValueError("order/n_valid do not match Xc")
-    if y.shape[0] != n or w.shape[0] != n or covered.shape[0] != n:
-        raise ValueError("Xc, y, w and covered differ in length")
-    _check_classes(y, n_classes)
-    for j in range(n_cont):
-        if not 0 <= n_valid[j] <= n:
-            raise ValueError("n_valid out of range")
-    for i in range(n):
-        n_cov += covered[i] != 0
-    cdef Py_ssize_t m = max(n_cov - 1, 0)
-    thr_arr = np.full((n_cont, m), np.nan)
-    below_arr = np.zeros((n_cont, m, n_classes))
-    ncand_arr = np.zeros(n_cont, dtype=np.int32)
-    total_arr = np.zeros((n_cont, n_classes))
-    cdef double[:, ::1] thr = thr_arr
-    cdef double[:, :, ::1] below = below_arr
-    cdef int32_t[::1] ncand = ncand_arr
-    cdef double[:, ::1] total = total_arr
-    cdef double prev, x
-    cdef bint have_prev
-    cdef Py_ssize_t prev_i
-    with nogil:
-        for j in range(n_cont):
-            nv = n_valid[j]
-            k = 0
-            have_prev = False
-            prev = 0.0
-            prev_i = 0
-            for p in range(nv):
-                i = order[j, p]
-                if not covered[i]:
-                    continue
-                x = Xc[i, j]
-                if have_prev and x != prev:
-                    # close the block of value `prev`: a threshold between prev and x
-                    thr[j, k] = 0.5 * (prev + x)
-                    if thr[j, k] == x:  # adjacent floats: keep `x` above the threshold
-                        thr[j, k] = prev
-                    for c in range(n_classes):
-                        below[j, k, c] = total[j, c]
-                    k += 1
-                total[j, y[i]] += w[i]
-                prev = x
-                have_prev = True
-            ncand[j] = <int32_t>k
-    return thr_arr, below_arr, ncand_arr, total_arr
-
 
 
 cdef class IndicatorMatrix:

@@ -373,19 +373,23 @@ def evc_quality(const double[::1] s, const double[::1] n, double S, double N,
 cdef class SearchData:
     """The training data as the beam search reads it, built once per fit.
 
-    Every attribute is a *feature* of integer codes (row-major ``codes``,
-    ``-1`` for a missing value): a discrete attribute's value indices, or a
+    Every attribute is a *feature* of integer codes (``codes``, rows by
+    features, ``-1`` for a missing value): a discrete attribute's value indices, or a
     continuous attribute's ordinal bins (one per distinct value, or
-    equal-frequency bins, see ``encoding.ordinal_bins``). ``ordinal[f]``
+    equal-frequency bins, see ``features.ordinal_bins``). ``ordinal[f]``
     says which; slot ``offset[f] + code`` holds, for an ordinal feature, the
     smallest (``lo``) and largest (``hi``) training value of the bin, from
     which thresholds are placed. Discrete features come first, in the order
     of ``EncodedData.Xd``, then the ordinal ones in the order of ``Xc``.
+
+    The kernels read the codes feature by feature (``codes_t``) and as
+    slots row by row (``slots``); the codes are not kept a third time.
+    Codes built column by column (Fortran order, as
+    ``features.search_data`` does) become ``codes_t`` without a copy.
     """
 
-    cdef readonly object codes_arr, n_bins_arr, ordinal_arr, lo_arr, hi_arr, w_arr
+    cdef readonly object n_bins_arr, ordinal_arr, lo_arr, hi_arr, w_arr
     cdef object __weakref__          # so joblib's Dask backend can scatter it once
-    cdef const int32_t[:, ::1] codes
     cdef int32_t[:, ::1] slots       # codes + offset[f]: the slot of each cell
     cdef int32_t[:, ::1] codes_t     # the codes, one contiguous column per feature
     cdef int8_t[::1] complete        # 1: the feature has no missing value
@@ -399,15 +403,19 @@ cdef class SearchData:
     cdef readonly Py_ssize_t n, n_feat, n_slots, max_bins
 
     def __init__(self, codes, n_bins, ordinal, lo, hi, w):
-        self.codes_arr = np.ascontiguousarray(codes, dtype=np.int32)
+        codes = np.asarray(codes)
+        if codes.ndim != 2:
+            raise ValueError("codes must be two-dimensional (rows, features)")
+        codes_t = np.ascontiguousarray(codes.T, dtype=np.int32)
+        del codes
         self.n_bins_arr = np.ascontiguousarray(n_bins, dtype=np.int32)
         self.ordinal_arr = np.ascontiguousarray(ordinal, dtype=np.int8)
         self.lo_arr = np.ascontiguousarray(lo, dtype=np.float64)
         self.hi_arr = np.ascontiguousarray(hi, dtype=np.float64)
         self.w_arr = np.ascontiguousarray(w, dtype=np.float64)
-        self.codes, self.n_bins, self.ordinal = self.codes_arr, self.n_bins_arr, self.ordinal_arr
+        self.n_bins, self.ordinal = self.n_bins_arr, self.ordinal_arr
         self.lo, self.hi, self.w = self.lo_arr, self.hi_arr, self.w_arr
-        self.n, self.n_feat = self.codes.shape[0], self.codes.shape[1]
+        self.n_feat, self.n = codes_t.shape[0], codes_t.shape[1]
         if self.n_bins.shape[0] != self.n_feat or self.ordinal.shape[0] != self.n_feat:
             raise ValueError("n_bins and ordinal need one entry per feature")
         if self.w.shape[0] != self.n:
@@ -421,17 +429,19 @@ cdef class SearchData:
         self.max_bins = int(self.n_bins_arr.max()) if self.n_feat else 0
         if self.lo.shape[0] != self.n_slots or self.hi.shape[0] != self.n_slots:
             raise ValueError("lo and hi need one entry per slot")
-        if self.n and np.any((self.codes_arr >= self.n_bins_arr) | (self.codes_arr < -1)):
+        if self.n and np.any((codes_t >= self.n_bins_arr[:, None]) | (codes_t < -1)):
             raise ValueError("a code outside -1..n_bins - 1")
         if not np.all(np.isfinite(self.w_arr)) or np.any(self.w_arr < 0):
             raise ValueError("weights must be finite and non-negative")
         self.positive_weights = bool(np.all(self.w_arr > 0))
-        self.codes_t = np.ascontiguousarray(self.codes_arr.T).reshape(self.n_feat, self.n)
+        self.codes_t = codes_t.reshape(self.n_feat, self.n)
         self.complete = np.ascontiguousarray(
-            np.all(self.codes_arr >= 0, axis=0) if self.n else np.ones(self.n_feat, bool),
+            np.all(codes_t >= 0, axis=1) if self.n else np.ones(self.n_feat, bool),
             dtype=np.int8).reshape(self.n_feat)
-        self.slots = np.where(self.codes_arr >= 0, self.codes_arr + offset[:self.n_feat],
-                              -1).astype(np.int32).reshape(self.n, self.n_feat)
+        slots = np.empty((self.n, self.n_feat), dtype=np.int32)
+        np.add(codes_t.T, offset[:self.n_feat], out=slots)  # in place: no temporaries
+        slots[codes_t.T < 0] = -1                          # the size of the codes
+        self.slots = slots
         # x log x for integer counts: only when every weight is an integer
         total = float(self.w_arr.sum())
         if (self.n and np.all(self.w_arr == np.floor(self.w_arr))
@@ -447,16 +457,21 @@ cdef class SearchData:
         else:
             self.table = NO_TABLE
 
+    @property
+    def codes_arr(self):
+        """The codes, rows by features (a view of ``codes_t``)."""
+        return np.asarray(self.codes_t).reshape(self.n_feat, self.n).T
+
     def __reduce__(self):
         return SearchData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr,
                             self.lo_arr, self.hi_arr, self.w_arr)
 
     def __sizeof__(self):
         """The bytes it holds (what a task would copy if it were pickled)."""
-        return int(sum(a.nbytes for a in (self.codes_arr, self.n_bins_arr,
-                                           self.ordinal_arr, self.lo_arr,
+        codes = 4 * self.n * self.n_feat
+        return int(sum(a.nbytes for a in (self.n_bins_arr, self.ordinal_arr, self.lo_arr,
                                            self.hi_arr, self.w_arr))
-                   + 3 * self.codes_arr.nbytes + 64)
+                   + 2 * codes + 64)
 
 
 cdef void _fill_log(double *table, long top) noexcept nogil:

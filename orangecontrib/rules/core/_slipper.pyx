@@ -1,9 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """SLIPPER's grow step (Cohen & Singer 1999, eq. 6), fused for speed.
 
-The generic ``_coverage.continuous_refinements`` materialises the cumulative
-class weights of every candidate threshold; SLIPPER only needs the best
-``sqrt(W+) - sqrt(W-)`` per column. The grower keeps, per continuous column,
+SLIPPER needs, per continuous column, only the threshold of the best
+``sqrt(W+) - sqrt(W-)``, not the class weights of every candidate
+threshold: one sweep per column finds it. The grower keeps, per continuous column,
 the examples in sorted order (``order``), their values (``xs``) and their
 signed weights (``ds``: ``+D`` for a positive, ``-D`` for a negative), all
 restricted to the examples the rule still covers (:func:`compact_sorted`),

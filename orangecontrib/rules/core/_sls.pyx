@@ -38,9 +38,7 @@ Same integers, so the same searches as the scalar loops, which every other
 CPU runs.
 
 The random numbers come from a splitmix64 generator seeded by the caller, so
-a search depends on its seed only. On nominal data the random stream and
-every choice are those of the literal-bitset kernel this one replaced (the
-same rule sets from the same seeds).
+a search depends on its seed only.
 """
 import numpy as np
 cimport numpy as cnp

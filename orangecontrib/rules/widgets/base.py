@@ -17,7 +17,8 @@ from Orange.widgets.widget import Msg
 
 import numpy as np
 
-from orangecontrib.rules.base import Interrupted, check_table
+from orangecontrib.rules.base import Interrupted
+from orangecontrib.rules.tables import check_table
 from orangecontrib.rules.evaluation import size_curve
 
 #: a model with more rules than this gets a warning with a suggested budget
@@ -214,7 +215,7 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         """Orange's checks, with a message that says what is wrong when the
         class is missing everywhere (Orange would say "a single target
         value"), and the add-on's own checks of codes and magnitudes
-        (:func:`orangecontrib.rules.base.check_table`)."""
+        (:func:`orangecontrib.rules.tables.check_table`)."""
         valid = super().check_data()
         data = self.data
         if data is None or self.learner is None:
