@@ -73,7 +73,7 @@ def main():
         "column. Rules: " + ("Orange's `CN2UnorderedLearner(restrict_equality=True)`"
                              if args.base == "cn2" else
                              "`RuleScoringLearner`'s default base (the add-on's compiled "
-                             "CN2-style beam search with the m-estimate, beam 10, "
+                             "CN2-style beam search with the m-estimate, m = 10, beam 10, "
                              "length <= 5)") + ", "
         "kept when their Laplace confidence exceeds their class's prevalence, "
         "scored by each strategy (the five strategy columns share one rule set "

@@ -237,3 +237,16 @@ def test_rule_statistics_are_kept_and_follow_a_new_rule_list():
     for got, want in zip(model.rule_statistics(), fresh(model)):
         np.testing.assert_array_equal(got, want)
     assert len(model.rule_statistics()[0]) == 3
+
+
+def test_m_is_the_default_searchs_m_estimate(heart):
+    """``m`` (default 10) is the m-estimate of the default base's search:
+    the model is the one the EVC search with that ``m`` gives, scored."""
+    from orangecontrib.rules import EVCRuleLearner, RuleScoringLearner
+    assert RuleScoringLearner().m == 10.0 and RuleScoringLearner()._base.m == 10.0
+    for m in (2.0, 10.0):
+        learner = RuleScoringLearner(m=m)
+        base = EVCRuleLearner(quality="m", m=m, min_new_coverage=0.02, random_state=0)
+        a, b = learner(heart), RuleScoringLearner(base=base)(heart)
+        assert str(a) == str(b)
+    assert str(RuleScoringLearner(m=2.0)(heart)) != str(RuleScoringLearner()(heart))

@@ -18,6 +18,7 @@ class TestOWRuleScoring(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         self.parameters = [
             owtest.ParameterMapping("strategy", self.widget.strategy_combo,
                                     list(STRATEGIES)),
+            owtest.ParameterMapping("m", self.widget.m_spin),
             owtest.ParameterMapping("beam_width", self.widget.beam_width_spin),
             owtest.ParameterMapping("max_rule_length", self.widget.max_length_spin),
             owtest.ParameterMapping("min_covered_examples",

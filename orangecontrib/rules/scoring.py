@@ -22,7 +22,7 @@ class RuleScoringLearner(RuleLearner):
     ``base`` produces (possibly overlapping) rules. By default it is the
     add-on's compiled CN2-style beam search for unordered rules
     (:class:`~orangecontrib.rules.evc.EVCRuleLearner` with the m-estimate
-    as quality, no extreme value correction) with the given
+    as quality, no extreme value correction) with the given ``m``,
     ``beam_width``, ``min_covered_examples`` and ``max_rule_length``; any
     Orange rule learner may be passed instead, e.g. :func:`~orangecontrib.rules.cn2.cn2_base` for
     Orange's own CN2 (slower: Python). The rules become :class:`Rule`
@@ -48,6 +48,11 @@ class RuleScoringLearner(RuleLearner):
         firing rule in it); ``None``: when ``base`` is Orange's ordered CN2.
     random_state : int
         Seed of RAND's choices and of the default base.
+    m : float
+        The default base's m-estimate, ``(s + m p) / (n + m)`` with ``p``
+        the class's prior: a larger ``m`` pulls a rule's quality towards the
+        prior, so the search prefers rules that cover more. Default 10,
+        chosen by measurement (``doc/scoring.md``; 2 before).
     beam_width, min_covered_examples, max_rule_length
         The default base's beam width, least covered weight and most
         conditions per rule.
@@ -63,10 +68,11 @@ class RuleScoringLearner(RuleLearner):
     __returns__ = RuleSetModel
 
     def __init__(self, base=None, strategy="wvote", min_confidence=0.0,
-                 ordered=None, random_state=0, beam_width=10,
+                 ordered=None, random_state=0, m=10.0, beam_width=10,
                  min_covered_examples=1, max_rule_length=5,
                  min_new_coverage=None, max_rules=None, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
+        self.m = check_number("m", m, 0)
         self.beam_width = check_int("beam_width", beam_width, 1)
         self.max_rule_length = check_int("max_rule_length", max_rule_length, 1)
         self.min_covered_examples = check_number("min_covered_examples",
@@ -82,7 +88,7 @@ class RuleScoringLearner(RuleLearner):
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         if base is None:  # the compiled beam search with the settings above
             base = EVCRuleLearner(
-                quality="m", beam_width=self.beam_width,
+                quality="m", m=self.m, beam_width=self.beam_width,
                 max_rule_length=self.max_rule_length,
                 min_covered_examples=self.min_covered_examples,
                 min_new_coverage=(DEFAULT_MIN_NEW_COVERAGE if min_new_coverage is None

@@ -22,6 +22,7 @@ class OWRuleScoring(OWRulesLearnerBase):
 
     strategy_index = Setting(STRATEGIES.index("wvote"))
     min_confidence = Setting(0.0)
+    m = Setting(10.0)
     beam_width = Setting(10)
     min_covered_examples = Setting(1)
     max_rule_length = Setting(5)
@@ -40,6 +41,12 @@ class OWRuleScoring(OWRulesLearnerBase):
                     "prior are always dropped.",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Rule search")
+        self.m_spin = gui.doubleSpin(
+            box, self, "m", 0.0, 1000.0, 1.0, label="Rule quality m:",
+            tooltip="The m-estimate of a rule's quality, (s + m·prior) / (n + m): "
+                    "a larger m pulls small rules towards the class's prior, so "
+                    "the search prefers rules that cover more (10 by default).",
+            callback=self.settings_changed)
         self.beam_width_spin = gui.spin(
             box, self, "beam_width", 1, 100, label="Beam width:",
             tooltip="How many candidate rules the beam search refines at "
@@ -60,6 +67,7 @@ class OWRuleScoring(OWRulesLearnerBase):
         return self.LEARNER(
             strategy=STRATEGIES[self.strategy_index],
             min_confidence=self.min_confidence,
+            m=self.m,
             beam_width=self.beam_width,
             min_covered_examples=self.min_covered_examples,
             max_rule_length=self.max_rule_length, **self.size_args(),
@@ -68,6 +76,7 @@ class OWRuleScoring(OWRulesLearnerBase):
     def get_learner_parameters(self):
         return (("Resolution strategy", STRATEGY_LABELS[self.strategy_index]),
                 ("Minimal rule confidence", f"{self.min_confidence:.2f}"),
+                ("Rule quality m", f"{self.m:g}"),
                 ("Beam width", self.beam_width),
                 ("Minimal rule coverage", self.min_covered_examples),
                 ("Maximal rule length", self.max_rule_length))
