@@ -121,6 +121,9 @@ class SLSPreprocessor(Preprocess):
                                        compute_value=IsUnknown(var))
                 new.attributes[MISSING_OF] = var.name
                 attrs.append(new)
+        old = data.domain.attributes
+        if len(attrs) == len(old) and all(a is b for a, b in zip(attrs, old)):
+            return data  # nothing changed: as it is (a transformed sparse table is dense)
         return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
 
 
@@ -771,10 +774,13 @@ class SLSEnsembleLearner(RuleLearner):
                 found[c].setdefault(rs, (k, regions * scale))
             self.progress((i + 1) / len(tasks), "Searching rule sets: "
                           f"{sum(len(f) for f in found.values())} distinct so far")
+        log_r = log_n_rule_sets(sd.rule_choices(), self.k_max)
+        # the searches' data is done with: freed before the model counts its
+        # rules' coverage (on sparse data that makes the rules' columns dense)
+        del sd, codes, jobs, results
         if self.max_rules is not None:
             found = keep_within_budget(found, self.rho, self.max_rules)
         ensembles, bounds = [], {}
-        log_r = log_n_rule_sets(sd.rule_choices(), self.k_max)
         for c in classes:
             rule_sets = list(found[c])
             if not rule_sets:  # none within the budget: the class has no ensemble

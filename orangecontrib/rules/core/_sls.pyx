@@ -259,9 +259,15 @@ cdef class SLSData:
         self.masks_arr = np.zeros((m, self.n_groups if self.simd else 0), dtype=np.uint64)
         self.masks = self.masks_arr
         self.unit = bool(np.all(self.w_arr == self.w_arr[0]))
-        self.slots_arr = np.ascontiguousarray(
-            np.where(self.codes_arr >= 0, self.codes_arr, self.n_bins_arr)
-            + np.asarray(self.off), dtype=np.int32)
+        # off[a] + code, or the missing slot off[a] + n_bins[a]; made in place
+        # (one array the size of the codes, no temporaries of that size)
+        slots = np.add(self.codes_arr, np.asarray(self.off), dtype=np.int32)
+        missing = self.codes_arr < 0
+        if missing.any():
+            slots[missing] = np.broadcast_to(np.asarray(self.off) + self.n_bins_arr,
+                                             slots.shape)[missing]
+        del missing
+        self.slots_arr = slots
         self.slots = self.slots_arr
         self.valid = np.zeros(self.n_words, dtype=np.uint64)
         self.bits_arr = np.zeros((int(n_rows.sum()), self.n_words), dtype=np.uint64)
