@@ -128,8 +128,10 @@ def plots(reg):
              "Rule Scoring", 320)]
     for name, title, y in rows:
         learner = b.node(name, (280, y), title=title)
+        # the SLS ensemble listed as it is: rule set by rule set
+        grouped = {"group_sets": True} if title == "SLS Ensembles" else {}
         view = b.node("orangecontrib.rules.widgets.owrulesviewer.OWRulesViewer",
-                      (480, y), title=f"Rule Viewer ({title})")
+                      (480, y), title=f"Rule Viewer ({title})", **grouped)
         b.link(data, "Data", learner, "Data")
         b.link(learner, "Model", view, "Model")  # shown on the training data
     b.note((560, 160, 260, 90), "Set a margin threshold θ in SLS Ensembles to "

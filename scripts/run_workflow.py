@@ -58,6 +58,7 @@ def summary(widget):
         out["rules"] = widget.rule_model.rowCount()
         out["selected_rules"] = widget.selected_rules()
         out["plot"] = widget.plot.isVisibleTo(widget)
+        out["grouped"] = bool(widget.group_sets and widget.group_check.isEnabled())
         out["why"] = widget.why_label.text() if widget.why_box.isVisibleTo(widget) else None
     elif name == "OWTable":
         data = getattr(widget, "input", None) or getattr(widget, "data", None)

@@ -147,6 +147,52 @@ class TestOWRulesViewer(owtest.WidgetTest):
             self.assertEqual(cols["Heaviest set"][k], rank)
             self.assertAlmostEqual(cols["Ensemble weight"][k], sum(w for w, _ in sets))
 
+    def test_sls_rules_grouped_by_rule_set(self):
+        """'Group rules by rule set': every rule set's rules together, the
+        heaviest set first in each class, with the set's number and weight
+        (and the rule's ensemble weight, the model's other columns left out);
+        a rule in several sets is listed in each, and selecting it selects
+        it once (outputs, copy)."""
+        model = fitted("sls")
+        self.show(model, self.heart)
+        w, rm = self.widget, self.widget.rule_model
+        self.assertTrue(w.group_check.isEnabled())
+        self.assertEqual(rm.rowCount(), len(model.rule_list))
+        w.controls.group_sets.setChecked(True)
+        sizes = [len(idx) for cols in model._columns for idx in cols]
+        self.assertEqual(rm.rowCount(), sum(sizes))
+        headers = [rm.headerData(c, Qt.Horizontal) for c in range(rm.columnCount())]
+        number = headers.index("Rule set")
+        weight = headers.index("Set weight")
+        self.assertEqual(headers[len(headers) - 3:], ["Rule set", "Set weight",
+                                                      "Ensemble weight"])
+        rows = [(float(rm.index(r, number).data(Qt.UserRole + 1)),
+                 float(rm.index(r, weight).data(Qt.UserRole + 1)),
+                 int(rm.index(r, 0).data(Qt.UserRole + 2)))
+                for r in range(rm.rowCount())]
+        k = 0
+        for ens, cols in zip(model.ensembles, model._columns):
+            q = np.asarray(ens.weights)
+            for rank, s in enumerate(np.argsort(-q, kind="stable"), start=1):
+                for rule in cols[s]:
+                    self.assertEqual(rows[k], (rank, q[s], int(rule)))
+                    k += 1
+        # a rule listed in several sets: selected once
+        counts = np.bincount([r for _, _, r in rows])
+        twice = int(np.argmax(counts))
+        self.assertGreater(counts[twice], 1)
+        w.select_rules([twice])
+        self.assertEqual(len(w._selected_view_rows()), counts[twice])
+        self.assertEqual(w.selected_rules(), [twice])
+        self.assertEqual(len(w.selected_rules_text().splitlines()), 1)
+        out = self.get_output(w.Outputs.selected_data)
+        np.testing.assert_array_equal(
+            out.ids, self.heart.ids[self.expected_rows(model, self.heart, [twice])])
+        w.controls.group_sets.setChecked(False)
+        self.assertEqual(rm.rowCount(), len(model.rule_list))
+        self.show(fitted("evc"))
+        self.assertFalse(w.group_check.isEnabled())
+
     def test_distribution_is_on_the_data_shown(self):
         model = fitted("roccer")
         self.show(model, self.heart[:100])

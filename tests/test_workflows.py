@@ -67,6 +67,7 @@ def test_plots_workflow():
     assert all(not n["errors"] for n in nodes.values()), nodes
     assert nodes["Rule Viewer (ROCCER)"]["plot"]
     assert nodes["Rule Viewer (SLS Ensembles)"]["plot"]
+    assert nodes["Rule Viewer (SLS Ensembles)"]["grouped"]  # rule set by rule set
     assert not nodes["Rule Viewer (Rule Scoring)"]["plot"]
     assert all(nodes[f"Rule Viewer ({t})"]["rules"] > 1
                for t in ("ROCCER", "SLS Ensembles", "Rule Scoring"))

@@ -223,6 +223,36 @@ def rules_as_table(model, data: Table | None = None, cover=None, table=None,
     return out
 
 
+def rule_set_rows(model):
+    """SLS's rules listed rule set by rule set: ``(rules, columns)``, the
+    ``rule_list`` index of each row (a rule in several sets is listed in
+    each) and the :class:`Column` s over the rows that replace the model's
+    own: each rule set's number in its class's ensemble (heaviest first),
+    its weight ``Q``, and the rule's ensemble weight (the summed weight of
+    its sets). Sets of one class follow each other, heaviest first.
+    ``None`` for a model that is not an SLS ensemble."""
+    if not isinstance(model, SLSEnsembleModel):
+        return None
+    rules, number, weight = [], [], []
+    for ens, cols in zip(model.ensembles, model._columns):
+        q = np.asarray(ens.weights, dtype=float)
+        for rank, s in enumerate(np.argsort(-q, kind="stable"), start=1):
+            idx = np.asarray(cols[s], dtype=int)
+            rules.extend(idx.tolist())
+            number += [rank] * len(idx)
+            weight += [q[s]] * len(idx)
+    rules = np.array(rules, dtype=int)
+    ensemble = next(c for c in model.viewer_columns() if c.name == "Ensemble weight")
+    return rules, [
+        Column("Rule set", np.array(number, dtype=float),
+               "The rule set's number in its class's ensemble, heaviest first "
+               "(its rules are listed together).", decimals=0),
+        Column("Set weight", np.array(weight),
+               "The rule set's weight Q in its class's ensemble (Section 4)."),
+        Column(ensemble.name, np.asarray(ensemble.values, dtype=float)[rules],
+               ensemble.tooltip, ensemble.decimals)]
+
+
 def used_mask(model) -> np.ndarray:
     """Per rule of ``rule_list``: do the model's predictions read it (LR
     with rules: a non-zero weight, :meth:`RuleModel.used_rules`)?"""

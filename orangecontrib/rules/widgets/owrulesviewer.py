@@ -142,12 +142,15 @@ class RuleTableModel(QAbstractTableModel):
         self._set_empty()
         self.endResetModel()
 
-    def set_rules(self, rules, conditions, heads, class_var, dist, columns, prefixes=None):
-        """``rules``: indices into ``rule_list`` of the rules to list;
+    def set_rules(self, rules, conditions, heads, class_var, dist, columns, prefixes=None,
+                  row_columns=()):
+        """``rules``: indices into ``rule_list`` of the rules to list (a
+        rule may be listed more than once: SLS by rule set);
         ``conditions``, ``heads``, ``dist``: theirs (condition strings,
         class index, class counts on the shown data); ``columns``: the
         model's :class:`viewer.Column` s over all rules; ``prefixes``: a
-        decision list's IF / ELSE IF / ELSE of the listed rules."""
+        decision list's IF / ELSE IF / ELSE of the listed rules;
+        ``row_columns``: columns over the listed rows, shown first."""
         self.beginResetModel()
         self.prefixes = prefixes
         rules = np.asarray(rules, dtype=int)
@@ -158,9 +161,12 @@ class RuleTableModel(QAbstractTableModel):
         colors = getattr(class_var, "colors", None)
         self.colors = None if colors is None else [QColor(*c) for c in colors]
         self.dist = np.asarray(dist, dtype=float).reshape(len(rules), len(self.class_names))
+        columns = list(row_columns) + list(columns)
         self.headers = list(FIXED_HEADERS) + [c.name for c in columns]
         self.tooltips = [""] * len(FIXED_HEADERS) + [c.tooltip for c in columns]
-        self.columns = [(np.asarray(c.values, dtype=float)[rules], c.decimals) for c in columns]
+        self.columns = [(np.asarray(c.values, dtype=float), c.decimals) for c in row_columns]
+        self.columns += [(np.asarray(c.values, dtype=float)[rules], c.decimals)
+                         for c in columns[len(row_columns):]]
         covered = self.dist.sum(axis=1)
         self.covered_decimals = 0 if _is_int(covered) else 1
         head_share = np.divide(self.dist[np.arange(len(rules)), self.heads], covered,
@@ -350,6 +356,7 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
 
     compact_view = Setting(True)
     show_unused = Setting(False)
+    group_sets = Setting(False)
     why_rules_only = Setting(False, schema_only=True)  # a workflow keeps it; new viewers list all
     plot_class = Setting(0)
     auto_commit = Setting(True)
@@ -383,7 +390,12 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
             box, self, "show_unused", "Show rules of weight 0",
             tooltip="LR with rules: also list the rules the fit gave no weight "
                     "(they do not change any prediction).",
-            callback=self._unused_changed)
+            callback=self._listing_changed)
+        self.group_check = gui.checkBox(
+            box, self, "group_sets", "Group rules by rule set",
+            tooltip="SLS ensembles: list the rules rule set by rule set, the "
+                    "heaviest first, with each set's weight (a rule in several "
+                    "sets is listed in each).", callback=self._listing_changed)
         self.why_box = gui.vBox(self.controlArea, "Why this prediction")
         row = gui.hBox(self.why_box)
         self.why_row = 1
@@ -566,19 +578,24 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         self.table = table = self._prepared.table
         class_var = model.domain.class_var
         dists = self._prepared.dists
-        rules = np.flatnonzero(listed)
+        rules, columns, row_columns = np.flatnonzero(listed), table.columns, []
+        by_set = viewer.rule_set_rows(model)
+        self.group_check.setEnabled(by_set is not None)
+        if by_set is not None and self.group_sets:  # its own columns, over the rows
+            (rules, row_columns), columns = by_set, []
         self.class_filter.addItems(["All classes"] + list(class_var.values))
         self.rule_model.words, self.rule_model.class_filter = (), -1
         self.rule_model.min_covered = self.min_covered_spin.value()
         self.rule_model.top = self.top_spin.value()
         self.rule_model.set_rules(
             rules, [table.conditions[i] for i in rules], table.heads[rules], class_var,
-            dists[rules], table.columns,
-            None if table.prefixes is None else [table.prefixes[i] for i in rules])
+            dists[rules], columns,
+            None if table.prefixes is None else [table.prefixes[i] for i in rules],
+            row_columns)
         self.rule_model.set_filter(text=self.filter_edit.text())
         self._show_conditions()
 
-    def _unused_changed(self):
+    def _listing_changed(self):
         self._fill_table()
         self._update_plot()
         self.commit.deferred()
@@ -616,12 +633,12 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
     def selected_rules(self):
         """Indices into ``rule_list`` of the selected rows."""
         model = self.rule_model
-        return sorted(int(k) for k in model.rules[model.order[self._selected_view_rows()]])
+        return sorted({int(k) for k in model.rules[model.order[self._selected_view_rows()]]})
 
     def listed_rules(self):
         """Indices into ``rule_list`` of the rules the table lists (whether
         the filter shows them or not), in the model's order."""
-        return sorted(int(k) for k in self.rule_model.rules)
+        return sorted({int(k) for k in self.rule_model.rules})
 
     def selected_rules_text(self) -> str:
         """The selected rules as text, one ``IF ... THEN ...`` per line in
@@ -631,7 +648,8 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         model = self.rule_model
         cv = self._model.domain.class_var
         lines = []
-        for k in model.rules[model.order[self._selected_view_rows()]]:
+        rows = model.rules[model.order[self._selected_view_rows()]]
+        for k in dict.fromkeys(int(k) for k in rows):  # a rule once (SLS by set)
             conds = self.table.conditions[k]
             lines.append(f"IF {' AND '.join(conds) if conds else 'TRUE'} "
                          f"THEN {cv.name} = {cv.values[self.table.heads[k]]}")
