@@ -24,10 +24,10 @@ import numpy as np
 from Orange.data import Table
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
-from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
+from .core import column_mask, coverage_counts, first_insertion, mine_class_rules, pack_bits
 from .params import check_choice, check_int, check_number, check_random_state
 from .features import interval_cuts, numeric_cuts
-from .rules import Condition, Rule, row_blocks
+from .rules import OPERATORS, Condition, Rule, row_blocks
 
 
 @dataclass
@@ -52,15 +52,22 @@ def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
     between the cuts of :func:`interval_cuts` (one group). A missing value
     is in no item."""
     bits, groups, conditions = [], [], []
+
+    def add(x, conds, group):  # the rows an item covers: the core's test
+        covered = np.ones(len(x), dtype=bool)
+        for c in conds:
+            covered &= column_mask(x, OPERATORS[c.op], c.value)
+        bits.append(pack_bits(covered.view(np.uint8)))
+        groups.append(group)
+        conditions.append(conds)
+
     group = 0
     for a, var in enumerate(data.domain.attributes):
         col = enc.attr_col[a]
         if var.is_discrete:
-            x = enc.Xd[:, col]
+            codes = enc.Xd[:, col].astype(float)  # -1, missing, equals no value
             for v in range(len(var.values)):
-                bits.append(pack_bits((x == v).view(np.uint8)))
-                groups.append(group)
-                conditions.append((Condition(a, "==", v),))
+                add(codes, (Condition(a, "==", v),), group)
             group += 1
             continue
         x = enc.column(col)
@@ -69,28 +76,22 @@ def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
             if not len(cuts):
                 continue
             edges = np.r_[-np.inf, cuts, np.inf]
-            with np.errstate(invalid="ignore"):
-                for lo, hi in zip(edges[:-1], edges[1:]):
-                    bits.append(pack_bits(((x >= lo) & (x < hi)).view(np.uint8)))
-                    groups.append(group)
-                    bounds = []
-                    if np.isfinite(lo):
-                        bounds.append(Condition(a, ">=", float(lo)))
-                    if np.isfinite(hi):
-                        bounds.append(Condition(a, "<", float(hi)))
-                    conditions.append(tuple(bounds))
+            for lo, hi in zip(edges[:-1], edges[1:]):
+                bounds = []
+                if np.isfinite(lo):
+                    bounds.append(Condition(a, ">=", float(lo)))
+                if np.isfinite(hi):
+                    bounds.append(Condition(a, "<", float(hi)))
+                add(x, tuple(bounds), group)
             group += 1
             continue
         cuts = numeric_cuts(data, var, min_cuts, max_cuts)
         if not len(cuts):
             continue
-        with np.errstate(invalid="ignore"):
-            for op, side in ((">=", x[None, :] >= cuts[:, None]),
-                             ("<", x[None, :] < cuts[:, None])):
-                bits.extend(pack_bits(row.view(np.uint8)) for row in side)
-                groups.extend([group] * len(cuts))
-                conditions.extend((Condition(a, op, float(t)),) for t in cuts)
-                group += 1
+        for op in (">=", "<"):
+            for t in cuts:
+                add(x, (Condition(a, op, float(t)),), group)
+            group += 1
     n = enc.n
     if not bits:
         return Items(np.zeros((0, (n + 63) // 64), np.uint64), np.zeros(0, np.int32), [])
