@@ -340,3 +340,37 @@ def test_predictions_on_sparse_data_densify_only_the_rules_columns(kind, monkeyp
     np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-12)
     np.testing.assert_allclose(model(X, model.Probs), expected, atol=1e-12)
     assert largest[0] <= n * max(len(used), 1)
+
+
+@pytest.mark.parametrize("kind", ["evc", "roccer", "scoring", "sls"])
+def test_fitting_on_sparse_data_never_densifies_the_table(kind, monkeypatch):
+    """EVC rules, ROCCER, Rule Scoring and SLS fit a sparse table (Orange
+    Text's bag of words) with its numeric columns kept sparse: no dense
+    array of the whole table is made (only of the columns some rules test),
+    and the model is the dense table's (SLIPPER and LR with rules still
+    build dense arrays: README, benchmarks/results/sparse.md)."""
+    import scipy.sparse as sp
+
+    from orangecontrib.rules.features import encode_table
+    rng = np.random.default_rng(0)
+    n, p = 300, 400
+    X = sp.random(n, p, density=0.05, random_state=1, format="csr",
+                  data_rvs=lambda k: rng.integers(1, 4, k).astype(float))
+    y = (np.asarray(X[:, :3].sum(axis=1)).ravel() + rng.normal(size=n) * 0.3 > 0.3)
+    domain = Domain([ContinuousVariable(f"w{j}") for j in range(p)],
+                    DiscreteVariable("y", ("no", "yes")))
+    dense = LEARNERS[kind]()(Table.from_numpy(domain, X.toarray(), y.astype(float)))
+    data = Table.from_numpy(domain, X, y.astype(float))
+    assert sp.issparse(encode_table(data, with_order=False).Xc)
+    largest = [0]
+    for cls in (sp.csr_matrix, sp.csc_matrix):
+        for name in ("toarray", "todense"):
+            original = getattr(cls, name)
+
+            def densify(self, *args, _original=original, **kwargs):
+                largest[0] = max(largest[0], self.shape[0] * self.shape[1])
+                return _original(self, *args, **kwargs)
+            monkeypatch.setattr(cls, name, densify)
+    model = LEARNERS[kind]()(data)
+    assert largest[0] < n * p, largest[0]
+    assert str(model) == str(dense)

@@ -35,6 +35,16 @@ def row(winner, s):
     return p
 
 
+def voted(winner, s, mass):
+    """Score s for the winner, 1 - s spread over the others by their votes
+    ``mass`` (VOTE: rules, WVOTE: summed confidences) plus their prevalence."""
+    p = np.asarray(mass, dtype=float) + PRIOR
+    p[winner] = 0
+    p = p / p.sum() * (1 - s)
+    p[winner] = s
+    return p
+
+
 def test_rule_statistics_match_hand_computation():
     rules = [Rule([], h, d) for h, d in RULES]
     np.testing.assert_allclose([r.laplace_confidence() for r in rules], CONF)
@@ -46,10 +56,28 @@ EXPECTED = {
     "first": [row(0, 9 / 13), PRIOR, row(0, 9 / 13), row(1, 6 / 9), row(2, 4 / 6)],
     "lfpr": [row(1, 6 / 9), PRIOR, row(2, 4 / 6), row(1, 6 / 9), row(2, 4 / 6)],
     # VOTE ties (x2: class 0 vs 2, x4: class 1 vs 2) go to the more prevalent class
-    "vote": [row(1, 2 / 3), PRIOR, row(0, 1 / 2), row(1, 1.0), row(1, 1 / 2)],
-    "wvote": [row(1, (6 / 9 + 10 / 17) / 2), PRIOR, row(0, 9 / 13), row(1, 6 / 9),
-              row(2, 4 / 6)],
+    "vote": [voted(1, 2 / 3, [1, 2, 0]), PRIOR, voted(0, 1 / 2, [1, 0, 1]),
+             voted(1, 1.0, [0, 1, 0]), voted(1, 1 / 2, [0, 1, 1])],
+    "wvote": [voted(1, (6 / 9 + 10 / 17) / 2, [9 / 13, 6 / 9 + 10 / 17, 0]), PRIOR,
+              voted(0, 9 / 13, [9 / 13, 0, 4 / 6]), voted(1, 6 / 9, [0, 6 / 9, 0]),
+              voted(2, 4 / 6, [0, 10 / 17, 4 / 6])],
 }
+
+
+def test_votes_spread_the_rest_like_the_prior_on_two_classes():
+    """With two classes the other class takes 1 - score whatever its votes:
+    the paper's score, as before the votes shared the rest."""
+    prior = np.array([0.6, 0.4])
+    cover = np.array([[1, 1], [1, 0], [0, 1]], dtype=bool)
+    heads, conf = np.array([0, 1]), np.array([0.8, 0.7])
+    for strategy in ("vote", "wvote"):
+        got = score_rules(cover, heads, conf, np.zeros(2), prior, strategy)
+        winner = got.argmax(axis=1)
+        np.testing.assert_allclose(got.sum(axis=1), 1)
+        np.testing.assert_allclose(got[[1, 2], winner[[1, 2]]],
+                                   [1.0, 1.0] if strategy == "vote" else [0.8, 0.7])
+    np.testing.assert_allclose(score_rules(cover, heads, conf, np.zeros(2), prior, "wvote")[0],
+                               [0.8, 0.2])
 
 
 @pytest.mark.parametrize("strategy", sorted(EXPECTED))

@@ -122,8 +122,13 @@ class Explanation:
       (SLS: each rule set's ``Q(r)`` times its region's estimate);
     * ``"winner"``: the class of ``winner`` gets ``score`` (the mean of the
       contributions of its rules; the strategy chose them), the other classes
-      share ``1 - score`` by their prior (Rule Scoring, EVC rules, ROCCER with
-      two classes); no rule: the prior.
+      share ``1 - score`` by their prior (FIRST, LFPR and RAND of Rule Scoring
+      and EVC rules, ROCCER with two classes); no rule: the prior;
+    * ``"wvote"`` and ``"vote"``: every firing rule adds its confidence
+      (WVOTE) or 1 (VOTE) to its class; ``winner`` gets the mean confidence
+      of its rules (``counts``: the rules per class) or its share of the
+      votes, the other classes share the rest by their sums plus their
+      prior (Rule Scoring's and EVC rules' default WVOTE, and VOTE).
     """
 
     rules: np.ndarray          # indices into rule_list
@@ -132,6 +137,7 @@ class Explanation:
     combine: str
     prior: np.ndarray
     winner: int = -1
+    counts: np.ndarray = None  # "wvote": the firing rules of each class
 
     def describe(self, model, top: int = 5, rule_text=None) -> list[str]:
         """Lines for a reader: the predicted class and its probability, then
@@ -172,7 +178,8 @@ class Explanation:
             effect -= self.contributions[:, int(order[1])]
             unit = f"log-odds of {cv.values[c]} over {cv.values[int(order[1])]}"
         else:
-            unit = {"sums": "probability", "winner": "confidence"}[self.combine] + \
+            unit = {"sums": "probability", "winner": "confidence", "wvote": "confidence",
+                    "vote": "vote"}[self.combine] + \
                 f" of {cv.values[c]}"
         return c, p, effect, unit
 
@@ -189,6 +196,13 @@ class Explanation:
             return total / total.sum() if total.sum() > 0 else self.prior.copy()
         if self.winner < 0:
             return self.prior.copy()
+        if self.combine in ("wvote", "vote"):
+            votes = self.contributions.sum(axis=0)
+            w = self.winner
+            score = (votes[w] / self.counts[w] if self.combine == "wvote"
+                     else votes[w] / votes.sum())
+            return spread(np.array([w]), np.array([score]), self.prior,
+                          (votes + self.prior)[None, :])[0]
         score = self.contributions[:, self.winner].mean()
         return spread(np.array([self.winner]), np.array([score]), self.prior)[0]
 

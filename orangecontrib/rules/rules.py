@@ -334,14 +334,17 @@ def format_rules(rules: Sequence[Rule], domain: Domain | None = None,
                      for i, r in enumerate(rules))
 
 
-def spread(winner: np.ndarray, score: np.ndarray, prior: np.ndarray) -> np.ndarray:
+def spread(winner: np.ndarray, score: np.ndarray, prior: np.ndarray,
+           weights: np.ndarray | None = None) -> np.ndarray:
     """Probability rows: ``score`` for ``winner``, ``1 - score`` shared by the
-    other classes in proportion to ``prior`` (uniformly if they have none)."""
+    other classes in proportion to ``weights`` (``(n, C)``; default: the
+    ``prior`` on every row), uniformly if they have none."""
     n, C = len(winner), len(prior)
     score = np.clip(score, 0.0, 1.0)  # an average of confidences may round past 1
     if C == 1:
         return np.ones((n, 1))
-    others = np.tile(prior, (n, 1))
+    others = (np.tile(prior, (n, 1)) if weights is None
+              else np.array(weights, dtype=float).reshape(n, C))
     others[np.arange(n), winner] = 0
     mass = others.sum(axis=1, keepdims=True)
     uniform = np.full((n, C), 1 / (C - 1))

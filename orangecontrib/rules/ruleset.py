@@ -125,10 +125,18 @@ def score_rules(cover, heads, confidence, fpr, prior, strategy="wvote",
         if strategy == "vote":
             winner = argmax_with_ties(votes, tie_order, voted)
             score = votes[rows, winner] / votes.sum(axis=1)
+            mass = votes
         else:
             summed = cov.astype(float) @ (onehot * confidence[:, None])
             winner = argmax_with_ties(summed, tie_order, voted)
             score = summed[rows, winner] / votes[rows, winner]
+            mass = summed
+        # the other classes share 1 - score by their own votes (VOTE: their
+        # rules, WVOTE: their summed confidences) and their prior, a
+        # pseudo-vote of weight one: a class with firing rules ranks above
+        # one without (two classes: the other takes it all, as the paper)
+        probs[fires] = spread(winner, score, prior, mass + prior)
+        return probs
     probs[fires] = spread(winner, score, prior)
     return probs
 
@@ -179,14 +187,14 @@ class RuleSetModel(RuleModel):
         return out
 
     def explain(self, data) -> list[Explanation]:
-        """The strategy's rules per row (:class:`base.Explanation`,
-        ``combine="winner"``): ``first``, ``lfpr``, ``rand``: the one rule
-        chosen, its confidence; ``wvote``: the winner's firing rules, their
-        confidences (the score is their mean); ``vote``: every firing rule,
-        1 if its class won and 0 if not (the score is the winner's share)."""
+        """The strategy's rules per row (:class:`base.Explanation`):
+        ``first``, ``lfpr``, ``rand`` (``combine="winner"``): the one rule
+        chosen, its confidence; ``wvote`` and ``vote`` (``combine`` the
+        strategy): every firing rule, its confidence or 1 on its class (the
+        winner's score is the mean confidence of its rules or its share of
+        the votes; the other classes share the rest by their votes)."""
         X = self._model_X(data)
         heads, conf, fpr = self.rule_statistics()
-        probs = self.predict(X)
         cover = covering(self.rule_list, X)
         R, C = len(self.rule_list), self.n_classes
         tie = self.class_preference
@@ -207,14 +215,16 @@ class RuleSetModel(RuleModel):
                     rule = int(_first_in_order(cover[i:i + 1], order)[0])
                 rules, winner = np.array([rule]), int(heads[rule])
                 values = conf[rules]
-            else:
-                winner = int(np.argmax(probs[i]))
-                if self.strategy == "wvote":
-                    rules = fire[heads[fire] == winner]
-                    values = conf[rules]
-                else:
-                    rules = fire
-                    values = (heads[fire] == winner).astype(float)
+            else:  # every firing rule votes for its class; the strategy's winner
+                values = conf[fire] if self.strategy == "wvote" else np.ones(len(fire))
+                counts = np.bincount(heads[fire], minlength=C)
+                mass = np.bincount(heads[fire], weights=values, minlength=C)
+                winner = int(argmax_with_ties(mass[None, :], tie, counts[None, :] > 0)[0])
+                contributions = np.zeros((len(fire), C))
+                contributions[np.arange(len(fire)), heads[fire]] = values
+                out.append(Explanation(fire, contributions, np.zeros(C), self.strategy,
+                                       self.prior.copy(), winner, counts))
+                continue
             contributions = np.zeros((len(rules), C))
             contributions[:, winner] = values
             out.append(Explanation(rules, contributions, np.zeros(C), "winner",
