@@ -312,22 +312,31 @@ def test_lr_with_rules_fits_a_many_valued_attribute_sparse():
     np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-4)
 
 
+def bag_of_words(n=300, p=400):
+    """A small bag of words (counts 1-3, 5% non-zeros, the class from the
+    first three words), as a sparse table and the same table dense."""
+    import scipy.sparse as sp
+    rng = np.random.default_rng(0)
+    X = sp.random(n, p, density=0.05, random_state=1, format="csr",
+                  data_rvs=lambda k: rng.integers(1, 4, k).astype(float))
+    y = (np.asarray(X[:, :3].sum(axis=1)).ravel() + rng.normal(size=n) * 0.3 > 0.3)
+    domain = Domain([ContinuousVariable(f"w{j}") for j in range(p)],
+                    DiscreteVariable("y", ("no", "yes")))
+    return (Table.from_numpy(domain, X, y.astype(float)),
+            Table.from_numpy(domain, X.toarray(), y.astype(float)))
+
+
 @pytest.mark.parametrize("kind", sorted(LEARNERS))
 def test_predictions_on_sparse_data_densify_only_the_rules_columns(kind, monkeypatch):
     """A sparse table (Orange Text's bag of words) is predicted without
     densifying it: only the columns the rules test are made dense, and the
     probabilities are those of the dense table."""
     import scipy.sparse as sp
-    rng = np.random.default_rng(0)
-    n, p = 300, 400
-    X = sp.random(n, p, density=0.05, random_state=1, format="csr",
-                  data_rvs=lambda k: rng.integers(1, 4, k).astype(float))
-    y = (np.asarray(X[:, :3].sum(axis=1)).ravel() + rng.normal(size=n) * 0.3 > 0.3)
-    domain = Domain([ContinuousVariable(f"w{j}") for j in range(p)],
-                    DiscreteVariable("y", ("no", "yes")))
-    data = Table.from_numpy(domain, X, y.astype(float))
-    model = LEARNERS[kind]()(Table.from_numpy(domain, X.toarray(), y.astype(float)))
-    expected = model(Table.from_numpy(domain, X.toarray(), y.astype(float)), model.Probs)
+    data, dense = bag_of_words()
+    n, p = data.X.shape
+    model = LEARNERS[kind]()(dense)
+    expected = model(dense, model.Probs)
+    X = data.X
     used = {c.column for r in model.rule_list for c in r.conditions}
     largest = [0]
     for cls in (sp.csr_matrix, sp.csc_matrix):
@@ -352,15 +361,9 @@ def test_fitting_on_sparse_data_never_densifies_the_table(kind, monkeypatch):
     import scipy.sparse as sp
 
     from orangecontrib.rules.features import encode_table
-    rng = np.random.default_rng(0)
-    n, p = 300, 400
-    X = sp.random(n, p, density=0.05, random_state=1, format="csr",
-                  data_rvs=lambda k: rng.integers(1, 4, k).astype(float))
-    y = (np.asarray(X[:, :3].sum(axis=1)).ravel() + rng.normal(size=n) * 0.3 > 0.3)
-    domain = Domain([ContinuousVariable(f"w{j}") for j in range(p)],
-                    DiscreteVariable("y", ("no", "yes")))
-    dense = LEARNERS[kind]()(Table.from_numpy(domain, X.toarray(), y.astype(float)))
-    data = Table.from_numpy(domain, X, y.astype(float))
+    data, dense_data = bag_of_words()
+    n, p = data.X.shape
+    dense = LEARNERS[kind]()(dense_data)
     assert sp.issparse(encode_table(data, with_order=False).Xc)
     largest = [0]
     for cls in (sp.csr_matrix, sp.csc_matrix):
