@@ -13,9 +13,9 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import ROCCERLearner, ROCCERModel, core
 from orangecontrib.rules.base import PriorRuleModel
-from orangecontrib.rules.features import encode_table
-from orangecontrib.rules.roccer import (ListRule, _first_concavity, list_points, make_items,
-                                        repair, select_rules)
+from orangecontrib.rules.features import encode_table, make_items
+from orangecontrib.rules.roccer import (ListRule, _first_concavity, list_points, repair,
+                                        select_rules)
 
 
 # --------------------------------------------------------------- the miner

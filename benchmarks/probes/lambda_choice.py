@@ -19,7 +19,7 @@ from bench_protocol import DATASETS  # noqa: E402
 from bench_shapes import SHAPES, make_shape, split  # noqa: E402
 from keel import load_keel  # noqa: E402
 
-from orangecontrib.rules.features import dense_X  # noqa: E402
+from orangecontrib.rules.rules import dense_X  # noqa: E402
 from orangecontrib.rules.logreg import AttributeFeatures, choose_lambda  # noqa: E402
 
 

@@ -85,7 +85,7 @@ def main():
     from bench_shapes import split
     from scipy.special import softmax
 
-    from orangecontrib.rules.features import dense_X
+    from orangecontrib.rules.rules import dense_X
     from orangecontrib.rules.evaluation import fold_metrics
     from orangecontrib.rules.logreg import rule_penalties
     from orangecontrib.rules.rules import covering_sparse

@@ -25,9 +25,9 @@ try:  # the CN2 Rule Viewer accepts only subclasses of this (private) class
 except ImportError:  # pragma: no cover - Orange without the CN2 module
     from Orange.classification import Model as _ModelBase
 
-from .features import EncodedData, dense_X, encode_table, lent_encoding
+from .features import EncodedData, encode_table, lent_encoding
 from .parallel import in_process_backend
-from .rules import Rule, covering, format_rules, rule_class_weights, spread
+from .rules import Rule, covering, dense_X, format_rules, rule_class_weights, spread
 from .tables import check_table, map_values_by_name, usable_rows
 
 

@@ -17,10 +17,13 @@ learners' searches read, in one place (``doc/architecture.md``).
   equal-frequency ones (:func:`numeric_cuts`, ROCCER) and the paper's
   intervals (:func:`interval_cuts`, ROCCER); Orange's discretisers are
   called in one place (:func:`orange_points`).
-* **Codings**, the binned table as a search reads it: :func:`search_data`
-  (EVC's beam search) and :func:`interval_codes` (SLS's local search).
-  ROCCER's items (``roccer.make_items``) and SLIPPER's presorted columns
-  are built from the encoding by those learners.
+* **Codings**, the binned table as a search reads it, and the way back
+  from its codes to conditions: :func:`search_data` (EVC's beam search,
+  whose kernel turns a bin into a threshold from the bins' smallest and
+  largest values), :func:`interval_codes` and :func:`canonical_rule_set`
+  (SLS's local search and its rule sets as conditions), :func:`make_items`
+  (ROCCER's items: a bitset and its conditions per literal). SLIPPER reads
+  the encoding's presorted columns.
 """
 from __future__ import annotations
 
@@ -36,7 +39,8 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.preprocess import Discretize
 from Orange.preprocess.discretize import EntropyMDL, EqualFreq
 
-from .core import KIND_CONTINUOUS, KIND_DISCRETE, SearchData
+from .core import KIND_CONTINUOUS, KIND_DISCRETE, SearchData, column_mask, pack_bits
+from .rules import OPERATORS, Condition, dense_X
 
 MISSING_CODE = -1
 
@@ -134,13 +138,6 @@ def attribute_layout(domain: Domain):
                 f"Attribute '{var.name}' is neither categorical nor numeric; "
                 "rule learners need categorical or numeric attributes.")
     return kind, col, np.array(disc, dtype=np.int32), np.array(cont, dtype=np.int32)
-
-
-def dense_X(X) -> np.ndarray:
-    """Orange's ``X`` as a C-contiguous float64 array (sparse is densified)."""
-    if sp.issparse(X):
-        X = X.toarray()
-    return np.ascontiguousarray(X, dtype=np.float64)
 
 
 def _n_valid(Xc) -> np.ndarray:
@@ -505,3 +502,101 @@ def interval_codes(data: Table, enc: EncodedData, n_intervals: int):
         ordinal[a], n_bins[a] = 1, len(cuts[a]) + 1
         codes[known, a] = np.searchsorted(cuts[a], x[known], side="right")
     return codes, n_bins, ordinal, cuts
+
+
+def canonical_rule_set(rules: np.ndarray, ordinal, n_bins, cuts) -> tuple:
+    """The rule set of :func:`core.sls_search`'s ``(k, n_attrs, 2)`` array,
+    its literals as conditions on the domain's attributes (a nominal value
+    ``(a, "==", v)``, a lower bound ``(a, ">=", t)``, an upper bound ``(a,
+    "<", t)`` at the cut points ``cuts[a]``), each rule's in the order of
+    its attributes, a lower bound before an upper one."""
+    ordinal = np.asarray(ordinal, dtype=bool)
+    nbm = np.asarray(n_bins) - 1
+    lo, hi = rules[:, :, 0], rules[:, :, 1]
+    has_lo = np.where(ordinal, lo > 0, lo >= 0)
+    has_hi = ordinal & (hi < nbm)
+    out = set()
+    for t in range(len(rules)):
+        rule = []
+        lo_t, hi_t = lo[t].tolist(), hi[t].tolist()
+        for a in np.flatnonzero(has_lo[t] | has_hi[t]).tolist():
+            if not ordinal[a]:
+                rule.append((a, "==", float(lo_t[a])))
+                continue
+            if has_lo[t, a]:
+                rule.append((a, ">=", float(cuts[a][lo_t[a] - 1])))
+            if has_hi[t, a]:
+                rule.append((a, "<", float(cuts[a][hi_t[a]])))
+        out.add(tuple(rule))
+    return tuple(sorted(out))
+
+
+# ------------------------------------------------------------ ROCCER's items
+
+@dataclass
+class Items:
+    """The items ROCCER mines: their coverage bitsets, the group of each (an
+    itemset takes at most one item of a group) and the conditions each one
+    stands for (one, or two for an interval), on the attributes of the
+    training data."""
+
+    bits: np.ndarray        # uint64 (n_items, words)
+    group: np.ndarray       # int32 (n_items,), non-decreasing
+    conditions: list        # a tuple of Conditions per item
+
+
+def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
+               numeric: str = "thresholds") -> Items:
+    """Items of every attribute: ``A = v`` for the values of a discrete one
+    (one group). A numeric one, with ``numeric="thresholds"``: ``A >= t``
+    (a group) and ``A < t`` (another) for its cuts (:func:`numeric_cuts`),
+    so an itemset holds at most one bound of each kind, an interval; with
+    ``numeric="intervals"`` (the paper's encoding): one item per interval
+    between the cuts of :func:`interval_cuts` (one group). A missing value
+    is in no item."""
+    bits, groups, conditions = [], [], []
+
+    def add(x, conds, group):  # the rows an item covers: the core's test
+        covered = np.ones(len(x), dtype=bool)
+        for c in conds:
+            covered &= column_mask(x, OPERATORS[c.op], c.value)
+        bits.append(pack_bits(covered.view(np.uint8)))
+        groups.append(group)
+        conditions.append(conds)
+
+    group = 0
+    for a, var in enumerate(data.domain.attributes):
+        col = enc.attr_col[a]
+        if var.is_discrete:
+            codes = enc.Xd[:, col].astype(float)  # -1, missing, equals no value
+            for v in range(len(var.values)):
+                add(codes, (Condition(a, "==", v),), group)
+            group += 1
+            continue
+        x = enc.column(col)
+        if numeric == "intervals":
+            cuts = interval_cuts(data, var)
+            if not len(cuts):
+                continue
+            edges = np.r_[-np.inf, cuts, np.inf]
+            for lo, hi in zip(edges[:-1], edges[1:]):
+                bounds = []
+                if np.isfinite(lo):
+                    bounds.append(Condition(a, ">=", float(lo)))
+                if np.isfinite(hi):
+                    bounds.append(Condition(a, "<", float(hi)))
+                add(x, tuple(bounds), group)
+            group += 1
+            continue
+        cuts = numeric_cuts(data, var, min_cuts, max_cuts)
+        if not len(cuts):
+            continue
+        for op in (">=", "<"):
+            for t in cuts:
+                add(x, (Condition(a, op, float(t)),), group)
+            group += 1
+    n = enc.n
+    if not bits:
+        return Items(np.zeros((0, (n + 63) // 64), np.uint64), np.zeros(0, np.int32), [])
+    return Items(np.array(bits),
+                 np.array(groups, dtype=np.int32), conditions)

@@ -26,11 +26,11 @@ from scipy.special import expit, log_expit, softmax
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import IndicatorMatrix
-from .features import dense_X, shared_encoding
+from .features import shared_encoding
 from .evc import EVCRuleLearner
 from .params import (check_bool, check_choice, check_instance, check_int, check_number,
                      check_random_state)
-from .rules import covering_sparse, format_number
+from .rules import covering_sparse, dense_X, format_number
 
 DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
 

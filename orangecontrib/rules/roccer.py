@@ -1,8 +1,9 @@
 """ROCCER: rule selection by ROC convex hull from class association rules
 (Prati & Flach 2005; doc/roccer.md).
 
-* :func:`make_items`: the items, ``A = v`` of a discrete attribute and
-  ``A >= t`` / ``A <= t`` at cut points ``t`` of a numeric one (entropy-MDL,
+* :func:`~orangecontrib.rules.features.make_items`: the items, ``A = v``
+  of a discrete attribute and ``A >= t`` / ``A < t`` at cut points ``t`` of a
+  numeric one (entropy-MDL,
   topped up with equal-frequency cuts to at least ``min_cuts``); an itemset
   holds at most one lower and one upper bound per attribute, so a rule tests
   intervals.
@@ -21,82 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from Orange.data import Table
-
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
-from .core import column_mask, coverage_counts, first_insertion, mine_class_rules, pack_bits
+from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
+from .features import make_items
 from .params import check_choice, check_int, check_number, check_random_state
-from .features import interval_cuts, numeric_cuts
-from .rules import OPERATORS, Condition, Rule, row_blocks
-
-
-@dataclass
-class Items:
-    """The items ROCCER mines: their coverage bitsets, the group of each (an
-    itemset takes at most one item of a group) and the conditions each one
-    stands for (one, or two for an interval), on the attributes of the
-    training data."""
-
-    bits: np.ndarray        # uint64 (n_items, words)
-    group: np.ndarray       # int32 (n_items,), non-decreasing
-    conditions: list        # a tuple of Conditions per item
-
-
-def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
-               numeric: str = "thresholds") -> Items:
-    """Items of every attribute: ``A = v`` for the values of a discrete one
-    (one group). A numeric one, with ``numeric="thresholds"``: ``A >= t``
-    (a group) and ``A < t`` (another) for its cuts (:func:`numeric_cuts`),
-    so an itemset holds at most one bound of each kind, an interval; with
-    ``numeric="intervals"`` (the paper's encoding): one item per interval
-    between the cuts of :func:`interval_cuts` (one group). A missing value
-    is in no item."""
-    bits, groups, conditions = [], [], []
-
-    def add(x, conds, group):  # the rows an item covers: the core's test
-        covered = np.ones(len(x), dtype=bool)
-        for c in conds:
-            covered &= column_mask(x, OPERATORS[c.op], c.value)
-        bits.append(pack_bits(covered.view(np.uint8)))
-        groups.append(group)
-        conditions.append(conds)
-
-    group = 0
-    for a, var in enumerate(data.domain.attributes):
-        col = enc.attr_col[a]
-        if var.is_discrete:
-            codes = enc.Xd[:, col].astype(float)  # -1, missing, equals no value
-            for v in range(len(var.values)):
-                add(codes, (Condition(a, "==", v),), group)
-            group += 1
-            continue
-        x = enc.column(col)
-        if numeric == "intervals":
-            cuts = interval_cuts(data, var)
-            if not len(cuts):
-                continue
-            edges = np.r_[-np.inf, cuts, np.inf]
-            for lo, hi in zip(edges[:-1], edges[1:]):
-                bounds = []
-                if np.isfinite(lo):
-                    bounds.append(Condition(a, ">=", float(lo)))
-                if np.isfinite(hi):
-                    bounds.append(Condition(a, "<", float(hi)))
-                add(x, tuple(bounds), group)
-            group += 1
-            continue
-        cuts = numeric_cuts(data, var, min_cuts, max_cuts)
-        if not len(cuts):
-            continue
-        for op in (">=", "<"):
-            for t in cuts:
-                add(x, (Condition(a, op, float(t)),), group)
-            group += 1
-    n = enc.n
-    if not bits:
-        return Items(np.zeros((0, (n + 63) // 64), np.uint64), np.zeros(0, np.int32), [])
-    return Items(np.array(bits),
-                 np.array(groups, dtype=np.int32), conditions)
+from .rules import Rule, row_blocks
 
 
 # --------------------------------------------------------------- selection

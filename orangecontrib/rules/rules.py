@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import NamedTuple, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 from Orange.data import Domain
 
 from .core import (KIND_CONTINUOUS, OP_EQ, OP_GE, OP_LE, OP_LT, cover_columns, cover_matrix,
                    violation_matrix)
-from .features import dense_X
 
 OPERATORS = {"==": OP_EQ, "<=": OP_LE, ">=": OP_GE, "<": OP_LT}
 #: ``var.attributes`` key naming the attribute whose missing values a
@@ -39,6 +39,13 @@ def format_threshold(x: float) -> str:
     else every digit Python needs."""
     text = format_number(x)
     return text if float(text) == float(x) else repr(float(x))
+
+
+def dense_X(X) -> np.ndarray:
+    """Orange's ``X`` as a C-contiguous float64 array (sparse is densified)."""
+    if sp.issparse(X):
+        X = X.toarray()
+    return np.ascontiguousarray(X, dtype=np.float64)
 
 
 class Condition(NamedTuple):

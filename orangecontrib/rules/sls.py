@@ -32,7 +32,7 @@ from Orange.preprocess.transformation import Transformation
 from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
                    in_name_order)
 from .core import SLSData, pack_bits, sls_search
-from .features import interval_attributes, interval_codes
+from .features import canonical_rule_set, interval_attributes, interval_codes
 from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import MISSING_OF, Condition, Rule, covering, format_number, row_blocks, violations
@@ -132,33 +132,6 @@ class SLSPreprocessor(Preprocess):
 # A rule is a sorted tuple of conditions ``(attribute, op, value)`` on the
 # model's domain; a rule set a sorted tuple of distinct rules (so equal rule
 # sets compare equal).
-
-def canonical_rule_set(rules: np.ndarray, ordinal, n_bins, cuts) -> tuple:
-    """The rule set of :func:`core.sls_search`'s ``(k, n_attrs, 2)`` array,
-    its literals as conditions on the domain's attributes (a nominal value
-    ``(a, "==", v)``, a lower bound ``(a, ">=", t)``, an upper bound ``(a,
-    "<", t)`` at the cut points ``cuts[a]``), each rule's in the order of
-    its attributes, a lower bound before an upper one."""
-    ordinal = np.asarray(ordinal, dtype=bool)
-    nbm = np.asarray(n_bins) - 1
-    lo, hi = rules[:, :, 0], rules[:, :, 1]
-    has_lo = np.where(ordinal, lo > 0, lo >= 0)
-    has_hi = ordinal & (hi < nbm)
-    out = set()
-    for t in range(len(rules)):
-        rule = []
-        lo_t, hi_t = lo[t].tolist(), hi[t].tolist()
-        for a in np.flatnonzero(has_lo[t] | has_hi[t]).tolist():
-            if not ordinal[a]:
-                rule.append((a, "==", float(lo_t[a])))
-                continue
-            if has_lo[t, a]:
-                rule.append((a, ">=", float(cuts[a][lo_t[a] - 1])))
-            if has_hi[t, a]:
-                rule.append((a, "<", float(cuts[a][hi_t[a]])))
-        out.add(tuple(rule))
-    return tuple(sorted(out))
-
 
 def _condition(lit) -> Condition:
     """A literal of a rule set, ``(attribute, op, value)``, as a Condition."""

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from Orange.data import Domain, Table
 
-from .features import dense_X
+from .rules import dense_X
 
 
 #: continuous values beyond this magnitude are refused (discretisers and
