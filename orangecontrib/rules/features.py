@@ -546,14 +546,15 @@ class Items:
 
 
 def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
-               numeric: str = "thresholds") -> Items:
+               numeric: str = "thresholds", report=None) -> Items:
     """Items of every attribute: ``A = v`` for the values of a discrete one
     (one group). A numeric one, with ``numeric="thresholds"``: ``A >= t``
     (a group) and ``A < t`` (another) for its cuts (:func:`numeric_cuts`),
     so an itemset holds at most one bound of each kind, an interval; with
     ``numeric="intervals"`` (the paper's encoding): one item per interval
     between the cuts of :func:`interval_cuts` (one group). A missing value
-    is in no item."""
+    is in no item. ``report(a)``, if given, is called before attribute ``a``
+    (a progress report, which may stop the fit)."""
     bits, groups, conditions = [], [], []
 
     def add(x, conds, group):  # the rows an item covers: the core's test
@@ -566,6 +567,8 @@ def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
 
     group = 0
     for a, var in enumerate(data.domain.attributes):
+        if report is not None:  # before each attribute (its cuts take a while)
+            report(a)
         col = enc.attr_col[a]
         if var.is_discrete:
             codes = enc.Xd[:, col].astype(float)  # -1, missing, equals no value

@@ -517,7 +517,10 @@ class ROCCERLearner(RuleLearner):
 
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
-        items = make_items(data, enc, self.min_cuts, self.max_cuts, self.numeric)
+        n_attrs = len(data.domain.attributes)
+        items = make_items(data, enc, self.min_cuts, self.max_cuts, self.numeric,
+                           report=lambda a: self.progress(0.02 * a / n_attrs,
+                                                          "Cutting the attributes"))
         self.progress(0.02, "Mining candidate rules")
         dist = enc.class_distribution()
         min_sup = self.support_fraction(dist) * w.sum()
