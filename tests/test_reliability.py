@@ -326,26 +326,34 @@ def bag_of_words(n=300, p=400):
             Table.from_numpy(domain, X.toarray(), y.astype(float)))
 
 
+def track_densified(monkeypatch, methods):
+    """From now on, ``[cells]``: the most cells a sparse matrix was made
+    dense with (its ``methods``, e.g. ``toarray``)."""
+    import scipy.sparse as sp
+    largest = [0]
+    for cls in (sp.csr_matrix, sp.csc_matrix):
+        for name in methods:
+            original = getattr(cls, name)
+
+            def densify(self, *args, _original=original, **kwargs):
+                largest[0] = max(largest[0], self.shape[0] * self.shape[1])
+                return _original(self, *args, **kwargs)
+            monkeypatch.setattr(cls, name, densify)
+    return largest
+
+
 @pytest.mark.parametrize("kind", sorted(LEARNERS))
 def test_predictions_on_sparse_data_densify_only_the_rules_columns(kind, monkeypatch):
     """A sparse table (Orange Text's bag of words) is predicted without
     densifying it: only the columns the rules test are made dense, and the
     probabilities are those of the dense table."""
-    import scipy.sparse as sp
     data, dense = bag_of_words()
     n, p = data.X.shape
     model = LEARNERS[kind]()(dense)
     expected = model(dense, model.Probs)
     X = data.X
     used = {c.column for r in model.rule_list for c in r.conditions}
-    largest = [0]
-    for cls in (sp.csr_matrix, sp.csc_matrix):
-        original = cls.toarray
-
-        def toarray(self, *args, _original=original, **kwargs):
-            largest[0] = max(largest[0], self.shape[0] * self.shape[1])
-            return _original(self, *args, **kwargs)
-        monkeypatch.setattr(cls, "toarray", toarray)
+    largest = track_densified(monkeypatch, ("toarray",))
     np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-12)
     np.testing.assert_allclose(model(X, model.Probs), expected, atol=1e-12)
     assert largest[0] <= n * max(len(used), 1)
@@ -365,15 +373,7 @@ def test_fitting_on_sparse_data_never_densifies_the_table(kind, monkeypatch):
     n, p = data.X.shape
     dense = LEARNERS[kind]()(dense_data)
     assert sp.issparse(encode_table(data, with_order=False).Xc)
-    largest = [0]
-    for cls in (sp.csr_matrix, sp.csc_matrix):
-        for name in ("toarray", "todense"):
-            original = getattr(cls, name)
-
-            def densify(self, *args, _original=original, **kwargs):
-                largest[0] = max(largest[0], self.shape[0] * self.shape[1])
-                return _original(self, *args, **kwargs)
-            monkeypatch.setattr(cls, name, densify)
+    largest = track_densified(monkeypatch, ("toarray", "todense"))
     model = LEARNERS[kind]()(data)
     assert largest[0] < n * p, largest[0]
     assert str(model) == str(dense)

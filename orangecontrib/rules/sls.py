@@ -133,17 +133,12 @@ class SLSPreprocessor(Preprocess):
 # model's domain; a rule set a sorted tuple of distinct rules (so equal rule
 # sets compare equal).
 
-def _condition(lit) -> Condition:
-    """A literal of a rule set, ``(attribute, op, value)``, as a Condition."""
-    return Condition(*lit)
-
-
 def rule_set_fires(rule_set: tuple, X) -> np.ndarray:
     """Boolean: where any rule of ``rule_set`` covers a row of Orange's
     ``X`` in the model's domain."""
     if not rule_set:
         return np.zeros(X.shape[0], bool)
-    rules = [Rule([_condition(c) for c in rule], 0, [0]) for rule in rule_set]
+    rules = [Rule([Condition(*c) for c in rule], 0, [0]) for rule in rule_set]
     return covering(rules, X).any(axis=1)
 
 
@@ -283,7 +278,7 @@ class SLSEnsembleModel(RuleModel):
             index = {}
             for rule, q in sorted(weight.items(), key=lambda t: -t[1]):
                 index[rule] = len(out)
-                conds = [_condition(lit) for lit in rule]
+                conds = [Condition(*lit) for lit in rule]
                 out.append(Rule(conds, ens.cls, np.zeros(len(domain.class_var.values)),
                                 quality=q, domain=domain))
             columns.append([np.array([index[r] for r in rs], dtype=np.intp)
@@ -530,7 +525,7 @@ class SLSEnsembleModel(RuleModel):
 
     # --- display -----------------------------------------------------------
     def _lit_str(self, lit):
-        return _condition(lit).to_str(self.domain)
+        return Condition(*lit).to_str(self.domain)
 
     def _rule_set_str(self, rs):
         if not rs:
