@@ -7,8 +7,9 @@ and peak memory, the model the same as on the dense table.
 Data (seeded, as Orange Text's bag of words makes it): ``rows x cols`` word
 counts with ``nnz`` non-zeros in CSR, the words' frequencies following
 Zipf's law, and a two-valued class from a logistic model of ten frequent
-words plus noise. Learners with their defaults, one job, except SLIPPER
-with ``T = 20`` (a fixed number of rounds). Each learner runs in a fresh
+words plus noise. Learners with their defaults, one job; ``slipper`` is
+SLIPPER with ``T = 20`` (a fixed number of rounds), ``slipper-cv`` with its
+defaults (``T`` by internal cross-validation). Each learner runs in a fresh
 process (fork) that builds the table, fits, predicts the table and reports
 fit and prediction seconds, rules, training accuracy, and its peak resident
 memory (``ru_maxrss``) and the memory before the fit (the data built).
@@ -30,12 +31,13 @@ warnings.filterwarnings("ignore")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-LEARNERS = ("slipper", "evc", "lrr", "sls", "roccer", "scoring")
+LEARNERS = ("slipper", "slipper-cv", "evc", "lrr", "sls", "roccer", "scoring")
 
 
 def make_learner(name):
     import orangecontrib.rules as R
-    return {"slipper": lambda: R.SlipperLearner(T=20), "evc": R.EVCRuleLearner,
+    return {"slipper": lambda: R.SlipperLearner(T=20), "slipper-cv": R.SlipperLearner,
+            "evc": R.EVCRuleLearner,
             "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
             "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner}[name]()
 

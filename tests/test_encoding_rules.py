@@ -9,7 +9,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import Condition, Rule, encode_table, format_rules
 from orangecontrib.rules.core import KIND_CONTINUOUS, KIND_DISCRETE
-from orangecontrib.rules.features import MISSING_CODE
+from orangecontrib.rules.features import MISSING_CODE, stored_order
 
 
 def mixed_table(weights=None):
@@ -227,8 +227,10 @@ def test_an_inner_learner_encodes_nothing_again(monkeypatch, heart):
 
 def test_a_sparse_tables_numeric_columns_stay_sparse():
     """encode_table keeps a sparse table's numeric columns as CSC (memory
-    in proportion to the non-zeros) unless the sort order is asked for;
-    every column reads as the dense table's, unknowns and infinities NaN."""
+    in proportion to the non-zeros), also when the sort order is asked for:
+    then ``stored_order`` sorts the stored entries, in the dense order with
+    the zeros left out; every column reads as the dense table's, unknowns
+    and infinities NaN."""
     import scipy.sparse as sp
     rng = np.random.default_rng(0)
     X = rng.normal(size=(50, 6)) * (rng.random((50, 6)) < 0.3)
@@ -246,9 +248,15 @@ def test_a_sparse_tables_numeric_columns_stay_sparse():
         np.testing.assert_array_equal(kept.column(j), dense.Xc[:, j])
     np.testing.assert_array_equal(kept.n_valid, dense.n_valid)
     assert kept.n_valid[1] == 49 and kept.n_valid[4] == 49
-    ordered = encode_table(table, with_order=True)  # SLIPPER's: dense, sorted
-    assert not sp.issparse(ordered.Xc)
-    np.testing.assert_array_equal(ordered.order, dense.order)
+    ordered = encode_table(table, with_order=True)  # SLIPPER's
+    assert sp.issparse(ordered.Xc) and ordered.order.shape == (6, 0)
+    indptr, rows, values, n_neg, n_valid = stored_order(ordered.Xc)
+    for j in range(6):
+        nonzero = dense.order[j][dense.Xc[dense.order[j], j] != 0]
+        np.testing.assert_array_equal(rows[indptr[j]:indptr[j + 1]], nonzero)
+        np.testing.assert_array_equal(values[indptr[j]:indptr[j + 1]], dense.Xc[nonzero, j])
+        assert n_neg[j] == (dense.Xc[:, j] < 0).sum()
+        assert n_valid[j] == ((dense.Xc[:, j] != 0) & ~np.isnan(dense.Xc[:, j])).sum()
     part = kept.subset(np.arange(0, 50, 3))
     np.testing.assert_array_equal(part.column(4), dense.Xc[::3, 4])
     np.testing.assert_array_equal(part.n_valid, dense.subset(np.arange(0, 50, 3)).n_valid)

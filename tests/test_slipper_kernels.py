@@ -1,9 +1,12 @@
-"""core/_slipper.pyx against numpy references (``evc_reference.threshold_candidates``)."""
+"""core/_slipper.pyx against numpy references (``evc_reference.threshold_candidates``),
+and its sparse sweep against its dense one, to the last bit."""
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 
 from orangecontrib.rules import core
+from orangecontrib.rules.features import stored_order
 from orangecontrib.rules.slipper import grow_objective
 
 from evc_reference import threshold_candidates
@@ -15,6 +18,7 @@ def data(draw):
     n_cont = draw(st.integers(1, 4))
     rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
     Xc = np.round(rng.normal(size=(n, n_cont)) * 2) / 2
+    Xc[rng.random(Xc.shape) < draw(st.sampled_from([0.0, 0.5, 0.9]))] = 0  # sparse
     Xc[rng.random(Xc.shape) < 0.15] = np.nan
     ypos = rng.integers(0, 2, n).astype(np.int32)
     D = rng.choice([0.0, 0.5, 1.0, 3.0], n) / n
@@ -26,17 +30,28 @@ def data(draw):
 
 def sorted_cols(Xc, ypos, D, order, n_valid):
     XcT = np.ascontiguousarray(Xc.T)
-    signed = np.where(ypos == 1, D, -D)
-    xs, ds = core.gather_sorted(order, XcT, signed)
+    signed = core.fixed_point(np.where(ypos == 1, D, -D) / max(D.sum(), 1e-300))
+    xs = core.gather_sorted(order, XcT)
     np.testing.assert_array_equal(xs, np.take_along_axis(XcT, order, axis=1))
-    np.testing.assert_array_equal(ds, signed[order])
-    return xs, ds, signed
+    return xs, np.ascontiguousarray(signed[order]), signed
+
+
+def test_fixed_point_sums_exactly():
+    d = np.random.default_rng(0).dirichlet(np.ones(1000)) * np.where(np.arange(1000) % 3, 1, -1)
+    q = core.fixed_point(d)
+    assert q.dtype == np.int64
+    np.testing.assert_allclose(q * core.WEIGHT_UNIT, d, rtol=0, atol=core.WEIGHT_UNIT)
+    # the same sum in any order
+    assert q.sum() == q[::-1].sum() == q[np.argsort(d)].sum()
+    with pytest.raises(ValueError, match="distribution"):
+        core.fixed_point(np.array([0.5, 2.0]))
 
 
 @settings(max_examples=80, deadline=None)
 @given(data(), st.booleans())
 def test_best_sqrt_thresholds_matches_generic_refinements(d, compacted):
     Xc, ypos, D, covered, order, n_valid = d
+    D = D / max(D.sum(), 1e-300)  # a distribution, as the grower's
     xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
     cols = (order, xs, ds, n_valid)
     if compacted:
@@ -81,13 +96,46 @@ def test_compaction_keeps_order_and_valid_counts(d):
         assert v[j] == (~np.isnan(Xc[o[j], j])).sum()
 
 
+@settings(max_examples=150, deadline=None)
+@given(data())
+def test_the_sparse_sweep_is_the_dense_sweep_to_the_last_bit(d):
+    """On the stored non-zero entries, with the zeros as one block: the
+    same scores, thresholds, operators and kept weights, bit for bit, so a
+    sparse table gives the dense table's rules."""
+    Xc, ypos, D, covered, order, n_valid = d
+    D = D / max(D.sum(), 1e-300)
+    xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
+    dense = core.best_sqrt_thresholds(order, xs, ds, n_valid, covered)
+    stored = stored_order(sp.csc_matrix(Xc))
+    indptr, rows, values, n_neg, n_valid_stored = stored
+    for j in range(Xc.shape[1]):  # the stored entries: sorted, NaN last, counted
+        col = Xc[rows[indptr[j]:indptr[j + 1]], j]
+        np.testing.assert_array_equal(col, values[indptr[j]:indptr[j + 1]])
+        assert (col != 0).all() and n_neg[j] == (col < 0).sum()
+        assert n_valid_stored[j] == (~np.isnan(col)).sum()
+        ok = col[~np.isnan(col)]
+        assert np.all(np.diff(ok) >= 0) and np.isnan(col[len(ok):]).all()
+    sparse = core.best_sqrt_thresholds_sparse(*stored, signed, covered)
+    for a, b in zip(sparse, dense):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_slipper_kernels_reject_bad_input():
     order = np.array([[0, 5]], np.int32)
     xs = np.zeros((1, 2))
+    dq = np.zeros((1, 2), np.int64)
     with pytest.raises(IndexError):
-        core.best_sqrt_thresholds(order, xs, xs, np.array([2], np.int32),
+        core.best_sqrt_thresholds(order, xs, dq, np.array([2], np.int32),
                                   np.ones(3, np.uint8))
     with pytest.raises(ValueError):
         core.compact_sorted(np.array([[0, 1], [1, 2]], np.int32), np.zeros((2, 2)),
-                            np.zeros((2, 2)), np.array([2, 2], np.int32),
+                            np.zeros((2, 2), np.int64), np.array([2, 2], np.int32),
                             np.array([1, 1, 0], np.uint8))
+    one = np.ones(1, np.int32)
+    ptr = np.array([0, 1], np.int64)
+    with pytest.raises(IndexError):  # a stored row outside 0..n-1
+        core.best_sqrt_thresholds_sparse(ptr, np.array([5], np.int32), np.ones(1), 0 * one,
+                                         one, np.zeros(3, np.int64), np.ones(3, np.uint8))
+    with pytest.raises(ValueError, match="out of range"):  # more negatives than entries
+        core.best_sqrt_thresholds_sparse(ptr, np.array([0], np.int32), np.ones(1), 2 * one,
+                                         one, np.zeros(3, np.int64), np.ones(3, np.uint8))

@@ -7,7 +7,8 @@ states the algorithm completely, with the project's extensions
 The grow step asks the shared coverage core for the weighted class counts of
 every refinement of the current rule (per value of each discrete attribute,
 cumulative along each presorted continuous column), so each refinement is
-one pass over the data per attribute in Cython.
+one pass over the data per attribute in Cython. A sparse table's columns are
+swept over their non-zero entries only, with the same result.
 """
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ import sys
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
                    in_name_order)
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
-                   best_sqrt_thresholds, class_weights, column_mask,
-                   compact_sorted, discrete_refinements, gather_sorted, select_sorted)
-from .features import EncodedData, ShortThresholds
+                   best_sqrt_thresholds, best_sqrt_thresholds_sparse, class_weights,
+                   column_mask, compact_sorted, discrete_refinements, fixed_point,
+                   gather_sorted, select_sorted)
+from .features import EncodedData, ShortThresholds, stored_order
 from .parallel import parallel_jobs, parallel_map
 from .params import check_int, check_n_jobs, check_random_state
 from .rules import (Condition, Rule, canonical_conditions, covering,
@@ -65,19 +68,24 @@ def _condition_mask(enc: EncodedData, cond: _Cond, XcT=None) -> np.ndarray:
     """Examples satisfying ``cond`` (the core's test: a missing value
     satisfies nothing). ``XcT``: ``enc.Xc`` transposed and contiguous (a
     column is then read sequentially, much faster than a strided column of
-    ``enc.Xc``)."""
+    ``enc.Xc``), or ``None`` (a sparse ``Xc``'s column made dense alone)."""
     if cond.kind == KIND_DISCRETE:
         return column_mask(enc.Xd[:, cond.col].astype(float), OP_EQ, int(cond.value))
-    x = enc.Xc[:, cond.col] if XcT is None else XcT[cond.col]
+    x = enc.column(cond.col) if XcT is None else XcT[cond.col]
     return column_mask(x, cond.op, cond.value)
 
 
-def _best_refinement(enc: EncodedData, ypos, D, covered, sorted_cols):
+def _transposed(enc: EncodedData):
+    """``enc.Xc`` transposed and contiguous, or ``None`` when it is sparse."""
+    return None if sp.issparse(enc.Xc) else np.ascontiguousarray(enc.Xc.T)
+
+
+def _best_refinement(enc: EncodedData, ypos, D, covered, sweep):
     """The condition maximising eq. 6 among all refinements of the rule that
     covers ``covered`` (GrowSet examples only): ``(score, _Cond, W+, W-)``,
     the last two the weights the refined rule keeps covered.
-    ``sorted_cols``: ``(order, xs, ds, n_valid)`` of the continuous columns,
-    compacted to (a superset of) the covered examples."""
+    ``sweep``: the continuous columns' best thresholds for a coverage
+    (:meth:`_FitCache.sweep`)."""
     mask = covered.view(np.uint8)
     best, best_cond, wp, wn = -np.inf, None, 0.0, 0.0
     if enc.Xd.shape[1]:
@@ -89,9 +97,8 @@ def _best_refinement(enc: EncodedData, ypos, D, covered, sorted_cols):
         if scores[a, v] > best:
             best, best_cond = scores[a, v], _Cond(KIND_DISCRETE, a, OP_EQ, v)
             wp, wn = counts[a, v, 1], counts[a, v, 0]
-    if enc.Xc.shape[1]:  # one fused sweep per presorted column (core/_slipper.pyx)
-        order, xs, ds, n_valid = sorted_cols
-        scores, thr, ops, wps, wns = best_sqrt_thresholds(order, xs, ds, n_valid, mask)
+    if enc.Xc.shape[1]:  # one fused sweep per sorted column (core/_slipper.pyx)
+        scores, thr, ops, wps, wns = sweep(covered)
         j = int(np.argmax(scores))
         if scores[j] > best:
             best, best_cond = scores[j], _Cond(KIND_CONTINUOUS, j, int(ops[j]), thr[j])
@@ -101,11 +108,44 @@ def _best_refinement(enc: EncodedData, ypos, D, covered, sorted_cols):
 
 class _FitCache:
     """What stays fixed during a fit: each continuous column transposed
-    (``XcT``) and its values in sorted order (``xs``)."""
+    (``XcT``) and its values in sorted order (``xs``); for a sparse ``Xc``
+    instead the sort order of its non-zero entries (``stored``,
+    :func:`features.stored_order`), memory in proportion to them."""
 
     def __init__(self, enc):
-        self.XcT = np.ascontiguousarray(enc.Xc.T)
-        self.xs = gather_sorted(enc.order, self.XcT, np.zeros(enc.n))[0]
+        self.enc = enc
+        self.XcT = _transposed(enc)
+        self.xs = self.stored = None
+        if self.XcT is None:
+            self.stored = stored_order(enc.Xc)
+        else:
+            self.xs = gather_sorted(enc.order, self.XcT)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.XcT, self.xs, *(self.stored or ()))
+                   if a is not None)
+
+    def sweep(self, ypos, D, grow):
+        """For one grow from the GrowSet ``grow``: a function of a coverage
+        (a subset of ``grow``) giving every continuous column's best
+        threshold (``core.best_sqrt_thresholds``). The signed weights are
+        taken in fixed point (``core.fixed_point``), so the sparse and the
+        dense sweep give the same thresholds. The dense columns are
+        restricted to the GrowSet and compacted as the coverage shrinks."""
+        signed = fixed_point(np.where(ypos == 1, D, -D))
+        if self.stored is not None:
+            return lambda covered: best_sqrt_thresholds_sparse(
+                *self.stored, signed, covered.view(np.uint8))
+        enc = self.enc
+        cols = [select_sorted(enc.order, self.xs, enc.n_valid, signed, grow.view(np.uint8))]
+
+        def dense(covered):
+            mask = covered.view(np.uint8)
+            if 4 * np.count_nonzero(covered) < 3 * cols[0][0].shape[1]:  # compact
+                cols[0] = compact_sorted(*cols[0], mask)
+            return best_sqrt_thresholds(*cols[0], mask)
+        return dense
 
 
 def grow_rule(enc, ypos, D, grow, cache=None):
@@ -118,11 +158,9 @@ def grow_rule(enc, ypos, D, grow, cache=None):
     conds, masks = [], []
     w_pos, w_neg = D[covered & (ypos == 1)].sum(), D[covered & (ypos == 0)].sum()
     current = grow_objective(w_pos, w_neg)
-    # the continuous columns in sorted order, restricted to the GrowSet
-    sorted_cols = select_sorted(enc.order, cache.xs, enc.n_valid,
-                                np.where(ypos == 1, D, -D), covered.view(np.uint8))
+    sweep = cache.sweep(ypos, D, grow)
     while w_neg > 1e-12 * (w_pos + w_neg):  # a negative of the GrowSet is still covered
-        score, cond, w_pos, w_neg = _best_refinement(enc, ypos, D, covered, sorted_cols)
+        score, cond, w_pos, w_neg = _best_refinement(enc, ypos, D, covered, sweep)
         if cond is None or not score > current + 1e-12:
             break
         mask = _condition_mask(enc, cond, cache.XcT)
@@ -130,8 +168,6 @@ def grow_rule(enc, ypos, D, grow, cache=None):
         masks.append(mask)
         covered &= mask
         current = score
-        if 4 * np.count_nonzero(covered) < 3 * sorted_cols[0].shape[1]:  # compact as it shrinks
-            sorted_cols = compact_sorted(*sorted_cols, covered.view(np.uint8))
     return conds, masks
 
 
@@ -252,7 +288,7 @@ class HoldoutErrors:
 
     def __init__(self, enc: EncodedData, ypos, XcT=None):
         self.enc, self.ypos = enc, ypos == 1
-        self.XcT = np.ascontiguousarray(enc.Xc.T) if XcT is None else XcT
+        self.XcT = _transposed(enc) if XcT is None else XcT
         self.f = np.zeros(enc.n)
         self.total = enc.w.sum()
         self.errors = []
@@ -323,13 +359,13 @@ class SharedFold:
         self.train, self.test = train, test
         self.tr, self.te = enc.subset(train), enc.subset(test)
         self.cache = _FitCache(self.tr)
-        self.te_XcT = np.ascontiguousarray(self.te.Xc.T)
+        self.te_XcT = _transposed(self.te)
 
     def __sizeof__(self):
         """The bytes it holds (so joblib's Dask backend sends it to the
         workers once, not with every booster's task)."""
         return (object.__sizeof__(self) + sys.getsizeof(self.tr) + sys.getsizeof(self.te)
-                + self.cache.XcT.nbytes + self.cache.xs.nbytes + self.te_XcT.nbytes)
+                + self.cache.nbytes + (0 if self.te_XcT is None else self.te_XcT.nbytes))
 
 
 def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed, check=None):
@@ -659,7 +695,7 @@ class SlipperLearner(RuleLearner):
                 results.append(r)
                 self.progress(len(results) / len(classes), "boosting one booster per class: "
                               f"{sum(len(h) for _, h in results)} rules so far")
-        short = ShortThresholds(lambda j: enc.Xc[:, j])
+        short = ShortThresholds(enc.column)
         boosters = [(cls, self._merged([self._to_rule(conds, c, cls, enc, data.domain, short)
                                         for conds, c in hyp]))
                     for cls, (_, hyp) in zip(classes, results)]
@@ -730,7 +766,7 @@ class SlipperLearner(RuleLearner):
     @staticmethod
     def _to_rule(conds, c, cls, enc, domain, short=None):
         conditions, covered = [], np.ones(enc.n, bool)
-        short = ShortThresholds(lambda j: enc.Xc[:, j]) if short is None else short
+        short = ShortThresholds(enc.column) if short is None else short
         for kind, col, op, value in conds:
             attrs = enc.disc_attrs if kind == KIND_DISCRETE else enc.cont_attrs
             if kind == KIND_CONTINUOUS:  # the shortest threshold with the same split

@@ -31,7 +31,8 @@ from ._evc import (Quality, SearchCache, SearchData, beam_search, chi2_isf, chi2
 from ._sls import SLSData, empty_rules, rule_set_cover, sls_move, sls_search  # noqa: E402
 from ._hull import coverage_counts, first_insertion  # noqa: E402
 from ._itemsets import mine_class_rules  # noqa: E402
-from ._slipper import (best_sqrt_thresholds, compact_sorted,  # noqa: E402
+from ._slipper import (WEIGHT_UNIT, best_sqrt_thresholds,  # noqa: E402
+                       best_sqrt_thresholds_sparse, compact_sorted, fixed_point,
                        gather_sorted, select_sorted)
 from ._coverage import (  # noqa: E402
     Kind,
@@ -56,8 +57,9 @@ KIND_DISCRETE, KIND_CONTINUOUS = int(Kind.KIND_DISCRETE), int(Kind.KIND_CONTINUO
 
 __all__ = [
     "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE", "OP_LT",
-    "best_sqrt_thresholds", "bits_check", "class_weights",
-    "compact_sorted", "gather_sorted", "select_sorted", "corrected_positives", "lrs",
+    "WEIGHT_UNIT", "best_sqrt_thresholds", "best_sqrt_thresholds_sparse", "bits_check",
+    "class_weights", "compact_sorted", "fixed_point", "gather_sorted", "select_sorted",
+    "corrected_positives", "lrs",
     "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
     "evc_quality", "permutation_maxima", "reach_table",
     "column_mask", "cover_columns",

@@ -3,25 +3,53 @@
 
 SLIPPER needs, per continuous column, only the threshold of the best
 ``sqrt(W+) - sqrt(W-)``, not the class weights of every candidate
-threshold: one sweep per column finds it. The grower keeps, per continuous column,
-the examples in sorted order (``order``), their values (``xs``) and their
-signed weights (``ds``: ``+D`` for a positive, ``-D`` for a negative), all
-restricted to the examples the rule still covers (:func:`compact_sorted`),
-so a sweep reads memory sequentially and costs ``O(covered)`` per column.
-In every row the first ``n_valid[j]`` entries are non-missing; every row
-holds the same examples.
+threshold: one sweep per column finds it.
+
+The weights are summed in fixed point: the signed weights (``+D`` for a
+positive, ``-D`` for a negative; ``D`` sums to 1) as whole multiples of
+``WEIGHT_UNIT = 2**-52`` (:func:`fixed_point`). Integer sums are exact, so a
+sum does not depend on the order of its terms: a sparse column's zeros,
+taken as the column's total less its non-zeros, have the very weight the
+dense sweep adds row by row, and the sparse and the dense sweep score
+every candidate the same to the last bit (the same rules from a sparse and
+a dense table).
+
+Two layouts of the sorted columns:
+
+* dense: the grower keeps, per continuous column, the examples in sorted
+  order (``order``), their values (``xs``) and their signed weights
+  (``dq``), all restricted to the examples the rule still covers
+  (:func:`compact_sorted`), so a sweep reads memory sequentially and costs
+  ``O(covered)`` per column. In every row the first ``n_valid[j]`` entries
+  are non-missing; every row holds the same examples.
+* sparse (:func:`best_sqrt_thresholds_sparse`): per column only its stored
+  non-zero entries in sorted order; the zeros are one block between the
+  negative and the positive values, so a sweep costs ``O(non-zeros)``.
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int32_t, int8_t, uint8_t
-from libc.math cimport INFINITY, fabs, sqrt
+from libc.stdint cimport int32_t, int64_t, int8_t, uint8_t
+from libc.math cimport INFINITY, sqrt
 
 cnp.import_array()
 
+#: the fixed-point unit of the signed weights (see the module docstring)
+WEIGHT_UNIT = 2.0 ** -52
+cdef double UNIT = 2.0 ** -52
+
+
+def fixed_point(signed_d):
+    """``signed_d`` (``|d| <= 1``) as whole multiples of :data:`WEIGHT_UNIT`
+    (int64; sums of up to 2**10 such totals of 1 cannot overflow)."""
+    d = np.asarray(signed_d, dtype=np.float64)
+    if d.size and not np.abs(d).max() <= 1:
+        raise ValueError("signed weights must lie in [-1, 1] (a distribution)")
+    return np.rint(d * 2.0 ** 52).astype(np.int64)
+
 
 cdef inline double _objective(double wp, double wn, double eps) noexcept nogil:
-    # weights left over by subtracting sums are rounding residue below eps:
-    # treat them as 0, else sqrt turns 1e-17 into 3e-9 and breaks ties
+    # weights below eps (a 1e-12 share of the total) count as 0, as in
+    # the rule's stopping test
     if wp < eps:
         wp = 0
     if wn < eps:
@@ -42,6 +70,57 @@ cdef inline bint _may_beat(double wp, double wn, double eps,
     cdef double b = wn if wn >= eps else 0.0
     cdef double diff = a - b
     return best < 0 or (diff > 0 and diff * diff >= best * best * (a + 3 * b) * (1 - 1e-9))
+
+
+cdef struct Sweep:
+    # one column's sweep in ascending order of the covered values
+    int64_t tp, tn          # the column's covered non-missing W+, W- (fixed point)
+    int64_t bp, bn          # W+, W- of the values below the current one
+    double eps, best, prev, thr
+    int64_t wp, wn          # W+, W- the best condition keeps covered
+    int8_t op               # 0: no candidate yet, 1: ``<=``, 2: ``>=``
+    bint have_prev
+
+
+cdef inline void _start(Sweep* s, int64_t tp, int64_t tn, double eps) noexcept nogil:
+    s.tp, s.tn, s.bp, s.bn = tp, tn, 0, 0
+    s.eps, s.best, s.prev, s.thr = eps, -INFINITY, 0, 0
+    s.wp, s.wn, s.op, s.have_prev = 0, 0, 0, False
+
+
+cdef inline void _candidate(Sweep* s, int64_t wp, int64_t wn, double t,
+                            int8_t op) noexcept nogil:
+    # most candidates are ruled out by _may_beat, without a sqrt; ties keep
+    # the first candidate
+    cdef double a = wp * UNIT, b = wn * UNIT, v
+    if _may_beat(a, b, s.eps, s.best):
+        v = _objective(a, b, s.eps)
+        if v > s.best:
+            s.best, s.thr, s.op, s.wp, s.wn = v, t, op, wp, wn
+
+
+cdef inline void _visit(Sweep* s, double x, int64_t d, int64_t d_abs) noexcept nogil:
+    """The next covered value ``x`` (ascending) with signed weight ``d``
+    (``d_abs``: its absolute value, or for a block of values the sum of
+    theirs). At each new distinct value, the candidates ``A <= t`` and
+    ``A >= t`` at the midpoint ``t`` with the value before."""
+    cdef double t
+    if s.have_prev and x != s.prev:
+        t = 0.5 * (s.prev + x)
+        if t == x:
+            t = s.prev
+        _candidate(s, s.bp, s.bn, t, 1)
+        _candidate(s, s.tp - s.bp, s.tn - s.bn, t, 2)
+    # W+ and W- without branching on the sign (the class), which would
+    # mispredict often: (|d| + d) / 2 and (|d| - d) / 2, exact in integers
+    s.bp += (d_abs + d) >> 1
+    s.bn += (d_abs - d) >> 1
+    s.prev = x
+    s.have_prev = True
+
+
+cdef inline int64_t _abs(int64_t d) noexcept nogil:
+    return -d if d < 0 else d
 
 
 cdef _check(const int32_t[:, ::1] order, const int32_t[::1] n_valid,
@@ -69,31 +148,54 @@ cdef _check(const int32_t[:, ::1] order, const int32_t[::1] n_valid,
         raise IndexError("order holds an index outside 0..n-1")
 
 
-def gather_sorted(const int32_t[:, ::1] order, const double[:, ::1] XcT,
-                  const double[::1] signed_d):
-    """``xs[j, p] = XcT[j, order[j, p]]`` and ``ds[j, p] = signed_d[order[j, p]]``."""
+def gather_sorted(const int32_t[:, ::1] order, const double[:, ::1] XcT):
+    """``xs[j, p] = XcT[j, order[j, p]]``: the values in sorted order."""
     cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p
     if XcT.shape[0] != n_cont:
         raise ValueError("XcT does not match order")
-    _check(order, np.full(n_cont, m, np.int32), min(XcT.shape[1], signed_d.shape[0]), ())
+    _check(order, np.full(n_cont, m, np.int32), XcT.shape[1], ())
     xs_arr = np.empty((n_cont, m))
-    ds_arr = np.empty((n_cont, m))
     cdef double[:, ::1] xs = xs_arr
-    cdef double[:, ::1] ds = ds_arr
     with nogil:
         for j in range(n_cont):
             for p in range(m):
                 xs[j, p] = XcT[j, order[j, p]]
-                ds[j, p] = signed_d[order[j, p]]
-    return xs_arr, ds_arr
+    return xs_arr
+
+
+cdef tuple _outputs(Py_ssize_t n_cont):
+    return (np.full(n_cont, -np.inf), np.full(n_cont, np.nan),
+            np.zeros(n_cont, dtype=np.int8), np.zeros(n_cont), np.zeros(n_cont))
+
+
+cdef inline void _store(Sweep* s, Py_ssize_t j, double[::1] score, double[::1] thr,
+                        int8_t[::1] op, double[::1] wpo, double[::1] wno) noexcept nogil:
+    if s.op:
+        score[j], thr[j], op[j] = s.best, s.thr, s.op
+        wpo[j], wno[j] = s.wp * UNIT, s.wn * UNIT
+
+
+cdef void _covered_totals(const int64_t[::1] signed_q, const uint8_t[::1] covered,
+                          int64_t* all_p, int64_t* all_n, Py_ssize_t* n_cov) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef int64_t d
+    all_p[0] = all_n[0] = 0
+    n_cov[0] = 0
+    for i in range(covered.shape[0]):
+        if covered[i]:
+            d = signed_q[i]
+            all_p[0] += (_abs(d) + d) >> 1
+            all_n[0] += (_abs(d) - d) >> 1
+            n_cov[0] += 1
 
 
 def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                         const double[:, ::1] ds, const int32_t[::1] n_valid,
+                         const int64_t[:, ::1] dq, const int32_t[::1] n_valid,
                          const uint8_t[::1] covered):
     """Per column, the condition ``A <= t`` or ``A >= t`` (``t`` a midpoint
     between consecutive distinct covered values) maximising
-    ``sqrt(W+) - sqrt(W-)`` over the covered examples.
+    ``sqrt(W+) - sqrt(W-)`` over the covered examples. ``dq``: the signed
+    weights in fixed point (:func:`fixed_point`) in sorted order.
 
     Returns ``(score, threshold, op, w_pos, w_neg)`` arrays of length
     ``n_cont``; ``op`` is 1 (``<=``) or 2 (``>=``); ``w_pos``/``w_neg`` the
@@ -105,19 +207,12 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
     cdef Py_ssize_t n = covered.shape[0]
     cdef int32_t i
     cdef bint bad = False
-    _check(order, n_valid, n, (xs.shape, ds.shape), scan=False)
-    score_arr = np.full(n_cont, -np.inf)
-    thr_arr = np.full(n_cont, np.nan)
-    op_arr = np.zeros(n_cont, dtype=np.int8)
-    wp_arr = np.zeros(n_cont)
-    wn_arr = np.zeros(n_cont)
-    cdef double[::1] wpo = wp_arr
-    cdef double[::1] wno = wn_arr
-    cdef double[::1] score = score_arr
-    cdef double[::1] thr = thr_arr
+    _check(order, n_valid, n, (xs.shape, dq.shape), scan=False)
+    score_arr, thr_arr, op_arr, wp_arr, wn_arr = _outputs(n_cont)
+    cdef double[::1] score = score_arr, thr = thr_arr, wpo = wp_arr, wno = wn_arr
     cdef int8_t[::1] op = op_arr
-    cdef double tp, tn, all_p = 0, all_n = 0, bp, bn, s, x, d, prev, t, eps, best, sum_d, sum_abs
-    cdef bint have_prev
+    cdef int64_t tp, tn, all_p = 0, all_n = 0, d
+    cdef Sweep s
     with nogil:
         if n_cont:  # every row holds the same examples: class totals from row 0
             for p in range(m):
@@ -126,12 +221,9 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                     bad = True
                     break
                 if covered[i]:
-                    d = ds[0, p]
-                    if d >= 0:
-                        all_p += d
-                    else:
-                        all_n -= d
-        eps = 1e-12 * (all_p + all_n)
+                    d = dq[0, p]
+                    all_p += (_abs(d) + d) >> 1
+                    all_n += (_abs(d) - d) >> 1
         for j in range(n_cont):
             if bad:
                 break
@@ -143,63 +235,92 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                     bad = True
                     break
                 if covered[i]:
-                    d = ds[j, p]
-                    if d >= 0:
-                        tp -= d
-                    else:
-                        tn += d
-            bp = 0
-            bn = 0
-            sum_d = 0
-            sum_abs = 0
-            best = -INFINITY
-            have_prev = False
-            prev = 0
+                    d = dq[j, p]
+                    tp -= (_abs(d) + d) >> 1
+                    tn -= (_abs(d) - d) >> 1
+            _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT)
             for p in range(n_valid[j]):
                 i = order[j, p]
                 if i < 0 or i >= n:
                     bad = True
                     break
-                if not covered[i]:
-                    continue
-                x = xs[j, p]
-                if have_prev and x != prev:
-                    t = 0.5 * (prev + x)
-                    if t == x:
-                        t = prev
-                    # most candidates are ruled out by _may_beat, without a sqrt
-                    if _may_beat(bp, bn, eps, best):
-                        s = _objective(bp, bn, eps)
-                        if s > best:
-                            best = s
-                            thr[j] = t
-                            op[j] = 1
-                            wpo[j], wno[j] = bp, bn
-                    if _may_beat(tp - bp, tn - bn, eps, best):
-                        s = _objective(tp - bp, tn - bn, eps)
-                        if s > best:
-                            best = s
-                            thr[j] = t
-                            op[j] = 2
-                            wpo[j], wno[j] = tp - bp, tn - bn
-                # W+ and W- below x from the signed and the absolute sums:
-                # branching on the sign (the class) would mispredict often
-                d = ds[j, p]
-                sum_d += d
-                sum_abs += fabs(d)
-                bp = 0.5 * (sum_abs + sum_d)
-                bn = 0.5 * (sum_abs - sum_d)
-                prev = x
-                have_prev = True
-            if op[j]:
-                score[j] = best
+                if covered[i]:
+                    _visit(&s, xs[j, p], dq[j, p], _abs(dq[j, p]))
+            _store(&s, j, score, thr, op, wpo, wno)
     if bad:
         raise IndexError("order holds an index outside 0..n-1")
     return score_arr, thr_arr, op_arr, wp_arr, wn_arr
 
 
+def best_sqrt_thresholds_sparse(const int64_t[::1] indptr, const int32_t[::1] rows,
+                                const double[::1] xs, const int32_t[::1] n_neg,
+                                const int32_t[::1] n_valid, const int64_t[::1] signed_q,
+                                const uint8_t[::1] covered):
+    """:func:`best_sqrt_thresholds` on sparse columns, the same result as on
+    the dense ones to the last bit. Column ``j`` is its stored non-zero
+    entries ``indptr[j]:indptr[j + 1]`` (rows ``rows``, values ``xs``) in
+    ascending order, missing (NaN) last: the first ``n_neg[j]`` negative,
+    the first ``n_valid[j]`` not missing (:func:`features.stored_order`).
+    Every other row of the column is 0. ``signed_q``: the signed weights
+    of all rows in fixed point (:func:`fixed_point`). Costs ``O(n)`` once
+    and ``O(stored entries)`` per column."""
+    cdef Py_ssize_t n_cont = n_neg.shape[0], n = covered.shape[0], j, p
+    cdef Py_ssize_t start, stop, n_cov, k
+    cdef int32_t i
+    cdef bint bad = False
+    if indptr.shape[0] != n_cont + 1 or n_valid.shape[0] != n_cont:
+        raise ValueError("indptr, n_neg and n_valid differ in length")
+    if rows.shape[0] != xs.shape[0] or (n_cont and indptr[n_cont] != rows.shape[0]):
+        raise ValueError("rows, xs and indptr differ in size")
+    if signed_q.shape[0] != n:
+        raise ValueError("signed_q and covered differ in length")
+    for j in range(n_cont):
+        if not (0 <= indptr[j] <= indptr[j + 1]
+                and 0 <= n_neg[j] <= n_valid[j] <= indptr[j + 1] - indptr[j]):
+            raise ValueError("indptr, n_neg or n_valid out of range")
+    score_arr, thr_arr, op_arr, wp_arr, wn_arr = _outputs(n_cont)
+    cdef double[::1] score = score_arr, thr = thr_arr, wpo = wp_arr, wno = wn_arr
+    cdef int8_t[::1] op = op_arr
+    cdef int64_t tp, tn, all_p, all_n, d, zp, zn
+    cdef Sweep s
+    with nogil:
+        _covered_totals(signed_q, covered, &all_p, &all_n, &n_cov)
+        for j in range(n_cont):
+            start, stop = indptr[j], indptr[j + 1]
+            # the covered zeros: what the missing and the non-zero entries leave
+            tp, tn, zp, zn, k = all_p, all_n, all_p, all_n, n_cov
+            for p in range(start, stop):
+                i = rows[p]
+                if i < 0 or i >= n:
+                    bad = True
+                    break
+                if covered[i]:
+                    d = signed_q[i]
+                    if p >= start + n_valid[j]:  # missing: in no candidate's totals
+                        tp -= (_abs(d) + d) >> 1
+                        tn -= (_abs(d) - d) >> 1
+                    zp -= (_abs(d) + d) >> 1
+                    zn -= (_abs(d) - d) >> 1
+                    k -= 1
+            if bad:
+                break
+            _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT)
+            for p in range(start, start + n_neg[j]):
+                if covered[rows[p]]:
+                    _visit(&s, xs[p], signed_q[rows[p]], _abs(signed_q[rows[p]]))
+            if k > 0:  # the block of covered zeros, one value
+                _visit(&s, 0.0, zp - zn, zp + zn)
+            for p in range(start + n_neg[j], start + n_valid[j]):
+                if covered[rows[p]]:
+                    _visit(&s, xs[p], signed_q[rows[p]], _abs(signed_q[rows[p]]))
+            _store(&s, j, score, thr, op, wpo, wno)
+    if bad:
+        raise IndexError("rows holds an index outside 0..n-1")
+    return score_arr, thr_arr, op_arr, wp_arr, wn_arr
+
+
 cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                    const double[:, ::1] ds, const double[::1] signed_d,
+                    const int64_t[:, ::1] ds, const int64_t[::1] signed_d,
                     bint from_signed, const int32_t[::1] n_valid,
                     const uint8_t[::1] covered):
     """Rows of ``order``/``xs`` and of ``ds`` (or ``signed_d[order]`` when
@@ -222,11 +343,11 @@ cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
     size = n_cont * kept
     o_flat = np.empty(size + 1, dtype=np.int32)
     x_flat = np.empty(size + 1)
-    d_flat = np.empty(size + 1)
+    d_flat = np.empty(size + 1, dtype=np.int64)
     v_arr = np.zeros(n_cont, dtype=np.int32)
     cdef int32_t[::1] o = o_flat
     cdef double[::1] xo = x_flat
-    cdef double[::1] do = d_flat
+    cdef int64_t[::1] do = d_flat
     cdef int32_t[::1] v = v_arr
     cdef Py_ssize_t slot, nv
     cdef int c
@@ -256,22 +377,22 @@ cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
 
 
 def compact_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                   const double[:, ::1] ds, const int32_t[::1] n_valid,
+                   const int64_t[:, ::1] ds, const int32_t[::1] n_valid,
                    const uint8_t[::1] covered):
     """Restrict every row of ``order``/``xs``/``ds`` to the covered examples,
     keeping the order; returns the new ``(order, xs, ds, n_valid)``."""
     _check(order, n_valid, covered.shape[0], (xs.shape, ds.shape), scan=False)
-    return _compact(order, xs, ds, np.zeros(covered.shape[0]), False, n_valid,
+    return _compact(order, xs, ds, np.zeros(covered.shape[0], np.int64), False, n_valid,
                     covered)
 
 
 def select_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                  const int32_t[::1] n_valid, const double[::1] signed_d,
+                  const int32_t[::1] n_valid, const int64_t[::1] signed_d,
                   const uint8_t[::1] covered):
     """:func:`compact_sorted` for the start of a grow: the values ``xs`` are
     fixed for the whole fit, the signed weights are read from ``signed_d``
-    (this round's distribution) for the kept examples only."""
+    (this round's distribution, in fixed point) for the kept examples only."""
     if signed_d.shape[0] != covered.shape[0]:
         raise ValueError("signed_d and covered differ in length")
     _check(order, n_valid, covered.shape[0], (xs.shape,), scan=False)
-    return _compact(order, xs, np.zeros((0, 0)), signed_d, True, n_valid, covered)
+    return _compact(order, xs, np.zeros((0, 0), np.int64), signed_d, True, n_valid, covered)
