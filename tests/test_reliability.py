@@ -312,16 +312,17 @@ def test_lr_with_rules_fits_a_many_valued_attribute_sparse():
     np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-4)
 
 
-def bag_of_words(n=300, p=400):
+def bag_of_words(n=300, p=400, classes=2):
     """A small bag of words (counts 1-3, 5% non-zeros, the class from the
     first three words), as a sparse table and the same table dense."""
     import scipy.sparse as sp
     rng = np.random.default_rng(0)
     X = sp.random(n, p, density=0.05, random_state=1, format="csr",
                   data_rvs=lambda k: rng.integers(1, 4, k).astype(float))
-    y = (np.asarray(X[:, :3].sum(axis=1)).ravel() + rng.normal(size=n) * 0.3 > 0.3)
+    signal = np.asarray(X[:, :3].sum(axis=1)).ravel() + rng.normal(size=n) * 0.3
+    y = np.digitize(signal, [0.3, 2.5][:classes - 1])
     domain = Domain([ContinuousVariable(f"w{j}") for j in range(p)],
-                    DiscreteVariable("y", ("no", "yes")))
+                    DiscreteVariable("y", ("no", "yes", "many")[:classes]))
     return (Table.from_numpy(domain, X, y.astype(float)),
             Table.from_numpy(domain, X.toarray(), y.astype(float)))
 
@@ -359,21 +360,81 @@ def test_predictions_on_sparse_data_densify_only_the_rules_columns(kind, monkeyp
     assert largest[0] <= n * max(len(used), 1)
 
 
-@pytest.mark.parametrize("kind", ["evc", "roccer", "scoring", "sls"])
+@pytest.mark.parametrize("classes", [2, 3])
+def test_lr_with_rules_fits_a_large_sparse_table_on_a_sparse_design(classes, monkeypatch):
+    """LR with rules on a sparse table of more than ``DENSE_DESIGN_MAX_CELLS``
+    cells (lowered here so that a small table counts as large): no dense
+    array of the table, the dense table's rules, and its weights and
+    probabilities to the solver's tolerance (the design is scaled but not
+    centred; the intercept takes the difference)."""
+    from orangecontrib.rules import logreg
+    data, dense_data = bag_of_words(classes=classes)
+    n, p = data.X.shape
+    dense = LEARNERS["lrr"]()(dense_data)
+    monkeypatch.setattr(logreg, "DENSE_DESIGN_MAX_CELLS", n * p - 1)
+    largest = track_densified(monkeypatch, ("toarray", "todense"))
+    model = LEARNERS["lrr"]()(data)
+    assert largest[0] < n * p, largest[0]
+    assert str(model.rule_model) == str(dense.rule_model)
+    assert model.lam == dense.lam
+    assert len(model.submodels) == len(dense.submodels) == (1 if classes == 2 else 3)
+    for a, b in zip(model.submodels, dense.submodels):
+        assert a[0] == b[0]
+        np.testing.assert_allclose(a[2], b[2], atol=1e-4)  # intercept
+        np.testing.assert_allclose(a[3], b[3], atol=1e-4)  # attribute weights
+        np.testing.assert_allclose(a[4], b[4], atol=1e-4)  # rule weights
+    np.testing.assert_allclose(model(data, model.Probs), dense(dense_data, dense.Probs),
+                               atol=1e-4)
+
+
+@pytest.mark.parametrize("kind", sorted(LEARNERS))
+def test_a_sparse_table_too_large_for_the_memory_stops_before_the_fit(kind, monkeypatch):
+    """A sparse table whose cells times the learner's bytes per cell exceed
+    the memory available: a MemoryError that says so before anything is
+    encoded; SLIPPER, whose memory follows the non-zeros, fits."""
+    from orangecontrib.rules import base, features, tables
+    data, dense = bag_of_words()
+    monkeypatch.setattr(tables, "available_memory", lambda: 2 ** 20)  # 1 MB
+    learner = LEARNERS[kind]()
+    if kind == "slipper":
+        assert learner(data).rule_list
+        return
+
+    def never(*args, **kwargs):
+        raise AssertionError("encoded before the memory check")
+    monkeypatch.setattr(base, "encode_table", never)
+    monkeypatch.setattr(features, "encode_table", never)
+    with pytest.raises(MemoryError, match=r"300 rows x 400 columns need about 1 MB, "
+                                          r"and 1 MB are available\. SLIPPER"):
+        learner(data)
+    monkeypatch.undo()
+    assert learner(dense).rule_list  # a dense table: no such check
+
+
+SPARSE_FITS = {**LEARNERS,
+               # SLIPPER choosing T by internal folds: one booster, and one
+               # per class of three classes (folds shared by the boosters)
+               "slipper-cv": lambda: R.SlipperLearner(T_max=8, n_folds=3),
+               "slipper-cv-3": lambda: R.SlipperLearner(T_max=8, n_folds=3)}
+
+
+@pytest.mark.parametrize("kind", ["evc", "roccer", "scoring", "sls", "slipper", "slipper-cv",
+                                  "slipper-cv-3"])
 def test_fitting_on_sparse_data_never_densifies_the_table(kind, monkeypatch):
-    """EVC rules, ROCCER, Rule Scoring and SLS fit a sparse table (Orange
-    Text's bag of words) with its numeric columns kept sparse: no dense
-    array of the whole table is made (only of the columns some rules test),
-    and the model is the dense table's (SLIPPER and LR with rules still
-    build dense arrays: README, benchmarks/results/sparse.md)."""
+    """EVC rules, ROCCER, Rule Scoring, SLS and SLIPPER fit a sparse table
+    (Orange Text's bag of words) with its numeric columns kept sparse: no
+    dense array of the whole table is made (only of the columns some rules
+    test), and the model is the dense table's (LR with rules still builds
+    dense arrays: README, benchmarks/results/sparse.md)."""
     import scipy.sparse as sp
 
     from orangecontrib.rules.features import encode_table
-    data, dense_data = bag_of_words()
+    data, dense_data = bag_of_words(classes=3 if kind.endswith("-3") else 2)
     n, p = data.X.shape
-    dense = LEARNERS[kind]()(dense_data)
-    assert sp.issparse(encode_table(data, with_order=False).Xc)
+    dense = SPARSE_FITS[kind]()(dense_data)
+    for with_order in (False, True):
+        assert sp.issparse(encode_table(data, with_order=with_order).Xc)
     largest = track_densified(monkeypatch, ("toarray", "todense"))
-    model = LEARNERS[kind]()(data)
+    model = SPARSE_FITS[kind]()(data)
     assert largest[0] < n * p, largest[0]
     assert str(model) == str(dense)

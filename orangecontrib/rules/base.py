@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - Orange without the CN2 module
 from .features import EncodedData, encode_table, lent_encoding
 from .parallel import in_process_backend
 from .rules import Rule, covering, dense_X, format_rules, rule_class_weights, spread
-from .tables import check_table, map_values_by_name, usable_rows
+from .tables import check_sparse_memory, check_table, map_values_by_name, usable_rows
 
 
 class _Reporter:
@@ -403,6 +403,12 @@ class RuleLearner(Learner):
     #: argsort: n x p int32 and a sort per column, so made only for the
     #: learners that read it)
     needs_order = False
+    #: the bytes a fit holds per cell (rows x columns) of a sparse table: the
+    #: searches' bin codes and their slots (8.3-9.2 measured on 8,000 x
+    #: 10,000, benchmarks/results/sparse.md); 0 when the memory follows the
+    #: non-zeros (SLIPPER). A fit that would not fit in the memory available
+    #: stops before it starts (:func:`tables.check_sparse_memory`)
+    bytes_per_cell = 10
 
     def __init__(self, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
@@ -535,6 +541,7 @@ class RuleLearner(Learner):
         if len(data) == 0:
             raise ValueError("Cannot learn rules from empty data "
                              "(no instances with a known class).")
+        check_sparse_memory(str(self.name), data, self.bytes_per_cell)
         enc = lent_encoding(self, data, self.needs_order)
         if enc is None:
             enc = encode_table(data, with_order=self.needs_order)

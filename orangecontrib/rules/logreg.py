@@ -55,9 +55,13 @@ def held_out_third(X, v, seed):
     on its values only, so a row and its copies fall on the same side (a
     weight of 2 is two copies) and the order of the rows and of the class
     values changes nothing. ``(train, test)`` row indices."""
-    X = np.nan_to_num(np.asarray(X, dtype=float), nan=0.0, posinf=0.0, neginf=0.0)
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=float, copy=True)
+        X.data = np.nan_to_num(X.data, nan=0.0, posinf=0.0, neginf=0.0)
+    else:
+        X = np.nan_to_num(np.asarray(X, dtype=float), nan=0.0, posinf=0.0, neginf=0.0)
     r = np.random.default_rng(seed).uniform(0.5, 1.5, X.shape[1]) * np.pi
-    h = np.mod(X @ r, 1.0) if X.shape[1] else np.zeros(len(X))
+    h = np.mod(X @ r, 1.0) if X.shape[1] else np.zeros(X.shape[0])
     held = h < 1 / 3
     live = np.asarray(v) > 0
     return np.flatnonzero(live & ~held), np.flatnonzero(live & held)
@@ -691,6 +695,20 @@ class RulePath:
 
 
 # ------------------------------------------------------------ features
+#: a sparse table of more cells than this is fitted on a sparse design
+#: (:meth:`AttributeFeatures.uncentred`, 128 MB as a dense design); smaller
+#: ones are made dense, the same model as for the dense table to the last bit
+DENSE_DESIGN_MAX_CELLS = 2 ** 24
+
+
+def _dense_column(X, a) -> np.ndarray:
+    """Column ``a`` of Orange's ``X`` as ``n`` floats (of a sparse ``X``,
+    that column alone made dense)."""
+    if sp.issparse(X):
+        return np.asarray(X[:, [a]].toarray(), dtype=float).ravel()
+    return X[:, a]
+
+
 class AttributeFeatures:
     """Original attributes as LR features: continuous standardised (weighted
     training mean and sd), discrete one-hot; unknown values contribute 0."""
@@ -698,14 +716,15 @@ class AttributeFeatures:
     def __init__(self, domain, X, weights):
         self.names, self.columns = [], []  # columns: (attr, value or None)
         self.size, self.mean, self.scale = {}, {}, {}
+        X = sp.csc_matrix(X) if sp.issparse(X) else X
         for a, var in enumerate(domain.attributes):
-            x = X[:, a]
-            ok = np.isfinite(x)
             if var.is_discrete:
                 for v, value in enumerate(var.values):
                     self.columns.append((a, v))
                     self.names.append(f"{var.name}={value}")
             else:
+                x = _dense_column(X, a)
+                ok = np.isfinite(x)
                 # moments of x / max|x|, so that neither 1e300 nor 1e-300
                 # overflows or looks constant
                 size = np.abs(x[ok]).max() if ok.any() else 0.0
@@ -719,6 +738,53 @@ class AttributeFeatures:
                 self.size[a], self.mean[a], self.scale[a] = size, m, sd
                 self.columns.append((a, None))
                 self.names.append(var.name)
+
+    def shift(self) -> np.ndarray:
+        """Per feature, its standardised value minus its :meth:`uncentred`
+        one: ``-mean / sd`` of a continuous column, 0 of a one-hot one."""
+        return np.array([0.0 if v is not None else -self.mean[a] / self.scale[a]
+                         for a, v in self.columns])
+
+    def uncentred(self, X):
+        """The features of a sparse ``X`` as a sparse (CSR) design, memory in
+        proportion to its non-zeros: the continuous columns scaled but not
+        centred (``x / (size sd)``, an unknown value at the mean), one-hot
+        columns as in :meth:`__call__`. With an unpenalised intercept this
+        is the standardised design reparametrised: the same weights ``w``
+        and the intercept less ``w . shift()`` (:meth:`centre`), the same
+        minimiser of eq. 21, since centring changes no weight's penalty."""
+        X = sp.csc_matrix(X, dtype=float)
+        rows, cols, vals = [], [], []
+        first = {}
+        for j, (a, v) in enumerate(self.columns):
+            start, end = X.indptr[a], X.indptr[a + 1]
+            if v is None:
+                x = X.data[start:end]
+                u = x / self.size[a] / self.scale[a]
+                rows.append(X.indices[start:end])
+                cols.append(np.full(end - start, j))
+                vals.append(np.where(np.isfinite(u), u, self.mean[a] / self.scale[a]))
+            elif v == 0:
+                first[a] = j
+        for a, j0 in first.items():
+            x = _dense_column(X, a)
+            known = np.flatnonzero(np.isfinite(x))
+            rows.append(known)
+            cols.append(j0 + x[known].astype(np.intp))
+            vals.append(np.ones(len(known)))
+
+        def cat(parts, dt):
+            return np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)
+        return sp.csr_matrix((cat(vals, float), (cat(rows, np.intp), cat(cols, np.intp))),
+                             shape=(X.shape[0], len(self.columns)))
+
+    def centre(self, submodels):
+        """``submodels`` (``(class, rule indices, b0, w, b)``) fitted on the
+        :meth:`uncentred` design, in the standardised design's terms: the
+        intercept less ``w . shift()``."""
+        shift = self.shift()
+        return [(c, idx, float(b0 - w @ shift) if len(w) else b0, w, b)
+                for c, idx, b0, w, b in submodels]
 
     def __call__(self, X):
         """The features of Orange's ``X`` (the model's domain): a dense
@@ -1018,7 +1084,10 @@ class RuleLogisticRegressionLearner(RuleLearner):
                 rule_model = self.rule_learner(
                     data, self.sub_progress(0.0, 0.8, "learning rules"))
             rules = list(rule_model.rule_list)
-        X = dense_X(data.X)
+        # a large sparse table stays sparse (a scaled, uncentred design: the
+        # same model to the solver's tolerance); anything else is made dense
+        sparse = sp.issparse(data.X) and np.prod(data.X.shape) > DENSE_DESIGN_MAX_CELLS
+        X = sp.csr_matrix(data.X, dtype=float) if sparse else dense_X(data.X)
         # the whole of eq. 21 is divided by the mean weight: the weights get
         # mean 1, and lambda and the rule penalties (weighted counts) the
         # same factor, so the minimiser is unchanged (a weight of 2 still
@@ -1026,13 +1095,15 @@ class RuleLogisticRegressionLearner(RuleLearner):
         # the solver; without weights the factor is exactly 1
         scale = len(enc.w) / enc.w.sum() if enc.w.sum() > 0 else 1.0
         v = enc.w * scale
+        n = X.shape[0]
         features = AttributeFeatures(data.domain, X, v) if self.attributes else None
-        F = features(X) if features is not None else np.zeros((len(X), 0))
+        design = (lambda f, A: f.uncentred(A)) if sparse else (lambda f, A: f(A))
+        F = design(features, X) if features is not None else np.zeros((n, 0))
         # rule indicators as a sparse matrix: rules cover a few percent of
         # the rows, and the optimiser multiplies by it twice per step
         cover = covering_sparse(rules, X)
         self.progress(0.8, "choosing lambda")
-        Fplain = F if features is not None else AttributeFeatures(data.domain, X, v)(X)
+        Fplain = F if features is not None else design(AttributeFeatures(data.domain, X, v), X)
         present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]
         multinomial = enc.n_classes > 2 and self.multi_class == "multinomial"
         penalty_scale, scale_losses = 1.0, None
@@ -1043,7 +1114,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
                 penalty_scale = self.penalty_scales[0]
             elif len(rules) and self.rule_penalty:
                 self.progress(0.82, "choosing the rule penalty")
-                penalty_scale, scale_losses = self._penalty_scale(data, enc, v, scale, link, X)
+                penalty_scale, scale_losses = self._penalty_scale(data, enc, v, scale, link,
+                                                                  X, design)
             link.gamma = link.gamma * penalty_scale
         else:
             link, lams = self._one_vs_rest(Fplain, rules, enc, v, scale, present)
@@ -1056,6 +1128,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
         else:
             self.progress(0.9, "fitting the model")
             submodels = link.submodels(link.fit(F, cover, enc.y, v))
+        if sparse and features is not None:
+            submodels = features.centre(submodels)
         model = RuleLogisticRegressionModel(
             data.domain, rules, enc.class_distribution(), features, submodels,
             float(np.mean(lams)), rule_model, multinomial=multinomial)
@@ -1064,13 +1138,15 @@ class RuleLogisticRegressionLearner(RuleLearner):
         model.penalty_scale, model.penalty_scale_losses = penalty_scale, scale_losses
         return model
 
-    def _penalty_scale(self, data, enc, v, scale, link, X):
+    def _penalty_scale(self, data, enc, v, scale, link, X, design):
         """The multinomial model's penalty scale (``penalty_scales``): rules
         learned on about two thirds of the rows (:func:`held_out_third`,
         seed ``random_state``), the multinomial model fitted there with each
         scale (lambda as the full model's), its weighted log loss on the
-        other third. The held-out rows are rows the rules never saw, so a
-        scale is not chosen for trusting rules that fit them. Returns
+        other third (``design``: the features of a table, dense or the
+        sparse :meth:`AttributeFeatures.uncentred`). The held-out rows are
+        rows the rules never saw, so a scale is not chosen for trusting
+        rules that fit them. Returns
         ``(scale, {scale: log loss})``; ``(1.0, None)`` when the split
         leaves a class of the model without training rows or holds out
         less than a weight of 10."""
@@ -1089,7 +1165,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
             return 1.0, None
         features = AttributeFeatures(data.domain, X[train], v[train]) if self.attributes \
             else None
-        F = features(X) if features is not None else np.zeros((len(X), 0))
+        F = design(features, X) if features is not None else np.zeros((X.shape[0], 0))
         cover = covering_sparse(rules, X)
         heads = np.array([r.head if r.head in link.classes else -1 for r in rules], dtype=int)
         gamma = rule_penalties(rules, None) * scale  # in the weights' scale, as the model's

@@ -596,6 +596,7 @@ class SlipperLearner(RuleLearner):
     __returns__ = SlipperModel
 
     needs_order = True  # the grow step sweeps the sorted numeric columns
+    bytes_per_cell = 0  # a sparse table is swept over its non-zeros
 
     def __init__(self, T=None, T_max=100, n_folds=5, patience=None, positive_class=None,
                  max_rules=None, n_jobs=None, random_state=0, preprocessors=None):

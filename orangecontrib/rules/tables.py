@@ -1,7 +1,8 @@
 """The tables a learner and a model accept: clear errors for what Orange
-lets through but no fit can use (:func:`check_table`, :func:`check_weights`),
-the rows a fit learns from (:func:`usable_rows`), and a table's discrete
-values mapped to a model's by name (:func:`map_values_by_name`)."""
+lets through but no fit can use (:func:`check_table`, :func:`check_weights`,
+:func:`check_sparse_memory`), the rows a fit learns from
+(:func:`usable_rows`), and a table's discrete values mapped to a model's by
+name (:func:`map_values_by_name`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -181,3 +182,48 @@ def usable_rows(data: Table) -> Table:
         if positive.any():
             keep = positive
     return data if keep.all() else data[keep]
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (psutil's estimate,
+    else Linux's ``MemAvailable``), or ``None`` where neither is known."""
+    try:
+        import psutil
+        return int(psutil.virtual_memory().available)
+    except ImportError:
+        pass
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _size(n_bytes: float) -> str:
+    return (f"{n_bytes / 2 ** 30:.1f} GB" if n_bytes >= 2 ** 30
+            else f"{n_bytes / 2 ** 20:.0f} MB")
+
+
+def check_sparse_memory(name: str, data: Table, bytes_per_cell: float):
+    """Before a fit allocates anything: a clear MemoryError when a sparse
+    table's ``rows x columns`` cells times ``bytes_per_cell`` (what the
+    learner holds per cell while it fits, :attr:`RuleLearner.bytes_per_cell`)
+    exceed the memory available. Nothing to check for a dense table (it
+    already holds 8 bytes a cell), a learner whose memory follows the
+    non-zeros (``bytes_per_cell == 0``) or where the memory is not known."""
+    if not sp.issparse(data.X) or not bytes_per_cell:
+        return
+    n, p = data.X.shape
+    need = float(n) * p * bytes_per_cell
+    free = available_memory()
+    if free is not None and need > free:
+        learner = name[:1].upper() + name[1:]
+        raise MemoryError(
+            f"{learner} holds about {bytes_per_cell:g} bytes per cell of a sparse table "
+            f"while it learns: {n:,} rows x {p:,} columns need about {_size(need)}, "
+            f"and {_size(free)} are available. SLIPPER learns from a sparse table "
+            "in memory in proportion to its non-zeros; or keep fewer columns first "
+            "(e.g. Preprocess: Select Relevant Features).")
