@@ -98,8 +98,14 @@ def main(argv=None):
     p.add_argument("--timeout", type=float, default=600)
     args = p.parse_args(argv)
 
+    import tempfile
+
     from AnyQt.QtCore import QSize
     from AnyQt.QtWidgets import QApplication
+    from orangewidget.settings import set_widget_settings_dir_components
+    # the widgets' class defaults and the workflow's settings only: not the
+    # defaults this machine's canvas saved when a widget was last closed
+    set_widget_settings_dir_components(tempfile.mkdtemp(prefix="orange-rules-"), "run")
     app = QApplication([])
     from Orange.canvas.config import Config
     from orangecanvas.application.examples import workflows

@@ -232,6 +232,32 @@ class TestOWRulesViewer(owtest.WidgetTest):
         # the row is as high as its lines
         self.assertGreater(w.view.rowHeight(row), height)
 
+    def test_full_conditions_by_default_and_row_heights_follow_a_sort(self):
+        """As in Orange's CN2 Rule Viewer, conditions are shown in full, one
+        per line, unless "Compact conditions" is checked; after a sort or a
+        filter every row is as high as its own rule's lines."""
+        self.assertFalse(OWRulesViewer.compact_view.default)
+        model = fitted("sls")  # rules of one condition and of several
+        self.show(model, self.heart)
+        w = self.widget
+        line = w.view.fontMetrics().lineSpacing()
+
+        def heights_match():
+            counts = w.rule_model.line_counts()
+            for row, n in enumerate(counts):
+                self.assertEqual(w.view.rowHeight(row), line * int(n) + 8)
+            return counts
+        counts = heights_match()
+        self.assertEqual((counts.min(), counts.max() > 1), (1, True))  # short rows move
+        # where tall ones were
+        w.view.sortByColumn(4, Qt.DescendingOrder)  # by covered rows
+        heights_match()
+        w.filter_edit.setText("gender")
+        heights_match()
+        w.filter_edit.setText("")
+        w.view.sortByColumn(0, Qt.AscendingOrder)
+        heights_match()
+
     def test_plots_render(self):
         w = self.widget
         for kind in ("roccer", "sls", "evc", "logreg"):
@@ -587,11 +613,11 @@ class TestOWRulesViewer(owtest.WidgetTest):
                        for r in range(w.rule_model.rowCount()))
         self.assertEqual(shown, list(np.flatnonzero(used)))
         self.assertIn("non-zero weight", w.info_label.text())
-        # the conditions shown are those of the rule in the row
+        # the conditions shown are those of the rule in the row (one per line)
         for r in range(w.rule_model.rowCount()):
             k = int(w.rule_model.data(w.rule_model.index(r, 0), RULE_ROLE))
             text = w.rule_model.data(w.rule_model.index(r, 1))
-            self.assertEqual(text, " AND ".join(w.table.conditions[k]) or "TRUE")
+            self.assertEqual(text, " AND\n".join(w.table.conditions[k]) or "TRUE")
         w.unused_check.click()
         self.assertEqual(w.rule_model.rowCount(), len(model.rule_list))
         self.assertTrue(all(viewer.used_mask(fitted(k)).all() for k in ("evc", "slipper")))
