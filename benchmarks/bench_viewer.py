@@ -77,7 +77,8 @@ def main():
     args = p.parse_args()
     from orangewidget.settings import set_widget_settings_dir_components
     # the viewer's class defaults, not what this machine's canvas saved
-    set_widget_settings_dir_components(tempfile.mkdtemp(prefix="orange-rules-"), "bench")
+    settings = tempfile.TemporaryDirectory(prefix="orange-rules-")
+    set_widget_settings_dir_components(settings.name, "bench")
     from AnyQt.QtCore import Qt
     from AnyQt.QtWidgets import QApplication
     app = QApplication.instance() or QApplication(sys.argv)
@@ -128,6 +129,7 @@ def main():
         "`min_new_coverage=0`. Sort: by *Covered*, then back by *#*; filter: typing "
         "a word, then clearing it.", "", *rows, ""])
     write_report(args.out, text.splitlines())
+    settings.cleanup()
 
 
 if __name__ == "__main__":

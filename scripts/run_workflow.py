@@ -105,7 +105,8 @@ def main(argv=None):
     from orangewidget.settings import set_widget_settings_dir_components
     # the widgets' class defaults and the workflow's settings only: not the
     # defaults this machine's canvas saved when a widget was last closed
-    set_widget_settings_dir_components(tempfile.mkdtemp(prefix="orange-rules-"), "run")
+    settings = tempfile.TemporaryDirectory(prefix="orange-rules-")
+    set_widget_settings_dir_components(settings.name, "run")
     app = QApplication([])
     from Orange.canvas.config import Config
     from orangecanvas.application.examples import workflows
@@ -155,6 +156,7 @@ def main(argv=None):
     print(json.dumps(report))
     scheme.clear()
     app.processEvents()
+    settings.cleanup()
     return 0
 
 
