@@ -22,10 +22,15 @@ def problems(draw):
     n_cont = draw(st.integers(0 if n_disc else 1, 3))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     max_thresholds = draw(st.sampled_from([None, None, 2, 4]))
+    # mostly one value per column (a bag of words' zeros), so that the
+    # exception counts are used (SearchData.by_exceptions)
+    sparse = draw(st.booleans())
     codes, n_bins, lo, hi, ordinal = [], [], [], [], []
     for _ in range(n_disc):
         k = int(rng.integers(2, 5))
         c = rng.integers(0, k, n).astype(np.int32)
+        if sparse:
+            c[rng.random(n) < 0.8] = 0
         c[rng.random(n) < 0.1] = -1
         codes.append(c)
         n_bins.append(k)
@@ -34,6 +39,8 @@ def problems(draw):
         ordinal.append(0)
     for _ in range(n_cont):
         x = rng.integers(0, int(rng.integers(2, 12)), n).astype(float)
+        if sparse:
+            x[rng.random(n) < 0.8] = 0
         x[rng.random(n) < 0.1] = np.nan
         c, l, h = ordinal_bins(x, max_thresholds)
         codes.append(c)
@@ -48,8 +55,12 @@ def problems(draw):
         w = rng.choice([0.5, 1.0, 2.0, 3.0], n)
     else:
         w = rng.choice([0.0, 1.0, 2.0], n)
+    exceptions = draw(st.sampled_from([None, False, True]))
+    if exceptions and not np.all(w == np.floor(w)):
+        exceptions = None  # exception counts need integer weights
     sd = SearchData(np.column_stack(codes), np.array(n_bins, np.int32),
-                    np.array(ordinal, np.int8), np.concatenate(lo), np.concatenate(hi), w)
+                    np.array(ordinal, np.int8), np.concatenate(lo), np.concatenate(hi), w,
+                    exceptions)
     y = rng.integers(0, 2, n)
     y[: 2] = [0, 1]
     code = np.where(y == 1, 2, 0).astype(np.int8)
@@ -250,3 +261,74 @@ def test_search_cache_changes_no_result(problem, mu, beta):
         code[(code == 2) & plain[3]] = 1
     if np.all(w == np.floor(w)):
         assert cache.hits + cache.misses > 0  # used with integer weights only
+
+
+def _layouts(sd):
+    """``sd`` counted row by row and by exceptions (integer weights only)."""
+    args = (sd.codes_arr, sd.n_bins_arr, sd.ordinal_arr, sd.lo_arr, sd.hi_arr, sd.w_arr)
+    return SearchData(*args, exceptions=False), SearchData(*args, exceptions=True)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.floats(0.0, 4.0), st.floats(0.0, 2.0))
+def test_exception_counts_give_the_same_searches_to_the_last_bit(problem, mu, beta):
+    """The same rules, statistics (exactly equal floats), covered rows and
+    per-length maxima whether the class counts come row by row or from the
+    exceptions: a covering loop with the cache of counted rules (which
+    moves the newly covered positives' weights) and the permutation
+    searches."""
+    from orangecontrib.rules.core import SearchCache
+    sd, code, s = problem
+    w = np.asarray(sd.w_arr)
+    if not np.all(w == np.floor(w)):
+        with pytest.raises(ValueError, match="integer weights"):
+            _layouts(sd)
+        return
+    rows, exc = _layouts(sd)
+    assert not rows.by_exceptions and exc.by_exceptions
+    assert exc.n_exceptions <= sd.n * sd.n_feat
+    L = s["max_rule_length"]
+    pos = code > 0
+    S, N = float(w[pos].sum()), float(w.sum())
+    args = (Quality.QUALITY_EVC, S, N, mu + np.arange(L) * 0.5, np.full(L, beta), 2.0,
+            0.5, s["beam_width"], L, s["min_covered"], s["parent_alpha"], True, True,
+            s["boundary_only"])
+    caches = SearchCache(rows), SearchCache(exc)
+    code = code.copy()
+    for _ in range(20):
+        a = beam_search(rows, code, *args, None, caches[0])
+        b = beam_search(exc, code, *args, None, caches[1])
+        assert a[0] == b[0] and a[1] == b[1]
+        np.testing.assert_array_equal(a[2], b[2])
+        np.testing.assert_array_equal(a[3], b[3])
+        if a[0] is None:
+            break
+        code[(code == 2) & a[3]] = 1
+    y = (code > 0).astype(np.int32)
+    S2 = np.array([float(w[y == c].sum()) for c in range(2)])
+    for layout_args in ((s["beam_width"], L, s["min_covered"], s["boundary_only"]),):
+        np.testing.assert_array_equal(
+            permutation_maxima(rows, y, np.arange(2, dtype=np.int32), S2, N, *layout_args),
+            permutation_maxima(exc, y, np.arange(2, dtype=np.int32), S2, N, *layout_args))
+
+
+def test_exception_counts_are_chosen_for_mostly_constant_columns():
+    """By default: with integer weights when at most a quarter of the cells
+    are not their column's most common code; never with other weights. The
+    choice survives pickling, and the data take less memory."""
+    import pickle
+    rng = np.random.default_rng(0)
+    n, F = 200, 30
+    codes = np.where(rng.random((n, F)) < 0.1, 1, 0).astype(np.int32)
+    codes[rng.random((n, F)) < 0.02] = -1
+    args = (codes, np.full(F, 2, np.int32), np.ones(F, np.int8), np.zeros(2 * F),
+            np.ones(2 * F))
+    sparse = SearchData(*args, np.ones(n))
+    assert sparse.by_exceptions
+    assert sparse.n_exceptions == int((codes != 0).sum())
+    assert sparse.__sizeof__() < SearchData(*args, np.ones(n), False).__sizeof__()
+    assert pickle.loads(pickle.dumps(sparse)).by_exceptions
+    assert not pickle.loads(pickle.dumps(SearchData(*args, np.ones(n), False))).by_exceptions
+    assert not SearchData(*args, np.full(n, 0.5)).by_exceptions  # not integer
+    dense = rng.integers(0, 2, (n, F)).astype(np.int32)
+    assert not SearchData(dense, *args[1:], np.ones(n)).by_exceptions

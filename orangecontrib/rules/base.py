@@ -404,8 +404,8 @@ class RuleLearner(Learner):
     #: learners that read it)
     needs_order = False
     #: the bytes a fit holds per cell (rows x columns) of a sparse table: the
-    #: searches' bin codes and their slots (8.3-9.2 measured on 8,000 x
-    #: 10,000, benchmarks/results/sparse.md); 0 when the memory follows the
+    #: searches' bin codes (6.8-8.6 measured on 8,000 x 10,000,
+    #: benchmarks/results/sparse.md); 0 when the memory follows the
     #: non-zeros (SLIPPER). A fit that would not fit in the memory available
     #: stops before it starts (:func:`tables.check_sparse_memory`)
     bytes_per_cell = 10

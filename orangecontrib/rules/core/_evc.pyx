@@ -386,12 +386,31 @@ cdef class SearchData:
     slots row by row (``slots``); the codes are not kept a third time.
     Codes built column by column (Fortran order, as
     ``features.search_data`` does) become ``codes_t`` without a copy.
+
+    *Exception counts* (``by_exceptions``): when most cells hold their
+    feature's most common code (a bag of words' zeros, a binary attribute),
+    the rows are kept instead as the cells that do not (``exc``, a slot, or
+    ``-(f + 1)`` for a missing value of feature ``f``), and a parent's class
+    counts are those cells' sums, the most common code's counts taken as the
+    parent's total less the feature's other codes and missing values. A
+    count then costs the rows' exceptions, not rows x features, and the
+    row-major slots are not made. The counts are the same to the last bit
+    because they are only used with integer weights (``table.exact``),
+    whose sums are exact. ``exceptions``: ``None`` (default) uses them when
+    the weights allow it and at most a quarter of the cells are exceptions;
+    ``True`` / ``False`` force the choice (``True`` needs integer weights).
     """
 
     cdef readonly object n_bins_arr, ordinal_arr, lo_arr, hi_arr, w_arr
     cdef object __weakref__          # so joblib's Dask backend can scatter it once
     cdef int32_t[:, ::1] slots       # codes + offset[f]: the slot of each cell
     cdef int32_t[:, ::1] codes_t     # the codes, one contiguous column per feature
+    cdef int64_t[::1] exc_ptr        # (n + 1): row r's exceptions exc[exc_ptr[r]:exc_ptr[r + 1]]
+    cdef int32_t[::1] exc            # a slot, or -(f + 1): feature f missing
+    cdef int32_t[::1] mode_slot      # (n_feat): the most common code's slot (-1: none)
+    cdef int32_t[::1] slot_feat      # (n_slots): the feature of each slot
+    cdef readonly bint by_exceptions
+    cdef readonly object exceptions_arg
     cdef int8_t[::1] complete        # 1: the feature has no missing value
     cdef readonly bint positive_weights
     cdef int32_t[::1] offset
@@ -402,7 +421,7 @@ cdef class SearchData:
     cdef XLogX table
     cdef readonly Py_ssize_t n, n_feat, n_slots, max_bins
 
-    def __init__(self, codes, n_bins, ordinal, lo, hi, w):
+    def __init__(self, codes, n_bins, ordinal, lo, hi, w, exceptions=None):
         codes = np.asarray(codes)
         if codes.ndim != 2:
             raise ValueError("codes must be two-dimensional (rows, features)")
@@ -438,10 +457,6 @@ cdef class SearchData:
         self.complete = np.ascontiguousarray(
             np.all(codes_t >= 0, axis=1) if self.n else np.ones(self.n_feat, bool),
             dtype=np.int8).reshape(self.n_feat)
-        slots = np.empty((self.n, self.n_feat), dtype=np.int32)
-        np.add(codes_t.T, offset[:self.n_feat], out=slots)  # in place: no temporaries
-        slots[codes_t.T < 0] = -1                          # the size of the codes
-        self.slots = slots
         # x log x for integer counts: only when every weight is an integer
         total = float(self.w_arr.sum())
         if (self.n and np.all(self.w_arr == np.floor(self.w_arr))
@@ -456,6 +471,57 @@ cdef class SearchData:
             self.table = XLogX(&self.xlogx[0], <double>top, True, &self.logk[0])
         else:
             self.table = NO_TABLE
+        self.exceptions_arg = exceptions
+        self._layout(codes_t, offset, exceptions)
+
+    def _layout(self, codes_t, offset, exceptions):
+        """The row-major slots, or the exceptions (see the class docstring)."""
+        n, F = self.n, self.n_feat
+        if exceptions and not self.table.exact:
+            raise ValueError("exception counts need integer weights")
+        self.slot_feat = np.repeat(np.arange(F, dtype=np.int32),
+                                   self.n_bins_arr).astype(np.int32)
+        mode = np.full(F, -1, dtype=np.int64)
+        n_exc = 0
+        if exceptions is not False and self.table.exact and n and F:
+            for f in range(F):
+                known = codes_t[f][codes_t[f] >= 0]
+                if known.shape[0]:
+                    counts = np.bincount(known, minlength=self.n_bins_arr[f])
+                    mode[f] = int(np.argmax(counts))  # ties: the lowest code
+                    n_exc += n - int(counts[mode[f]])
+                else:
+                    n_exc += n
+        self.by_exceptions = bool(exceptions) if exceptions is not None else (
+            self.table.exact and n > 0 and F > 0 and 4 * n_exc <= n * F)
+        if not self.by_exceptions:
+            slots = np.empty((n, F), dtype=np.int32)
+            np.add(codes_t.T, offset[:F], out=slots)  # in place: no temporaries
+            slots[codes_t.T < 0] = -1                 # the size of the codes
+            self.slots = slots
+            self.exc_ptr = np.zeros(n + 1, dtype=np.int64)
+            self.exc = np.zeros(1, dtype=np.int32)
+            self.mode_slot = np.full(max(F, 1), -1, dtype=np.int32)
+            return
+        self.slots = np.zeros((1, 1), dtype=np.int32)
+        self.mode_slot = np.ascontiguousarray(
+            np.where(mode >= 0, mode + offset[:F], -1), dtype=np.int32)
+        # the exceptions row by row, feature by feature within a row
+        rows, feats = np.nonzero(codes_t.T != mode.astype(np.int32)[None, :])
+        code = codes_t[feats, rows]
+        self.exc = np.ascontiguousarray(
+            np.where(code >= 0, code + offset[feats], -(feats + 1)), dtype=np.int32)
+        if self.exc.shape[0] == 0:
+            self.exc = np.zeros(1, dtype=np.int32)
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=ptr[1:])
+        self.exc_ptr = ptr
+
+    @property
+    def n_exceptions(self) -> int:
+        """Cells that are not their feature's most common code (with
+        ``by_exceptions``; else 0)."""
+        return int(self.exc_ptr[self.n]) if self.by_exceptions else 0
 
     @property
     def codes_arr(self):
@@ -464,14 +530,15 @@ cdef class SearchData:
 
     def __reduce__(self):
         return SearchData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr,
-                            self.lo_arr, self.hi_arr, self.w_arr)
+                            self.lo_arr, self.hi_arr, self.w_arr, self.exceptions_arg)
 
     def __sizeof__(self):
         """The bytes it holds (what a task would copy if it were pickled)."""
         codes = 4 * self.n * self.n_feat
+        layout = (12 * self.n_exceptions + 8 * self.n if self.by_exceptions else codes)
         return int(sum(a.nbytes for a in (self.n_bins_arr, self.ordinal_arr, self.lo_arr,
                                            self.hi_arr, self.w_arr))
-                   + 2 * codes + 64)
+                   + codes + layout + 64)
 
 
 cdef void _fill_log(double *table, long top) noexcept nogil:
@@ -641,6 +708,13 @@ cdef Entry *_find(Cache *c, const Cond *key, int32_t n, uint64_t h, bint *found)
 cdef struct Search:
     # inputs
     const int32_t *slots     # (n, n_feat): the count slot of each cell, -1 missing
+    bint by_exc              # count by exceptions (SearchData.by_exceptions) instead
+    const int64_t *exc_ptr
+    const int32_t *exc
+    const int32_t *mode_slot
+    const int32_t *slot_feat
+    int64_t *exc_rows        # scratch (n_feat): a parent's rows with an exception there
+    double *exc_w            # scratch (3 n_feat): their weights by class, or moved weights
     const int32_t *codes_t   # (n_feat, n): the codes by feature
     const int32_t *offset
     bint positive_weights
@@ -919,6 +993,80 @@ cdef inline Py_ssize_t _next_present(const uint64_t *bits, Py_ssize_t k,
         word = bits[j]
 
 
+cdef void _exception_counts(Search *S, const Rule *parent) noexcept nogil:
+    """:func:`coded_class_counts` with ``S.present`` by the parent's rows'
+    exceptions (``SearchData.by_exceptions``): the other slots' counts and
+    the missing values' weights by one pass over the exceptions, then each
+    feature's most common slot as the parent's total less those. Exact for
+    integer weights (their sums are)."""
+    cdef Py_ssize_t r, p, f, k, m, F = S.n_feat
+    cdef int64_t i
+    cdef int32_t e
+    cdef int c
+    cdef double wi, v
+    cdef double total[3]
+    cdef double *cnt = S.counts
+    total[0] = total[1] = total[2] = 0
+    memset(S.exc_rows, 0, F * sizeof(int64_t))
+    memset(S.exc_w, 0, 3 * F * sizeof(double))
+    for r in range(parent.n_rows):
+        i = parent.rows[r]
+        c = S.cls[i]
+        wi = S.w[i]
+        total[c] += wi
+        for p in range(S.exc_ptr[i], S.exc_ptr[i + 1]):
+            e = S.exc[p]
+            if e >= 0:
+                cnt[4 * e + c] += wi
+                S.present[e >> 6] |= (<uint64_t>1) << (e & 63)
+                S.exc_rows[S.slot_feat[e]] += 1
+            else:
+                S.exc_w[3 * (-e - 1) + c] += wi
+                S.exc_rows[-e - 1] += 1
+    for f in range(F):
+        m = S.mode_slot[f]
+        if m < 0 or S.exc_rows[f] >= parent.n_rows:
+            continue  # no row of the parent has the most common code
+        for c in range(3):
+            v = total[c] - S.exc_w[3 * f + c]
+            for k in range(S.offset[f], S.offset[f + 1]):
+                if k != m:
+                    v -= cnt[4 * k + c]
+            cnt[4 * m + c] = v
+        S.present[m >> 6] |= (<uint64_t>1) << (m & 63)
+
+
+cdef void _move_by_exceptions(Search *S, const int32_t *rows, Py_ssize_t n_rows) noexcept nogil:
+    """The weight of ``rows`` (positives of the parent no longer uncovered)
+    moved from class 1 to class 2 in every slot they hold, by their
+    exceptions and, for the most common slots, by what the exceptions
+    leave (exact for integer weights)."""
+    cdef Py_ssize_t r, p, f, m, F = S.n_feat
+    cdef int32_t e
+    cdef double wi, moved = 0, d
+    cdef double *cnt = S.counts
+    memset(S.exc_w, 0, F * sizeof(double))
+    for r in range(n_rows):
+        wi = S.w[rows[r]]
+        moved += wi
+        for p in range(S.exc_ptr[rows[r]], S.exc_ptr[rows[r] + 1]):
+            e = S.exc[p]
+            if e >= 0:
+                cnt[4 * e + 1] -= wi
+                cnt[4 * e + 2] += wi
+                S.exc_w[S.slot_feat[e]] += wi
+            else:
+                S.exc_w[-e - 1] += wi
+    if n_rows == 0:
+        return
+    for f in range(F):
+        m = S.mode_slot[f]
+        d = moved - S.exc_w[f]
+        if m >= 0 and d != 0:
+            cnt[4 * m + 1] -= d
+            cnt[4 * m + 2] += d
+
+
 cdef void _count(Search *S, const Rule *parent) noexcept nogil:
     """Class counts of every slot over the parent's rows into ``S.counts``
     (and ``S.present``): from the cache when the rule was refined before,
@@ -951,6 +1099,9 @@ cdef void _count(Search *S, const Rule *parent) noexcept nogil:
                     m += 1
             e.n_upos = m
             S.n_rows_counted += m
+            if S.by_exc:
+                _move_by_exceptions(S, e.upos, m)
+                return
             for r in range(m):
                 row = S.slots + e.upos[r] * F
                 wi = S.w[e.upos[r]]
@@ -962,7 +1113,9 @@ cdef void _count(Search *S, const Rule *parent) noexcept nogil:
             return
     memset(S.present, 0, S.n_words * sizeof(uint64_t))
     S.n_rows_counted += parent.n_rows
-    if S.positive_weights and parent.n_rows * F >= S.n_slots:
+    if S.by_exc:
+        _exception_counts(S, parent)
+    elif S.positive_weights and parent.n_rows * F >= S.n_slots:
         # many rows: a slot is held iff it has weight; find them afterwards
         coded_class_counts(S.slots, F, parent.rows, parent.n_rows, S.cls, S.w, cnt, NULL)
         for k in range(S.n_slots):
@@ -1270,6 +1423,13 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
                        Cache *cache) noexcept nogil:
     cdef Py_ssize_t per_parent
     S.slots = &data.slots[0, 0] if data.n and data.n_feat else NULL
+    S.by_exc = data.by_exceptions
+    S.exc_ptr = &data.exc_ptr[0]
+    S.exc = &data.exc[0]
+    S.mode_slot = &data.mode_slot[0]
+    S.slot_feat = &data.slot_feat[0] if data.n_slots else NULL
+    S.exc_rows = <int64_t *>calloc(data.n_feat + 1, sizeof(int64_t))
+    S.exc_w = <double *>calloc(3 * (data.n_feat + 1), sizeof(double))
     S.codes_t = &data.codes_t[0, 0] if data.n and data.n_feat else NULL
     S.positive_weights = data.positive_weights
     S.offset = &data.offset[0]
@@ -1315,7 +1475,7 @@ cdef bint _init_search(Search *S, SearchData data, const int8_t *cls, int qualit
     S.next_beam = <Rule *>malloc(beam_width * sizeof(Rule))
     S.n_beam = 0
     return (S.counts != NULL and S.present != NULL and S.key != NULL and S.upos != NULL
-            and S.buf != NULL and S.heap != NULL
+            and S.exc_rows != NULL and S.exc_w != NULL and S.buf != NULL and S.heap != NULL
             and S.best_conds != NULL and S.beam != NULL and S.next_beam != NULL)
 
 
@@ -1324,6 +1484,8 @@ cdef void _free_search(Search *S) noexcept nogil:
         _free_beam(S.beam, S.n_beam)
     free(S.counts)
     free(S.present)
+    free(S.exc_rows)
+    free(S.exc_w)
     free(S.key)
     free(S.upos)
     free(S.buf)
