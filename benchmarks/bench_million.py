@@ -50,6 +50,8 @@ def make_learner(name):
         import orangecontrib.rules.sls as sls
         sls.SLSData = partial(sls.SLSData, simd=False)
         name = "sls"
+    if name == "sls-paper-rho":  # the paper's Q(r) ∝ rho^e(r) on any number of rows
+        return R.SLSEnsembleLearner(rho_rows=None)
     if name == "slipper-5folds":  # T by all five folds at every size (the old default)
         import orangecontrib.rules.slipper as S
         S.CV_MAX_ROWS = None

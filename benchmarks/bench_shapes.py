@@ -68,7 +68,9 @@ def make_learner(name):
             "rf": lambda: RandomForestLearner(random_state=0),
             # not a default: SLS's searches in two threads (the same model)
             "sls-2threads": lambda: R.SLSEnsembleLearner(n_jobs=2),
-            "sls-scalar": R.SLSEnsembleLearner}[name]()
+            "sls-scalar": R.SLSEnsembleLearner,
+            # not a default: the paper's Q(r) ∝ rho^e(r) on any number of rows
+            "sls-paper-rho": lambda: R.SLSEnsembleLearner(rho_rows=None)}[name]()
 
 
 def _fit_one(name, shape, queue):

@@ -682,3 +682,29 @@ def test_probabilities_are_calibrated_where_the_vote_is_unanimous():
     p = model(data, model.Probs)[:, 1]
     assert abs(p[a == 1].mean() - 0.7) < 0.03 and abs(p[a == 0].mean() - 0.3) < 0.03
     assert p.max() < 0.8 and p.min() > 0.2
+
+
+def test_rho_counts_errors_as_a_share_beyond_rho_rows():
+    """Up to ``rho_rows`` examples ``Q(r) ∝ rho^e(r)`` is the paper's; on
+    ``m`` more, an error counts ``rho_rows / m``, so rule sets with the
+    same error rates get the same weights on any number of rows; the rule
+    sets themselves do not change."""
+    from orangecontrib.rules.sls import error_share, white_noise_weights
+    assert error_share(500, 1000) == error_share(1000, 1000) == error_share(10 ** 6, None) == 1
+    assert error_share(4000, 1000) == 0.25
+    errors = np.array([10.0, 12.0, 30.0])
+    np.testing.assert_allclose(white_noise_weights(errors * 10, 0.9, error_share(10000, 1000)),
+                               white_noise_weights(errors, 0.9))
+    data = Table("titanic")  # 2,201 rows: beyond the default 1,000
+    paper = SLSEnsembleLearner(n_rule_sets=3, max_steps=500, rho_rows=None)(data)
+    default = SLSEnsembleLearner(n_rule_sets=3, max_steps=500)(data)
+    for a, b in zip(paper.ensembles, default.ensembles):
+        assert a.rule_sets == b.rule_sets
+        np.testing.assert_array_equal(a.errors, b.errors)
+        np.testing.assert_allclose(b.weights, white_noise_weights(
+            a.errors, 0.9, 1000 / len(data)))
+        assert b.weights.max() < a.weights.max()  # less concentrated than the paper's
+    small = data[:800]
+    same = [SLSEnsembleLearner(n_rule_sets=3, max_steps=500, rho_rows=r)(small)
+            for r in (None, 1000)]
+    assert str(same[0]) == str(same[1])

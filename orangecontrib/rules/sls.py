@@ -142,13 +142,24 @@ def rule_set_fires(rule_set: tuple, X) -> np.ndarray:
     return covering(rules, X).any(axis=1)
 
 
-def white_noise_weights(errors: np.ndarray, rho: float) -> np.ndarray:
+def white_noise_weights(errors: np.ndarray, rho: float, per_error: float = 1.0) -> np.ndarray:
     """Section 4: ``Q(r) ∝ rho^e(r)`` (``rho = exp(-lambda/m)``), normalised;
-    computed in log space so many errors do not underflow."""
-    errors = np.asarray(errors, dtype=float)
+    computed in log space so many errors do not underflow. ``per_error``:
+    what one error counts (:func:`error_share`; 1: the paper's)."""
+    errors = np.asarray(errors, dtype=float) * per_error
     logq = errors * log(rho)
     q = np.exp(logq - logq.max())
     return q / q.sum()
+
+
+def error_share(m: float, rho_rows: int | None) -> float:
+    """What one training error counts in ``Q(r) ∝ rho^e(r)`` on ``m``
+    examples: 1 (the paper's) up to ``rho_rows`` examples, beyond that
+    ``rho_rows / m``, so that the weights follow the error rate and not
+    the number of rows (``None``: always 1). doc/sls.md, "Algorithm 2"."""
+    if rho_rows is None or m <= rho_rows:
+        return 1.0
+    return float(rho_rows) / float(m)
 
 
 #: a rule set's regions for its probabilities: the rows its nearest rule
@@ -562,7 +573,8 @@ class SLSEnsembleModel(RuleModel):
         return self.describe()
 
 
-def keep_within_budget(found: dict, rho: float, max_rules: int) -> dict:
+def keep_within_budget(found: dict, rho: float, max_rules: int,
+                       per_error: float = 1.0) -> dict:
     """The rule sets an ensemble keeps when all of them together may hold
     at most ``max_rules`` distinct rules (per class's ensemble):
     ``found[c]`` maps class ``c``'s distinct rule sets to ``(k, regions)``.
@@ -570,12 +582,12 @@ def keep_within_budget(found: dict, rho: float, max_rules: int) -> dict:
     among its class's; ties: fewer rules, then the order found), then the
     others heaviest first, each kept if the distinct rules stay within the
     budget; the weights are then those of the kept sets (Section 4 on
-    them)."""
+    them). ``per_error``: as in :func:`white_noise_weights`."""
     order = []
     for c, sets in found.items():
         rule_sets = list(sets)
         regions = np.array([sets[rs][1] for rs in rule_sets])
-        q = white_noise_weights(regions[:, 1] + regions[:, 2], rho)
+        q = white_noise_weights(regions[:, 1] + regions[:, 2], rho, per_error)
         ranked = sorted(range(len(rule_sets)), key=lambda i: (-q[i], len(rule_sets[i]), i))
         order.append([(c, rule_sets[i], q[i]) for i in ranked])
     kept = {c: {} for c in found}
@@ -626,7 +638,9 @@ class SLSEnsembleLearner(RuleLearner):
 
     ``k_max``: largest rule-set size; ``n_rule_sets`` (the paper's ``o``):
     rule sets sampled per ``k``; ``rho``: white-noise parameter of the
-    weights ``Q(r) ∝ rho^e(r)``; ``max_steps``, ``p_noise``, ``p_restart``:
+    weights ``Q(r) ∝ rho^e(r)``, where an error counts 1 on up to
+    ``rho_rows`` training examples and ``rho_rows / m`` on ``m`` more than that
+    (``None``: always 1, the paper's); ``max_steps``, ``p_noise``, ``p_restart``:
     the SLS (Algorithm 1); ``n_intervals``: equal-frequency intervals for
     continuous attributes, and ``numeric``: whether a rule tests their cuts
     (``"thresholds"``, default: ``A < t`` / ``A >= t``) or one interval
@@ -647,6 +661,10 @@ class SLSEnsembleLearner(RuleLearner):
         Rule sets sampled per size ``k`` (the paper's ``o``).
     rho : float
         White-noise parameter of the weights ``Q(r) ∝ rho^e(r)``, in (0, 1].
+    rho_rows : int, optional
+        Up to this many training examples an error counts 1 in ``e(r)``;
+        on more, the errors are scaled to this many, so the weights follow
+        the error rate (``None``: the paper's count on any number).
     max_steps : int
         Steps of one stochastic local search.
     p_noise, p_restart : float
@@ -675,7 +693,7 @@ class SLSEnsembleLearner(RuleLearner):
     def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
                  p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
                  theta=0.0,
-                 delta=0.05, max_rules=None, n_jobs=None, random_state=0,
+                 delta=0.05, max_rules=None, rho_rows=1000, n_jobs=None, random_state=0,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.k_max = check_int("k_max", k_max, 1)
@@ -689,6 +707,7 @@ class SLSEnsembleLearner(RuleLearner):
         self.theta = check_number("theta", theta, 0, 2)
         self.delta = check_number("delta", delta, 0, 1, low_open=True, high_open=True)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
+        self.rho_rows = check_int("rho_rows", rho_rows, 1, none=True)
         self.n_jobs = check_n_jobs(n_jobs)
         self.random_state = check_random_state(random_state)
 
@@ -746,8 +765,9 @@ class SLSEnsembleLearner(RuleLearner):
         # the searches' data is done with: freed before the model counts its
         # rules' coverage (on sparse data that makes the rules' columns dense)
         del sd, codes, jobs, results
+        per_error = error_share(m, self.rho_rows)
         if self.max_rules is not None:
-            found = keep_within_budget(found, self.rho, self.max_rules)
+            found = keep_within_budget(found, self.rho, self.max_rules, per_error)
         ensembles, bounds = [], {}
         for c in classes:
             rule_sets = list(found[c])
@@ -755,7 +775,7 @@ class SLSEnsembleLearner(RuleLearner):
                 continue
             regions = np.array([found[c][rs][1] for rs in rule_sets])
             errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
-            q = white_noise_weights(errors, self.rho)
+            q = white_noise_weights(errors, self.rho, per_error)
             ensembles.append(Ensemble(c, rule_sets, q, errors,
                                       np.array([found[c][rs][0] for rs in rule_sets])))
             nz = q[q > 0]
