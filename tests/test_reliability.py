@@ -257,7 +257,7 @@ BAD_PARAMETERS = {
                 multi_class="softmax"),
     "sls": dict(k_max=0, n_rule_sets=0, rho=0, max_steps=-1, p_noise=2, p_restart=-0.1,
                 n_intervals=1, numeric="bins", theta=3, delta=1, n_jobs=0,
-                random_state=-5, max_rules=0, rho_rows=0),
+                random_state=-5, max_rules=0, rho_rows=0, search_rows=0),
     "roccer": dict(min_support=0, min_confidence=1.5, min_lift=0, max_length=0,
                    min_cuts=-1, max_cuts=0, numeric="x", max_candidates=0,
                    max_memory_mb=float("inf"), max_rules="10", multi_class="softmax",

@@ -708,3 +708,28 @@ def test_rho_counts_errors_as_a_share_beyond_rho_rows():
     same = [SLSEnsembleLearner(n_rule_sets=3, max_steps=500, rho_rows=r)(small)
             for r in (None, 1000)]
     assert str(same[0]) == str(same[1])
+
+
+def test_searches_on_a_sample_beyond_search_rows():
+    """On more than ``search_rows`` rows the local searches run on a
+    stratified sample (every class in it, repeatable, apart from the
+    searches' own seeds), the leaf estimates on every row; up to it,
+    nothing changes."""
+    data = Table("titanic")
+    kw = dict(n_rule_sets=2, max_steps=300)
+    assert str(SLSEnsembleLearner(**kw)(data)) == str(
+        SLSEnsembleLearner(search_rows=None, **kw)(data))  # 2,201 rows: no sample
+    learner = SLSEnsembleLearner(search_rows=500, **kw)
+    rows = learner.search_sample(data.Y.astype(int), data.domain.class_var.values)
+    assert 495 <= len(rows) <= 505 and np.all(np.diff(rows) > 0)
+    shares = np.bincount(data.Y[rows].astype(int)) / len(rows)
+    np.testing.assert_allclose(shares, np.bincount(data.Y.astype(int)) / len(data), atol=0.01)
+    sampled = learner(data)
+    assert sampled.search_rows == len(rows)
+    assert "sample of" in "\n".join(sampled.summary_lines())
+    assert str(sampled) == str(SLSEnsembleLearner(search_rows=500, **kw)(data))
+    # the searches saw the sample only: the same rule sets as on those rows
+    on_rows = SLSEnsembleLearner(**kw)(data[rows])
+    assert [e.rule_sets for e in sampled.ensembles] == [e.rule_sets for e in on_rows.ensembles]
+    p = sampled(data, sampled.Probs)
+    assert np.all(np.isfinite(p)) and np.allclose(p.sum(axis=1), 1)

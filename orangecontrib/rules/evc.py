@@ -49,6 +49,7 @@ from .parallel import parallel_map
 from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
                      check_random_state)
 from .rules import Condition, Rule, budget_prefixes
+from .tables import stratified_rows
 from .ruleset import RuleSetModel, check_strategy
 
 EULER_GAMMA = 0.5772156649015329
@@ -290,12 +291,7 @@ def gumbel_rows(y, w, size, random_state=0):
     if size is None or n <= size:
         return None
     rng = np.random.default_rng(np.random.SeedSequence(random_state).spawn(2)[1])
-    rows = []
-    classes, counts = np.unique(y, return_counts=True)
-    for c, k in zip(classes, counts):
-        take = max(1, int(round(size * k / n)))
-        rows.append(rng.choice(np.flatnonzero(y == c), size=min(take, k), replace=False))
-    return np.sort(np.concatenate(rows))
+    return stratified_rows(y, size, rng)
 
 
 def sd_rows(sd: SearchData, rows) -> SearchData:

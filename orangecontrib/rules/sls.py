@@ -36,6 +36,7 @@ from .features import canonical_rule_set, interval_attributes, interval_codes
 from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import MISSING_OF, Condition, Rule, covering, format_number, row_blocks, violations
+from .tables import stratified_rows
 
 UNKNOWN = "unknown"
 
@@ -330,6 +331,10 @@ class SLSEnsembleModel(RuleModel):
     def summary_lines(self):
         lines = super().summary_lines()
         lines.append(f"{sum(len(e.rule_sets) for e in self.ensembles)} distinct rule sets")
+        sample = getattr(self, "search_rows", None)
+        if sample is not None:
+            lines.append(f"Rule sets searched on a sample of {sample:,} rows (the "
+                         "bound too); probabilities from every row")
         vb = self.voting_bound
         if vb is not None:
             lines.append(f"Error bound (Thm. 2, δ = "
@@ -665,6 +670,10 @@ class SLSEnsembleLearner(RuleLearner):
         Up to this many training examples an error counts 1 in ``e(r)``;
         on more, the errors are scaled to this many, so the weights follow
         the error rate (``None``: the paper's count on any number).
+    search_rows : int, optional
+        On more rows, the local searches (and the rule sets' errors and
+        bounds) use a stratified sample of this many; the probabilities'
+        leaf estimates use every row (``None``: every row).
     max_steps : int
         Steps of one stochastic local search.
     p_noise, p_restart : float
@@ -693,8 +702,8 @@ class SLSEnsembleLearner(RuleLearner):
     def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
                  p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
                  theta=0.0,
-                 delta=0.05, max_rules=None, rho_rows=1000, n_jobs=None, random_state=0,
-                 preprocessors=None):
+                 delta=0.05, max_rules=None, rho_rows=1000, search_rows=100_000,
+                 n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.k_max = check_int("k_max", k_max, 1)
         self.n_rule_sets = check_int("n_rule_sets", n_rule_sets, 1)
@@ -708,6 +717,7 @@ class SLSEnsembleLearner(RuleLearner):
         self.delta = check_number("delta", delta, 0, 1, low_open=True, high_open=True)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.rho_rows = check_int("rho_rows", rho_rows, 1, none=True)
+        self.search_rows = check_int("search_rows", search_rows, 1, none=True)
         self.n_jobs = check_n_jobs(n_jobs)
         self.random_state = check_random_state(random_state)
 
@@ -727,9 +737,26 @@ class SLSEnsembleLearner(RuleLearner):
             return [int(np.argmin(class_preference(dist, values)))]
         return in_name_order(range(len(dist)), values)
 
+    def search_sample(self, y, values):
+        """The rows the local searches run on: ``None`` (all) up to
+        ``search_rows`` rows, else a stratified sample of that many, the
+        classes drawing in name order (so the order of the class values
+        changes nothing), seeded by ``random_state`` apart from the
+        searches' seeds."""
+        if self.search_rows is None or len(y) <= self.search_rows:
+            return None
+        seed = np.random.SeedSequence(self.random_state, spawn_key=(0x534C53, 0))
+        return stratified_rows(y, self.search_rows, np.random.default_rng(seed),
+                               in_name_order(np.unique(y).tolist(), values))
+
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
         codes, n_bins, ordinal, cuts = interval_codes(data, enc, self.n_intervals)
+        # leaf estimates on every row: the weights rescaled to sum to their number
+        leaf_scale = np.count_nonzero(w > 0) / w.sum()
+        sample = self.search_sample(y, data.domain.class_var.values)
+        if sample is not None:  # the searches, their errors and bounds on the sample
+            codes, y, w = codes[sample], y[sample], w[sample]
         sd = SLSData(codes, n_bins, ordinal, w)  # one build for every search
         m = int(np.count_nonzero(w > 0))
         scale = m / w.sum()  # errors in examples: the weights rescaled to sum to m
@@ -785,5 +812,6 @@ class SLSEnsembleLearner(RuleLearner):
         model = SLSEnsembleModel(data.domain, ensembles, dist, bounds,
                                  theta=self.theta, k_max=self.k_max)
         model.set_rule_distributions(data, enc)
-        model.fit_leaf_estimates(data.X, y, w * scale)  # sparse stays sparse
+        model.fit_leaf_estimates(data.X, enc.y, enc.w * leaf_scale)  # sparse stays sparse
+        model.search_rows = m if sample is not None else None
         return model

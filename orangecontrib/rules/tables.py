@@ -1,8 +1,8 @@
 """The tables a learner and a model accept: clear errors for what Orange
 lets through but no fit can use (:func:`check_table`, :func:`check_weights`,
 :func:`check_sparse_memory`), the rows a fit learns from
-(:func:`usable_rows`), and a table's discrete values mapped to a model's by
-name (:func:`map_values_by_name`)."""
+(:func:`usable_rows`, :func:`stratified_rows`), and a table's discrete
+values mapped to a model's by name (:func:`map_values_by_name`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -227,3 +227,21 @@ def check_sparse_memory(name: str, data: Table, bytes_per_cell: float):
             f"and {_size(free)} are available. SLIPPER learns from a sparse table "
             "in memory in proportion to its non-zeros; or keep fewer columns first "
             "(e.g. Preprocess: Select Relevant Features).")
+
+
+def stratified_rows(y, size: int, rng, classes=None) -> np.ndarray:
+    """The sorted row indices of a sample of about ``size`` of the rows of
+    class codes ``y``, drawn without replacement by ``rng``: each class in
+    its share, rounded, and at least one row of each class present.
+    ``classes``: the order in which the classes draw (default: their
+    codes ascending)."""
+    y = np.asarray(y)
+    n = len(y)
+    rows = []
+    for c in (np.unique(y) if classes is None else classes):
+        members = np.flatnonzero(y == c)
+        if not len(members):
+            continue
+        take = max(1, int(round(size * len(members) / n)))
+        rows.append(rng.choice(members, size=min(take, len(members)), replace=False))
+    return np.sort(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.intp)
