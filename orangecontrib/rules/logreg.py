@@ -701,6 +701,14 @@ class RulePath:
 DENSE_DESIGN_MAX_CELLS = 2 ** 24
 
 
+def _csr(rows, cols, vals, shape):
+    """A CSR matrix of the cells given in parts (lists of arrays)."""
+    def cat(parts, dt):
+        return np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)
+    return sp.csr_matrix((cat(vals, float), (cat(rows, np.intp), cat(cols, np.intp))),
+                         shape=shape)
+
+
 def _dense_column(X, a) -> np.ndarray:
     """Column ``a`` of Orange's ``X`` as ``n`` floats (of a sparse ``X``,
     that column alone made dense)."""
@@ -755,28 +763,30 @@ class AttributeFeatures:
         minimiser of eq. 21, since centring changes no weight's penalty."""
         X = sp.csc_matrix(X, dtype=float)
         rows, cols, vals = [], [], []
-        first = {}
         for j, (a, v) in enumerate(self.columns):
-            start, end = X.indptr[a], X.indptr[a + 1]
             if v is None:
-                x = X.data[start:end]
-                u = x / self.size[a] / self.scale[a]
+                start, end = X.indptr[a], X.indptr[a + 1]
+                u = X.data[start:end] / self.size[a] / self.scale[a]
                 rows.append(X.indices[start:end])
                 cols.append(np.full(end - start, j))
                 vals.append(np.where(np.isfinite(u), u, self.mean[a] / self.scale[a]))
-            elif v == 0:
-                first[a] = j
-        for a, j0 in first.items():
-            x = _dense_column(X, a)
-            known = np.flatnonzero(np.isfinite(x))
+        for known, col in self._onehot_cells(X):
             rows.append(known)
-            cols.append(j0 + x[known].astype(np.intp))
+            cols.append(col)
             vals.append(np.ones(len(known)))
+        return _csr(rows, cols, vals, (X.shape[0], len(self.columns)))
 
-        def cat(parts, dt):
-            return np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)
-        return sp.csr_matrix((cat(vals, float), (cat(rows, np.intp), cat(cols, np.intp))),
-                             shape=(X.shape[0], len(self.columns)))
+    def _onehot_cells(self, X):
+        """Per discrete attribute (in the order of the features), the rows
+        with a known value and the one-hot column of each: ``[(rows,
+        columns), ...]``, one pass per attribute."""
+        out = []
+        for j0, (a, v) in enumerate(self.columns):
+            if v == 0:  # the column of value 0 of a discrete attribute
+                x = _dense_column(X, a)
+                known = np.flatnonzero(np.isfinite(x))
+                out.append((known, j0 + x[known].astype(np.intp)))
+        return out
 
     def centre(self, submodels):
         """``submodels`` (``(class, rule indices, b0, w, b)``) fitted on the
@@ -797,7 +807,6 @@ class AttributeFeatures:
         sparse = len(onehot) > NEWTON_MAX_FEATURES
         out = None if sparse else np.zeros((n, p))
         rows, cols, vals = [], [], []
-        first = {}  # the column of value 0 of each discrete attribute
         for j, (a, v) in enumerate(self.columns):
             if v is None:
                 x = X[:, a]
@@ -809,25 +818,14 @@ class AttributeFeatures:
                     vals.append(z)
                 else:
                     out[:, j] = z
-            elif v == 0:
-                first[a] = j
-        for a, j0 in first.items():  # one-hot by index: one pass per attribute
-            x = X[:, a]
-            known = np.flatnonzero(np.isfinite(x))
-            col = j0 + x[known].astype(np.intp)
+        for known, col in self._onehot_cells(X):
             if sparse:
                 rows.append(known)
                 cols.append(col)
                 vals.append(np.ones(len(known)))
             else:
                 out[known, col] = 1.0
-        if not sparse:
-            return out
-        def cat(parts, dt):
-            return np.concatenate(parts).astype(dt) if parts else np.zeros(0, dt)
-        return sp.csr_matrix((cat(vals, float), (cat(rows, np.intp), cat(cols, np.intp))),
-                             shape=(n, p))
-
+        return _csr(rows, cols, vals, (n, p)) if sparse else out
 
     def linear(self, X, w) -> np.ndarray:
         """``self(X) @ w``; for a sparse ``X`` without building the
