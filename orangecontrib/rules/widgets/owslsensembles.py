@@ -50,9 +50,10 @@ class OWSLSEnsembles(OWRulesLearnerBase):
             callback=self.settings_changed)
         self.rho_spin = gui.doubleSpin(
             box, self, "rho", 0.01, 1.0, 0.01, label="Weight decay per error (ρ):",
-            tooltip="A rule set with e training errors gets weight ∝ ρ^e. "
-                    "Smaller values trust the most accurate rule sets more; "
-                    "1 weighs all rule sets equally.",
+            tooltip="A rule set with e training errors gets weight ∝ ρ^e "
+                    "(on more than 1,000 rows, e counts the errors as a share "
+                    "of 1,000). Smaller values trust the most accurate rule "
+                    "sets more; 1 weighs all rule sets equally.",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Local search")
         self.max_steps_spin = gui.spin(
