@@ -14,7 +14,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from orangecontrib.rules import ROCCERLearner, ROCCERModel, core
 from orangecontrib.rules.base import PriorRuleModel
 from orangecontrib.rules.features import encode_table, make_items
-from orangecontrib.rules.roccer import (ListRule, _first_concavity, list_points, repair,
+from orangecontrib.rules.roccer import (Candidates, ListRule, _first_concavity, list_points, repair,
                                         select_rules)
 
 
@@ -43,10 +43,10 @@ def test_miner_matches_brute_force(seed, max_len, weighted):
     y = rng.random(m) < 0.4
     w = rng.random(m) + 0.5 if weighted else np.ones(m)
     min_sup, min_conf = 0.1 * w.sum(), 0.5
-    items, ends, sup, cov, bits, complete = core.mine_class_rules(
+    items, ends, sup, cov, bits, complete, length = core.mine_class_rules(
         lits.bits, lits.attr, core.pack_bits(y.astype(np.uint8)), w,
         min_sup, min_conf, max_len)
-    assert complete
+    assert complete and length == max_len
     starts = np.concatenate([[0], ends[:-1]])
     got = {tuple(items[a:b]): (s, c) for a, b, s, c in zip(starts, ends, sup, cov)}
     expected = {}
@@ -71,8 +71,8 @@ def test_miner_caps_and_rejects_bad_input():
     Xd = np.array([[0, 0], [1, 1]] * 5, np.int32)
     lits = literals(Xd, np.array([2, 2], np.int32))
     pos = core.pack_bits(np.ones(10, np.uint8))
-    *_, complete = core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(10),
-                                         1, 0.5, 2, max_rules=2)
+    *_, complete, _ = core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(10),
+                                            1, 0.5, 2, max_rules=2)
     assert not complete
     with pytest.raises(ValueError):
         core.mine_class_rules(lits.bits, lits.attr[::-1].copy(), pos, np.ones(10), 1, .5, 2)
@@ -80,6 +80,30 @@ def test_miner_caps_and_rejects_bad_input():
         core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(70), 1, .5, 2)
     with pytest.raises(ValueError):
         core.mine_class_rules(lits.bits, lits.attr, pos, np.ones(10), 1, 1.5, 2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.integers(1, 60), st.integers(1, 200))
+def test_shortening_search_is_the_longest_length_that_fits(seed, weighted, max_rules,
+                                                           max_visits):
+    """``shorten=True`` gives, in one search, what searching each length
+    from the longest down gives at the first length within both limits."""
+    rng = np.random.default_rng(seed)
+    m, n_attrs = 60, 5
+    n_values = rng.integers(2, 4, n_attrs)
+    Xd = np.column_stack([rng.integers(0, k, m) for k in n_values]).astype(np.int32)
+    lits = literals(Xd, n_values)
+    y = rng.random(m) < 0.5
+    w = rng.random(m) + 0.5 if weighted else np.ones(m)
+    args = (lits.bits, lits.attr, core.pack_bits(y.astype(np.uint8)), w, 0.05 * w.sum(), 0.3)
+    for length in range(4, 0, -1):
+        expected = core.mine_class_rules(*args, length, max_rules, True, max_visits)
+        if expected[5]:
+            break
+    got = core.mine_class_rules(*args, 4, max_rules, True, max_visits, shorten=True)
+    assert got[5] == expected[5] and got[6] == expected[6] == length
+    for a, b in zip(got[:5], expected[:5]):
+        assert np.array_equal(a, b)
 
 
 # --------------------------------------------------------------- the hull
@@ -100,6 +124,13 @@ def select(*candidates):
     return select_rules(np.array(candidates), POS, W8)
 
 
+def insertion(candidates, unions, seg_tp, seg_fp):
+    """``core.first_insertion`` of candidates given as bitsets (one item each)."""
+    c = Candidates.from_bits(np.array(candidates), POS, W8)
+    return core.first_insertion(c.item_bits, c.items, c.ends, c.tp, c.fp, 0, unions,
+                                seg_tp, seg_fp, POS, W8)
+
+
 def points(rules):
     fp, tp, _ = list_points(rules, POS, W8, 1)
     return list(zip(fp.tolist(), tp.tolist()))
@@ -118,8 +149,7 @@ def test_insertion_after_shifting_past_a_rule():
     r2 = rule(range(8), range(2))          # (2, 8) overlaps r1: read as not r1 and r2
     fp, tp, unions = list_points([ListRule([0], r1)], POS, W8, 1)
     seg_tp, seg_fp = np.diff(np.append(tp, P)), np.diff(np.append(fp, N))
-    assert core.first_insertion(np.array([r2]), 0, unions, seg_tp, seg_fp,
-                                POS, W8) == (0, 1)
+    assert insertion([r2], unions, seg_tp, seg_fp) == (0, 1)
     rules = select(r1, r2)
     assert [r.members for r in rules] == [[0], [1]]
     assert points(rules) == [(0, 0), (0, 6), (2, 8)]
@@ -142,8 +172,7 @@ def test_concavity_after_the_insertion_removes_the_rule():
     assert points(rules) == [(0, 0), (1, 6), (4, 8)]
     fp, tp, unions = list_points(rules, POS, W8, 1)
     seg_tp, seg_fp = np.diff(np.append(tp, P)), np.diff(np.append(fp, N))
-    assert core.first_insertion(np.array([rc]), 0, unions, seg_tp, seg_fp,
-                                POS, W8) == (0, 1)
+    assert insertion([rc], unions, seg_tp, seg_fp) == (0, 1)
     rules.insert(1, ListRule([2], rc))
     # rb now adds only negatives (5, 8): a concavity after the insertion
     assert points(rules) == [(0, 0), (1, 6), (2, 8), (5, 8)]
@@ -310,15 +339,47 @@ def test_numeric_thresholds_follow_a_curved_boundary():
     assert all(isinstance(v, type(data.domain.attributes[0])) for v in thresholds.domain.attributes)
 
 
-def test_memory_budget_caps_the_candidates(heart):
-    from orangecontrib.rules import ROCCERLearner
-    words = (len(heart) + 63) // 64
-    cap = int(0.05 * 2 ** 20 // (2 * 8 * words))
-    model = ROCCERLearner(max_memory_mb=0.05)(heart)
-    assert all(0 < v <= cap for v in model.stats["candidates"].values())
-    assert max(model.stats["length"].values()) < 4 or cap >= 200_000
+def test_candidate_budget_caps_the_candidates(heart, heart_model):
+    model = ROCCERLearner(max_candidates=60)(heart)
+    assert all(0 < v <= 60 for v in model.stats["candidates"].values())
+    assert max(model.stats["length"].values()) < 4  # the longest length that fits
     p = model(heart, model.Probs)
     assert np.allclose(p.sum(axis=1), 1)
+    # the memory cap of the candidates' old coverage bitsets: accepted, ignored, warned
+    with pytest.warns(FutureWarning, match="max_memory_mb"):
+        old = ROCCERLearner(max_memory_mb=0.05)
+    assert [str(r) for r in old(heart).rule_list] == [str(r) for r in heart_model.rule_list]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_candidates_as_itemsets_select_what_their_bitsets_select(seed, weighted):
+    """The miner without coverage bitsets gives the same candidates, and
+    Algorithm 1 over them (each one's coverage the AND of its items') selects
+    the same lists as over their coverage bitsets."""
+    rng = np.random.default_rng(seed)
+    m, n_attrs = int(rng.integers(40, 200)), 5
+    n_values = rng.integers(2, 5, n_attrs)
+    Xd = np.column_stack([rng.integers(0, k, m) for k in n_values]).astype(np.int32)
+    lits = literals(Xd, n_values)
+    y = (rng.random(m) < 0.3) | (Xd[:, 0] == 0) & (rng.random(m) < 0.7)
+    w = rng.random(m) + 0.5 if weighted else np.ones(m)
+    pos = core.pack_bits(y.astype(np.uint8))
+    args = (lits.bits, lits.attr, pos, w, 0.03 * w.sum(), 0.3, 3, 10_000, True)
+    items, ends, sup, cov, bits, *_ = core.mine_class_rules(*args)
+    items2, ends2, sup2, cov2, none, *_ = core.mine_class_rules(*args, with_bits=False)
+    assert none is None
+    for a, b in ((items, items2), (ends, ends2), (sup, sup2), (cov, cov2)):
+        assert np.array_equal(a, b)
+    order = rng.permutation(len(sup))
+    by_bits = select_rules(bits[order], pos, w)
+    cands = Candidates.ordered(lits.bits, items, ends, sup, cov, order)
+    for k in range(len(cands)):
+        assert np.array_equal(cands.bits(k), bits[order[k]])
+    by_items = select_rules(cands, pos, w)
+    assert [r.members for r in by_items] == [r.members for r in by_bits]
+    for a, b in zip(by_items, by_bits):
+        assert np.array_equal(a.bits, b.bits)
 
 
 def test_many_classes_combine_the_lists_by_a_multinomial_regression():
@@ -352,6 +413,40 @@ def test_two_classes_keep_the_papers_hull_probabilities(heart):
     b = ROCCERLearner(multi_class="hulls")(heart)
     assert a.combination is None
     np.testing.assert_array_equal(a(heart, a.Probs), b(heart, b.Probs))
+
+
+def test_search_sample_selects_on_the_sample_and_counts_on_every_row(heart):
+    """Beyond ``search_rows`` rows the lists are those the sample alone
+    gives (mined and selected on it, exactly), their ROC points are counted
+    on every row, and up to ``search_rows`` nothing changes."""
+    exact = ROCCERLearner(search_rows=None)(heart)
+    roomy = ROCCERLearner(search_rows=len(heart))(heart)
+    assert roomy.search_rows is None
+    assert [str(r) for r in roomy.rule_list] == [str(r) for r in exact.rule_list]
+    np.testing.assert_array_equal(roomy(heart, roomy.Probs), exact(heart, exact.Probs))
+
+    learner = ROCCERLearner(search_rows=150)
+    model = learner(heart)
+    rows = learner.search_sample(heart.Y.astype(int), heart.domain.class_var.values)
+    assert model.search_rows == len(rows) and abs(len(rows) - 150) <= 1
+    assert any("sample of" in line for line in model.summary_lines())
+    on_sample = ROCCERLearner(search_rows=None)(heart[rows])
+
+    def bodies(m):  # the rules' conditions and classes (counts differ: all rows)
+        return [(tuple(r.conditions), r.head) for r in m.rule_list]
+    assert bodies(model) == bodies(on_sample) and bodies(model)
+    assert bodies(learner(heart)) == bodies(model)
+    cover = model.covering(heart)
+    y = heart.Y.astype(int)
+    for cl in model.class_lists:
+        assert (cl.P, cl.N) == (np.sum(y == cl.cls), np.sum(y != cl.cls))
+        union = np.zeros(len(heart), bool)
+        for e, cols in enumerate(cl.columns):
+            union |= cover[:, cols].any(axis=1)
+            tpr, fpr = np.mean(union[y == cl.cls]), np.mean(union[y != cl.cls])
+            np.testing.assert_allclose(cl.points[e + 1], (fpr, tpr))
+    p = model(heart, model.Probs)
+    assert np.allclose(p.sum(axis=1), 1) and pickle.loads(pickle.dumps(model)).search_rows
 
 
 def test_many_classes_with_a_class_without_rows():

@@ -28,7 +28,8 @@ except ImportError:  # pragma: no cover - Orange without the CN2 module
 from .features import EncodedData, encode_table, lent_encoding
 from .parallel import in_process_backend
 from .rules import Rule, covering, dense_X, format_rules, rule_class_weights, spread
-from .tables import check_sparse_memory, check_table, map_values_by_name, usable_rows
+from .tables import (check_sparse_memory, check_table, map_values_by_name, stratified_rows,
+                     usable_rows)
 
 
 class _Reporter:
@@ -552,6 +553,23 @@ class RuleLearner(Learner):
 
     def fit_rules(self, data: Table, enc: EncodedData) -> RuleModel:
         raise NotImplementedError
+
+    #: the spawn key of :meth:`search_sample`'s seed, one per learner
+    search_key = 0
+
+    def search_sample(self, y, values):
+        """The rows a learner with a ``search_rows`` setting searches on:
+        ``None`` (all) up to ``search_rows`` rows, else the indices of a
+        stratified sample of that many, the classes drawing in name order (so
+        the order of the class values changes nothing), seeded by
+        ``random_state`` and the learner's :attr:`search_key` (apart from its
+        other random numbers)."""
+        size = getattr(self, "search_rows", None)
+        if size is None or len(y) <= size:
+            return None
+        seed = np.random.SeedSequence(self.random_state, spawn_key=(self.search_key, 0))
+        return stratified_rows(y, size, np.random.default_rng(seed),
+                               in_name_order(np.unique(y).tolist(), values))
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())

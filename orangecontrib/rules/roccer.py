@@ -18,18 +18,65 @@
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
-from .core import coverage_counts, first_insertion, mine_class_rules, pack_bits
-from .features import make_items
+from .core import (coverage_counts, equal_weights, first_insertion, mine_class_rules,
+                   pack_bits)
+from .features import encode_table, make_items
 from .params import check_choice, check_int, check_number, check_random_state
-from .rules import Rule, row_blocks
+from .rules import Rule, covering_sparse, row_blocks
 
 
 # --------------------------------------------------------------- selection
+
+@dataclass
+class Candidates:
+    """Candidate rules as itemsets, in the order Algorithm 1 tries them:
+    candidate ``k`` covers the AND of ``item_bits[i]`` over its items
+    ``items[ends[k - 1]:ends[k]]``. Only the items' bitsets are held, so
+    any number of candidates fits in memory at any number of rows; a
+    candidate's coverage is built when it is tried (``core.first_insertion``)
+    or selected (:meth:`bits`)."""
+
+    item_bits: np.ndarray   # uint64 (n_items, words)
+    items: np.ndarray       # int32, the candidates' items concatenated
+    ends: np.ndarray        # int32 (n_candidates,), where each one's items end
+    tp: np.ndarray          # (n_candidates,) weight of the class's examples covered
+    fp: np.ndarray          # and of the others
+
+    @classmethod
+    def from_bits(cls, bits, pos, w):
+        """Candidates given by their coverage bitsets (one item each)."""
+        bits = np.ascontiguousarray(bits, dtype=np.uint64)
+        k = np.arange(len(bits), dtype=np.int32)
+        tp, fp = coverage_counts(bits, pos, w)
+        return cls(bits, k, k + 1, tp, fp)
+
+    @classmethod
+    def ordered(cls, item_bits, items, ends, support, cover, order):
+        """The mined candidates (``items``, ``ends``, ``support``, ``cover``
+        as ``core.mine_class_rules`` gives them) taken in ``order``."""
+        starts = np.concatenate([[0], ends[:-1]]).astype(np.int64)
+        lengths = (ends - starts)[order]
+        new_ends = np.cumsum(lengths)
+        offsets = np.arange(int(new_ends[-1]) if len(new_ends) else 0) - np.repeat(
+            new_ends - lengths, lengths)
+        flat = items[np.repeat(starts[order], lengths) + offsets]
+        return cls(item_bits, flat.astype(np.int32), new_ends.astype(np.int32),
+                   support[order], (cover - support)[order])
+
+    def __len__(self):
+        return len(self.ends)
+
+    def bits(self, k):
+        """The coverage bitset of candidate ``k``."""
+        a = int(self.ends[k - 1]) if k else 0
+        return np.bitwise_and.reduce(self.item_bits[self.items[a:int(self.ends[k])]], axis=0)
+
 
 @dataclass
 class ListRule:
@@ -50,6 +97,7 @@ class ListCurve:
 
     def __init__(self, pos, w, W):
         self.pos, self.w, self.W = pos, w, W
+        self.unit = equal_weights(w)  # once, not per update
         self.unions = np.zeros((16, W), dtype=np.uint64)
         self.tp, self.fp = np.zeros(16), np.zeros(16)
 
@@ -66,7 +114,8 @@ class ListCurve:
         for j in range(start, L):
             np.bitwise_or(self.unions[j], rules[j].bits, out=self.unions[j + 1])
         if L > start:
-            tp, fp = coverage_counts(self.unions[start + 1:L + 1], self.pos, self.w)
+            tp, fp = coverage_counts(self.unions[start + 1:L + 1], self.pos, self.w,
+                                     self.unit)
             self.tp[start + 1:L + 1], self.fp[start + 1:L + 1] = tp, fp
         return self.fp[:L + 1], self.tp[:L + 1], self.unions[:L + 1]
 
@@ -137,35 +186,60 @@ def repair(rules, inserted, pos, w, W, P, N, curve=None):
 PROGRESS_EVERY = 0.05
 
 
-def select_rules(cand_bits, pos, w, progress=None):
-    """Algorithm 1 for one class: candidates (rows of ``cand_bits``, in the
-    order to try them) go into the list ``[R_default]`` by TryToInsertRule;
+def select_rules(candidates, pos, w, progress=None):
+    """Algorithm 1 for one class: ``candidates`` (:class:`Candidates`, or
+    their coverage bitsets as rows, in the order to try them) go into the
+    list ``[R_default]`` by TryToInsertRule;
     returns the selected :class:`ListRule` s (without the default rule).
     ``progress(share of the candidates tried)`` is called every
     ``PROGRESS_EVERY`` seconds at most (it may raise to cancel)."""
-    W = cand_bits.shape[1]
+    if not isinstance(candidates, Candidates):
+        candidates = Candidates.from_bits(candidates, pos, w)
+    W = pos.shape[0]
     P = float(np.dot(w, np.unpackbits(pos.view(np.uint8), bitorder="little")[:len(w)]))
-    N = float(w.sum()) - P
+    total = float(w.sum())
+    N = total - P
     rules = []
     start = 0
     curve = ListCurve(pos, w, W)
     valid = 0  # the curve's first entries that match the list
     next_report = time.perf_counter() + PROGRESS_EVERY
-    while start < len(cand_bits):
+    while start < len(candidates):
         fp, tp, unions = curve.points(rules, valid)
         seg_tp = np.diff(np.append(tp, P))
         seg_fp = np.diff(np.append(fp, N))
-        k, j = first_insertion(cand_bits, start, unions, seg_tp, seg_fp, pos, w)
+        k, j = first_insertion(candidates.item_bits, candidates.items, candidates.ends,
+                               candidates.tp, candidates.fp, start, unions, seg_tp,
+                               seg_fp, pos, w, curve.unit, total)
         if k < 0:
             break
-        rules.insert(j, ListRule([k], cand_bits[k].copy()))
+        rules.insert(j, ListRule([k], candidates.bits(k)))
         repair(rules, j, pos, w, W, P, N, curve)
         valid = len(rules)  # repair left the curve at the list's points
         start = k + 1
         if progress and time.perf_counter() >= next_report:
-            progress(start / len(cand_bits))
+            progress(start / len(candidates))
             next_report = time.perf_counter() + PROGRESS_EVERY
     return rules
+
+
+def on_every_row(selected, conditions, data):
+    """The :class:`ListRule` s of a list selected on a sample, their
+    coverage bitsets on every row of ``data``: each entry the OR of its
+    members' conjunctions (``conditions[k]``, on ``data``'s attributes)."""
+    members = [k for r in selected for k in r.members]
+    if not members:
+        return selected
+    rules = [Rule(conditions[k], 0, np.zeros(1)) for k in members]
+    cover = covering_sparse(rules, data.X)
+    n = data.X.shape[0]
+    bits = {}
+    for col, k in enumerate(members):
+        mask = np.zeros(n, np.uint8)
+        mask[cover.indices[cover.indptr[col]:cover.indptr[col + 1]]] = 1
+        bits[k] = pack_bits(mask)
+    return [ListRule(r.members, np.bitwise_or.reduce([bits[k] for k in r.members], axis=0))
+            for r in selected]
 
 
 def list_auc(rules, pos, w, W, P, N) -> float:
@@ -287,6 +361,10 @@ class ROCCERModel(RuleModel):
         if self.combination is not None:
             lines.append("Probabilities: one multinomial logistic regression over the "
                          "lists' entries")
+        sample = getattr(self, "search_rows", None)
+        if sample is not None:
+            lines.append(f"Rules mined and selected on a sample of {sample:,} rows; "
+                         "ROC points and probabilities from every row")
         return lines
 
     def classes_without_rules(self) -> list[int]:
@@ -430,11 +508,13 @@ class ROCCERLearner(RuleLearner):
     items are more (or mining them visits more than three times as many
     itemsets), the longest length whose itemsets fit is used (mining is
     always complete for the length used; ``model.stats["length"]`` says
-    which). ``max_memory_mb``: the candidates' coverage bitsets (one bit per
-    row each) may take at most this much memory, which caps the candidates
-    on large data (at 10^6 rows, 1024 MB hold about 4,000, with the ordered
-    copy the selection reads). ``max_cuts``: at most this many cut points of a numeric
-    attribute (evenly spaced among the entropy-MDL ones; default: all).
+    which). The candidates are kept as their items, not as coverage
+    bitsets, so their memory does not grow with the rows (``max_memory_mb``,
+    which capped those bitsets, is no longer used). ``max_cuts``: at most
+    this many cut points of a numeric attribute (evenly spaced among the
+    entropy-MDL ones; default: all). Beyond ``search_rows`` rows the cuts,
+    the mining and the selection use a stratified sample of that many rows
+    and the lists' ROC points every row (doc/roccer.md, "Many rows").
     ``numeric="intervals"`` mines the paper's items instead (one interval
     of the entropy-MDL discretisation per item, see :func:`make_items`).
 
@@ -466,8 +546,9 @@ class ROCCERLearner(RuleLearner):
         Items ``A >= t`` / ``A < t``, or the paper's intervals.
     max_candidates : int
         Candidate budget of a class.
-    max_memory_mb : float
-        Memory the candidates' coverage bitsets may take.
+    max_memory_mb : float, optional
+        Deprecated and ignored (the candidates no longer keep coverage
+        bitsets); setting it warns.
     max_rules : int, optional
         At most this many rules on the hulls of all classes.
     multi_class : {"logistic", "hulls"}
@@ -475,18 +556,24 @@ class ROCCERLearner(RuleLearner):
         entries, or the hulls' odds normalised.
     lambda_ : float, optional
         L2 weight of that regression (``None``: internal CV).
+    search_rows : int, optional
+        On more rows, the cut points, the mining and the selection use a
+        stratified sample of this many; the lists' ROC points, likelihood
+        ratios and probabilities use every row (``None``: every row).
     random_state : int
-        Seed of the internal CV's folds.
+        Seed of the internal CV's folds and of the search sample.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "ROCCER"
+    search_key = 0x524F43  # the search sample's seed
 
     def __init__(self, min_support=None, min_confidence=None, min_lift=2.0,
                  max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
-                 max_candidates=200_000, max_memory_mb=1024, max_rules=None,
-                 multi_class="logistic", lambda_=None, random_state=0, preprocessors=None):
+                 max_candidates=200_000, max_memory_mb=None, max_rules=None,
+                 multi_class="logistic", lambda_=None, search_rows=100_000, random_state=0,
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.min_support = check_number("min_support", min_support, 0, 1, low_open=True,
                                         none=True)
@@ -497,10 +584,16 @@ class ROCCERLearner(RuleLearner):
         self.max_cuts = check_int("max_cuts", max_cuts, 1, none=True)
         self.numeric = check_choice("numeric", numeric, ("thresholds", "intervals"))
         self.max_candidates = check_int("max_candidates", max_candidates, 1)
-        self.max_memory_mb = check_number("max_memory_mb", max_memory_mb, 0, low_open=True)
+        self.max_memory_mb = check_number("max_memory_mb", max_memory_mb, 0, low_open=True,
+                                          none=True)
+        if max_memory_mb is not None:
+            warnings.warn("ROCCERLearner(max_memory_mb=...) is ignored: the candidates are "
+                          "kept as their items, whose memory does not grow with their "
+                          "number", FutureWarning, stacklevel=2)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.multi_class = check_choice("multi_class", multi_class, ("logistic", "hulls"))
         self.lambda_ = check_number("lambda_", lambda_, 0, none=True)
+        self.search_rows = check_int("search_rows", search_rows, 1, none=True)
         self.random_state = check_random_state(random_state)
 
     def support_fraction(self, dist):
@@ -517,45 +610,53 @@ class ROCCERLearner(RuleLearner):
 
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
+        dist = enc.class_distribution()
+        classes = [c for c in range(enc.n_classes) if dist[c] > 0]
+        # the items, mining and selection on a stratified sample beyond
+        # search_rows rows; the lists' ROC points (so the probabilities) on all
+        sample = self.search_sample(y, data.domain.class_var.values)
+        s_data, s_enc = (data, enc) if sample is None else (data[sample], None)
+        if s_enc is None:
+            s_enc = encode_table(s_data)
+        s_y, s_w = s_enc.y, s_enc.w
         n_attrs = len(data.domain.attributes)
-        items = make_items(data, enc, self.min_cuts, self.max_cuts, self.numeric,
+        items = make_items(s_data, s_enc, self.min_cuts, self.max_cuts, self.numeric,
                            report=lambda a: self.progress(0.02 * a / n_attrs,
                                                           "Cutting the attributes"))
         self.progress(0.02, "Mining candidate rules")
-        dist = enc.class_distribution()
-        min_sup = self.support_fraction(dist) * w.sum()
-        classes = [c for c in range(enc.n_classes) if dist[c] > 0]
-        bytes_per_candidate = 8 * ((len(y) + 63) // 64)
-        budget = int(max(1, min(self.max_candidates,
-                                # the mined bitsets and their ordered copy
-                                self.max_memory_mb * 2 ** 20 // (2 * bytes_per_candidate))))
+        s_dist = s_enc.class_distribution()
+        min_sup = self.support_fraction(dist) * s_w.sum()
+        budget = self.max_candidates
         lists, stats = [], dict(candidates={}, length={}, mining_s=0.0,
                                 selection_s=0.0, complete=True)
         hulls = []  # per class: (class, its hull list, conditions per candidate, ...)
         kept = 0  # rules on the lists so far, for the progress text
         for i, c in enumerate(classes):
-            pos = pack_bits((y == c).astype(np.uint8))
             P, N = float(dist[c]), float(w.sum() - dist[c])
             conf = self.confidence_threshold(P / (P + N))
+            s_pos = pack_bits((s_y == c).astype(np.uint8))
+            s_P, s_N = float(s_dist[c]), float(s_w.sum() - s_dist[c])
             t0 = time.perf_counter()
-            for length in range(self.max_length, 0, -1):  # the longest that fits
-                found, ends, sup, cov, bits, complete = mine_class_rules(
-                    items.bits, items.group, pos, w, min_sup * (1 - 1e-12),
-                    conf, length, budget, True, 3 * budget)
-                if complete:
-                    break
-                self.progress(i / len(classes), "Mining candidate rules")
+            # the longest length that fits the budget, in one search
+            found, ends, sup, cov, _, complete, length = mine_class_rules(
+                items.bits, items.group, s_pos, s_w, min_sup * (1 - 1e-12),
+                conf, self.max_length, budget, True, 3 * budget, with_bits=False,
+                shorten=True)
             t1 = time.perf_counter()
-            order = distance_order(sup, cov - sup, P, N)
+            order = distance_order(sup, cov - sup, s_P, s_N)
             self.progress((i + 0.5) / len(classes), "Selecting rules")
             selected = select_rules(  # progress (and Cancel) after every insertion
-                np.ascontiguousarray(bits[order]), pos, w,
+                Candidates.ordered(items.bits, found, ends, sup, cov, order), s_pos, s_w,
                 lambda f, i=i: self.progress((i + 0.5 + 0.5 * f) / len(classes),
                                              "Selecting rules"))
             t2 = time.perf_counter()
             starts = np.concatenate([[0], ends[:-1]])
-            conditions = [tuple(c for it in found[starts[k]:ends[k]]
-                                for c in items.conditions[it]) for k in order]
+            conditions = {k: tuple(c for it in found[starts[order[k]]:ends[order[k]]]
+                                   for c in items.conditions[it])
+                          for r in selected for k in r.members}  # of the selected only
+            pos = pack_bits((y == c).astype(np.uint8))
+            if sample is not None:
+                selected = on_every_row(selected, conditions, data)
             hulls.append((c, selected, conditions, pos, P, N, len(sup), conf))
             stats["candidates"][c] = len(sup)
             stats["length"][c] = length
@@ -576,6 +677,7 @@ class ROCCERLearner(RuleLearner):
         model = ROCCERModel(data.domain, lists, dist)
         model.set_rule_distributions(data, enc)
         model.stats = stats  # candidates per class, seconds mining / selecting
+        model.search_rows = len(sample) if sample is not None else None
         if len(classes) > 2 and self.multi_class == "logistic" and model.rule_list:
             self.progress(0.95, "Combining the classes' lists")
             model.combination = self.combine(model, data, enc, classes)

@@ -36,7 +36,6 @@ from .features import canonical_rule_set, interval_attributes, interval_codes
 from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import MISSING_OF, Condition, Rule, covering, format_number, row_blocks, violations
-from .tables import stratified_rows
 
 UNKNOWN = "unknown"
 
@@ -698,6 +697,7 @@ class SLSEnsembleLearner(RuleLearner):
     """
 
     name = "SLS rule-set ensemble"
+    search_key = 0x534C53  # the search sample's seed (kept from earlier releases)
 
     def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
                  p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
@@ -736,18 +736,6 @@ class SLSEnsembleLearner(RuleLearner):
         if len(dist) == 2:
             return [int(np.argmin(class_preference(dist, values)))]
         return in_name_order(range(len(dist)), values)
-
-    def search_sample(self, y, values):
-        """The rows the local searches run on: ``None`` (all) up to
-        ``search_rows`` rows, else a stratified sample of that many, the
-        classes drawing in name order (so the order of the class values
-        changes nothing), seeded by ``random_state`` apart from the
-        searches' seeds."""
-        if self.search_rows is None or len(y) <= self.search_rows:
-            return None
-        seed = np.random.SeedSequence(self.random_state, spawn_key=(0x534C53, 0))
-        return stratified_rows(y, self.search_rows, np.random.default_rng(seed),
-                               in_name_order(np.unique(y).tolist(), values))
 
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w

@@ -15,8 +15,8 @@ duplicates, the miner finds exactly the candidates Apriori would.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memmove
 
 cnp.import_array()
 
@@ -37,7 +37,8 @@ cdef struct Miner:
     int32_t *ends        # end offset of each candidate in flat
     double *support      # weight of covered examples of the class
     double *cover        # weight of covered examples
-    uint64_t *bits_out   # coverage of each candidate (cap_out, W)
+    uint64_t *bits_out   # coverage of each candidate (cap_out, W); NULL: not kept
+    bint with_bits
     bint overflow, nomem
     int32_t *prefix      # the current itemset
     uint64_t *stack      # (max_len + 1, W) bitsets along the path
@@ -45,31 +46,72 @@ cdef struct Miner:
     double *support_stack  # and their support
     bint productive
     long long visits, max_visits  # itemsets with enough support seen, and the limit
+    bint shorten         # over a limit: drop the longest length and go on
+    long long *visits_at  # (max_len + 1,) visits per itemset length
 
 
 cdef inline double _weight(Miner *s, const uint64_t *bits, bint positive_only) noexcept nogil:
     cdef Py_ssize_t j
     cdef double total = 0
+    cdef long long count = 0
+    if s.unit:
+        for j in range(s.W):
+            count += popcount64(bits[j] & s.pos[j] if positive_only else bits[j])
+        return count * s.w[0]
     for j in range(s.W):
         total += word_weight(bits[j] & s.pos[j] if positive_only else bits[j],
                              j, s.w, s.unit)
     return total
 
 
-cdef bint _emit(Miner *s, Py_ssize_t depth, const uint64_t *bits,
-                double sup, double cov) noexcept nogil:
-    """Append the current itemset; False when out of memory or capacity."""
-    cdef Py_ssize_t need
-    if s.n_out >= s.max_out:
+cdef bint _shorten(Miner *s) noexcept nogil:
+    """Over a limit with ``shorten``: drop the itemsets of the longest
+    length (candidates and visits) and go on mining the shorter ones, while
+    more than one length is left; False (and ``overflow``) otherwise. The
+    candidates and visits left are exactly those of a search with the
+    shorter length so far, so the search that goes on is complete for it."""
+    cdef Py_ssize_t k, a = 0, b, n = 0, flat = 0
+    if not s.shorten or s.max_len <= 1:
         s.overflow = True
         return False
+    for k in range(s.n_out):  # keep the candidates shorter than max_len, in order
+        b = s.ends[k]
+        if b - a < s.max_len:
+            memmove(s.flat + flat, s.flat + a, (b - a) * sizeof(int32_t))
+            flat += b - a
+            s.ends[n] = <int32_t>flat
+            s.support[n] = s.support[k]
+            s.cover[n] = s.cover[k]
+            if s.with_bits:
+                memmove(s.bits_out + n * s.W, s.bits_out + k * s.W, s.W * sizeof(uint64_t))
+            n += 1
+        a = b
+    s.n_out, s.n_flat = n, flat
+    s.visits -= s.visits_at[s.max_len]
+    s.visits_at[s.max_len] = 0
+    s.max_len -= 1
+    return True
+
+
+cdef bint _emit(Miner *s, Py_ssize_t depth, const uint64_t *bits,
+                double sup, double cov) noexcept nogil:
+    """Append the current itemset; False when out of memory or capacity
+    (with ``shorten``: True, and the itemset is dropped if its length was)."""
+    cdef Py_ssize_t need
+    while s.n_out >= s.max_out:
+        if not _shorten(s):
+            return False
+        if depth > s.max_len:
+            return True
     if s.n_out == s.cap_out:
         s.cap_out = 2 * s.cap_out
         s.ends = <int32_t *>realloc(s.ends, s.cap_out * sizeof(int32_t))
         s.support = <double *>realloc(s.support, s.cap_out * sizeof(double))
         s.cover = <double *>realloc(s.cover, s.cap_out * sizeof(double))
-        s.bits_out = <uint64_t *>realloc(s.bits_out, s.cap_out * s.W * sizeof(uint64_t))
-        if s.ends == NULL or s.support == NULL or s.cover == NULL or s.bits_out == NULL:
+        if s.with_bits:
+            s.bits_out = <uint64_t *>realloc(s.bits_out, s.cap_out * s.W * sizeof(uint64_t))
+        if (s.ends == NULL or s.support == NULL or s.cover == NULL
+                or (s.with_bits and s.bits_out == NULL)):
             s.nomem = True
             return False
     need = s.n_flat + depth
@@ -85,7 +127,8 @@ cdef bint _emit(Miner *s, Py_ssize_t depth, const uint64_t *bits,
     s.ends[s.n_out] = <int32_t>need
     s.support[s.n_out] = sup
     s.cover[s.n_out] = cov
-    memcpy(s.bits_out + s.n_out * s.W, bits, s.W * sizeof(uint64_t))
+    if s.with_bits:
+        memcpy(s.bits_out + s.n_out * s.W, bits, s.W * sizeof(uint64_t))
     s.n_out += 1
     return True
 
@@ -99,20 +142,41 @@ cdef bint _extend(Miner *s, Py_ssize_t depth, Py_ssize_t first) noexcept nogil:
     cdef const uint64_t *item
     cdef double sup, cov
     cdef int32_t last_attr = s.item_attr[s.prefix[depth - 1]] if depth else -1
+    cdef uint64_t word
+    cdef long long n_sup, n_cov
     for i in range(first, s.n_items):
+        if depth >= s.max_len:  # the longest length was dropped (_shorten)
+            return True
         if s.item_attr[i] == last_attr:  # same attribute: never together
             continue
         item = s.item_bits + i * s.W
-        for j in range(s.W):
-            child[j] = parent[j] & item[j]
-        sup = _weight(s, child, True)
+        if s.unit:  # one pass: the AND and both counts, in integers
+            n_sup = 0
+            n_cov = 0
+            for j in range(s.W):
+                word = parent[j] & item[j]
+                child[j] = word
+                n_sup += popcount64(word & s.pos[j])
+                n_cov += popcount64(word)
+            sup = n_sup * s.w[0]
+            cov = n_cov * s.w[0]
+        else:
+            sup = 0
+            cov = 0
+            for j in range(s.W):
+                word = parent[j] & item[j]
+                child[j] = word
+                sup += word_weight(word & s.pos[j], j, s.w, False)
+                cov += word_weight(word, j, s.w, False)
         if sup < s.min_support:  # anti-monotone: no superset qualifies
             continue
         s.visits += 1
-        if s.visits > s.max_visits:
-            s.overflow = True
-            return False
-        cov = _weight(s, child, False)
+        s.visits_at[depth + 1] += 1
+        while s.visits > s.max_visits:
+            if not _shorten(s):
+                return False
+            if depth >= s.max_len:
+                return True
         if cov >= s.cover_stack[depth]:
             # the item changes no coverage: this itemset and every extension
             # of it cover what the same itemsets without it cover, which the
@@ -129,6 +193,8 @@ cdef bint _extend(Miner *s, Py_ssize_t depth, Py_ssize_t first) noexcept nogil:
                 or sup * s.cover_stack[depth] > s.support_stack[depth] * cov):
             if not _emit(s, depth + 1, child, sup, cov):
                 return False
+            if depth >= s.max_len:  # shortened while emitting
+                return True
         if depth + 1 < s.max_len and not (s.productive and sup >= cov):
             # (below a pure itemset nothing is more confident)
             if not _extend(s, depth + 1, i + 1):
@@ -140,7 +206,8 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
                      const uint64_t[::1] pos, const double[::1] w,
                      double min_support, double min_confidence,
                      Py_ssize_t max_len, Py_ssize_t max_rules=2_000_000,
-                     bint productive=False, long long max_visits=-1):
+                     bint productive=False, long long max_visits=-1,
+                     bint with_bits=True, bint shorten=False):
     """All itemsets ``S`` (at most ``max_len`` items, at most one per
     attribute) with ``support(S -> class) >= min_support`` and
     ``support / cover >= min_confidence`` (weights, not fractions).
@@ -149,13 +216,21 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
     be sorted by attribute (``item_attr`` non-decreasing). ``pos``: bitset of
     the class's examples; ``w``: example weights.
 
-    Returns ``(items, ends, support, cover, bits, complete)``: candidate
-    ``c`` is ``items[ends[c-1]:ends[c]]``, ``bits`` its coverage and
-    ``complete`` False if the search stopped at ``max_rules`` candidates.
+    Returns ``(items, ends, support, cover, bits, complete, length)``:
+    candidate ``c`` is ``items[ends[c-1]:ends[c]]``, ``bits`` its coverage,
+    ``complete`` False if the search stopped at ``max_rules`` candidates
+    (or ``max_visits``) and ``length`` the longest itemset length searched.
+    ``shorten``: over either limit, drop the longest length and go on, so
+    the result is that of the longest ``max_len`` whose search stays within
+    both (complete, unless even single items exceed them), found in one
+    search instead of one per length.
     With ``productive``, an itemset is a candidate only if it is more
     confident than the itemset it extends (the empty one: the class prior).
     ``max_visits``: also stop (``complete`` False) after visiting this many
-    itemsets with enough support (-1: no limit).
+    itemsets with enough support (-1: no limit). ``with_bits=False``: the
+    candidates' coverage is not kept (``bits`` is None; a candidate's
+    coverage is the AND of its items' bitsets), so their number does not
+    cost memory in proportion to the rows.
     """
     cdef Py_ssize_t n_items = item_bits.shape[0], W = item_bits.shape[1]
     attr = np.asarray(item_attr)
@@ -190,19 +265,23 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
     s.ends = <int32_t *>malloc(s.cap_out * sizeof(int32_t))
     s.support = <double *>malloc(s.cap_out * sizeof(double))
     s.cover = <double *>malloc(s.cap_out * sizeof(double))
-    s.bits_out = <uint64_t *>malloc(s.cap_out * W * sizeof(uint64_t))
+    s.with_bits = with_bits
+    s.bits_out = <uint64_t *>malloc(s.cap_out * W * sizeof(uint64_t)) if with_bits else NULL
     s.prefix = <int32_t *>malloc((s.max_len + 1) * sizeof(int32_t))
     s.stack = <uint64_t *>malloc((s.max_len + 2) * W * sizeof(uint64_t))
     s.cover_stack = <double *>malloc((s.max_len + 2) * sizeof(double))
     s.support_stack = <double *>malloc((s.max_len + 2) * sizeof(double))
     s.productive = productive
     s.visits = 0
+    s.shorten = shorten
+    s.visits_at = <long long *>calloc(s.max_len + 2, sizeof(long long))
     s.max_visits = max_visits if max_visits >= 0 else (<long long>1 << 62)
     cdef Py_ssize_t j, m = w.shape[0]
     try:
         if (s.flat == NULL or s.ends == NULL or s.support == NULL or s.cover == NULL
-                or s.bits_out == NULL or s.prefix == NULL or s.stack == NULL
-                or s.cover_stack == NULL or s.support_stack == NULL):
+                or (with_bits and s.bits_out == NULL) or s.prefix == NULL or s.stack == NULL
+                or s.cover_stack == NULL or s.support_stack == NULL
+                or s.visits_at == NULL):
             raise MemoryError()
         with nogil:
             for j in range(W):  # the empty itemset covers every example
@@ -221,9 +300,13 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
         ends = np.array(<int32_t[:n]>s.ends, dtype=np.int32) if n else np.zeros(0, np.int32)
         support = np.array(<double[:n]>s.support) if n else np.zeros(0)
         cover = np.array(<double[:n]>s.cover) if n else np.zeros(0)
-        bits = np.array(<uint64_t[:n * W]>s.bits_out, dtype=np.uint64).reshape(n, W) \
-            if n and W else np.zeros((n, W), np.uint64)
-        return items, ends, support, cover, bits, not s.overflow
+        if not with_bits:
+            bits = None
+        elif n and W:
+            bits = np.array(<uint64_t[:n * W]>s.bits_out, dtype=np.uint64).reshape(n, W)
+        else:
+            bits = np.zeros((n, W), np.uint64)
+        return items, ends, support, cover, bits, not s.overflow, s.max_len
     finally:
         free(s.flat)
         free(s.ends)
@@ -234,3 +317,4 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
         free(s.stack)
         free(s.cover_stack)
         free(s.support_stack)
+        free(s.visits_at)
