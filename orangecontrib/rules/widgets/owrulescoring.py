@@ -7,9 +7,11 @@ from Orange.widgets.settings import Setting
 from orangecontrib.rules.ruleset import STRATEGIES
 from orangecontrib.rules.scoring import RuleScoringLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
-from orangecontrib.rules.widgets.common import STRATEGY_LABELS, STRATEGY_TOOLTIP
+from orangecontrib.rules.widgets.common import (STRATEGY_LABELS, STRATEGY_TOOLTIP,
+                                                NewCoverageSetting)
 
-class OWRuleScoring(OWRulesLearnerBase):
+
+class OWRuleScoring(NewCoverageSetting, OWRulesLearnerBase):
     name = "Rule Scoring"
     description = "Overlapping unordered rules (a CN2-style beam search) scored " \
                   "for ROC with Fawcett's resolution strategies (FIRST, RAND, " \
@@ -62,6 +64,7 @@ class OWRuleScoring(OWRulesLearnerBase):
             box, self, "max_rule_length", 1, 20, label="Maximal rule length:",
             tooltip="At most this many conditions per rule.",
             callback=self.settings_changed)
+        self.add_new_coverage_spin(box)
 
     def create_learner(self):
         return self.LEARNER(
@@ -70,7 +73,8 @@ class OWRuleScoring(OWRulesLearnerBase):
             m=self.m,
             beam_width=self.beam_width,
             min_covered_examples=self.min_covered_examples,
-            max_rule_length=self.max_rule_length, **self.size_args(),
+            max_rule_length=self.max_rule_length, **self.new_coverage_args(),
+            **self.size_args(),
             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):
@@ -79,7 +83,8 @@ class OWRuleScoring(OWRulesLearnerBase):
                 ("Rule quality m", f"{self.m:g}"),
                 ("Beam width", self.beam_width),
                 ("Minimal rule coverage", self.min_covered_examples),
-                ("Maximal rule length", self.max_rule_length))
+                ("Maximal rule length", self.max_rule_length),
+                self.new_coverage_parameter())
 
 
 if __name__ == "__main__":  # pragma: no cover
