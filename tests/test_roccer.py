@@ -190,6 +190,51 @@ def test_concavity_before_the_insertion_makes_a_disjunction():
     assert np.array_equal(rules[0].bits, ra | rd)
 
 
+def first_insertion_reference(cands, unions, seg_tp, seg_fp, pos_mask, w):
+    """TryToInsertRule by its definition: every candidate (a boolean row
+    mask) against every segment, counted with numpy."""
+    scale = w.sum() ** 2 * 1e-12
+    for k, c in enumerate(cands):
+        for j, u in enumerate(unions):
+            rest = c & ~u
+            tp, fp = w[rest & pos_mask].sum(), w[rest & ~pos_mask].sum()
+            if tp == 0:
+                if fp == 0:
+                    break
+                continue
+            if tp * seg_fp[j] - fp * seg_tp[j] > scale:
+                return k, j
+    return -1, -1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_first_insertion_skips_only_segments_it_cannot_be_above(seed, weighted):
+    """The kernel's bounds skip segments without counting; its answer is
+    the one of counting every candidate against every segment."""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(20, 300))
+    y = rng.random(m) < rng.uniform(0.2, 0.8)
+    w = rng.random(m) + 0.5 if weighted else np.ones(m)
+    pos = core.pack_bits(y.astype(np.uint8))
+    masks = rng.random((60, m)) < rng.uniform(0.05, 0.6, (60, 1))
+    listed = select_rules(np.array([core.pack_bits(x.astype(np.uint8)) for x in masks[:30]]),
+                          pos, w)
+    W = pos.shape[0]
+    fp, tp, unions = list_points(listed, pos, w, W)
+    P, N = w[y].sum(), w[~y].sum()
+    seg_tp, seg_fp = np.diff(np.append(tp, P)), np.diff(np.append(fp, N))
+    tries = masks[30:]
+    c = Candidates.from_bits(np.array([core.pack_bits(x.astype(np.uint8)) for x in tries]),
+                             pos, w)
+    union_masks = np.array([core.unpack_bits(u, m).astype(bool) for u in unions])
+    for start in (0, 10):
+        got = core.first_insertion(c.item_bits, c.items, c.ends, c.tp, c.fp, start, unions,
+                                   seg_tp, seg_fp, pos, w)
+        k, j = first_insertion_reference(tries[start:], union_masks, seg_tp, seg_fp, y, w)
+        assert got == ((k + start, j) if k >= 0 else (-1, -1))
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_selected_lists_are_convex(seed):
