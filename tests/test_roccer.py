@@ -32,16 +32,22 @@ def literals(Xd, n_values):
     return SimpleNamespace(bits=items.bits, attr=items.group, value=value)
 
 
+def random_problem(rng, m, n_attrs, max_values, weighted):
+    """Random nominal data (``m`` rows, ``n_attrs`` attributes of 2 to
+    ``max_values`` values), its items and weights (ones, or random)."""
+    n_values = rng.integers(2, max_values + 1, n_attrs)
+    Xd = np.column_stack([rng.integers(0, k, m) for k in n_values]).astype(np.int32)
+    w = rng.random(m) + 0.5 if weighted else np.ones(m)
+    return Xd, n_values, literals(Xd, n_values), w
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans())
 def test_miner_matches_brute_force(seed, max_len, weighted):
     rng = np.random.default_rng(seed)
     m, n_attrs = 80, 4
-    n_values = rng.integers(2, 4, n_attrs)
-    Xd = np.column_stack([rng.integers(0, k, m) for k in n_values]).astype(np.int32)
-    lits = literals(Xd, n_values)
+    Xd, n_values, lits, w = random_problem(rng, m, n_attrs, 3, weighted)
     y = rng.random(m) < 0.4
-    w = rng.random(m) + 0.5 if weighted else np.ones(m)
     min_sup, min_conf = 0.1 * w.sum(), 0.5
     items, ends, sup, cov, bits, complete, length = core.mine_class_rules(
         lits.bits, lits.attr, core.pack_bits(y.astype(np.uint8)), w,
@@ -89,12 +95,9 @@ def test_shortening_search_is_the_longest_length_that_fits(seed, weighted, max_r
     """``shorten=True`` gives, in one search, what searching each length
     from the longest down gives at the first length within both limits."""
     rng = np.random.default_rng(seed)
-    m, n_attrs = 60, 5
-    n_values = rng.integers(2, 4, n_attrs)
-    Xd = np.column_stack([rng.integers(0, k, m) for k in n_values]).astype(np.int32)
-    lits = literals(Xd, n_values)
+    m = 60
+    _, _, lits, w = random_problem(rng, m, 5, 3, weighted)
     y = rng.random(m) < 0.5
-    w = rng.random(m) + 0.5 if weighted else np.ones(m)
     args = (lits.bits, lits.attr, core.pack_bits(y.astype(np.uint8)), w, 0.05 * w.sum(), 0.3)
     for length in range(4, 0, -1):
         expected = core.mine_class_rules(*args, length, max_rules, True, max_visits)
@@ -403,12 +406,9 @@ def test_candidates_as_itemsets_select_what_their_bitsets_select(seed, weighted)
     Algorithm 1 over them (each one's coverage the AND of its items') selects
     the same lists as over their coverage bitsets."""
     rng = np.random.default_rng(seed)
-    m, n_attrs = int(rng.integers(40, 200)), 5
-    n_values = rng.integers(2, 5, n_attrs)
-    Xd = np.column_stack([rng.integers(0, k, m) for k in n_values]).astype(np.int32)
-    lits = literals(Xd, n_values)
+    m = int(rng.integers(40, 200))
+    Xd, _, lits, w = random_problem(rng, m, 5, 4, weighted)
     y = (rng.random(m) < 0.3) | (Xd[:, 0] == 0) & (rng.random(m) < 0.7)
-    w = rng.random(m) + 0.5 if weighted else np.ones(m)
     pos = core.pack_bits(y.astype(np.uint8))
     args = (lits.bits, lits.attr, pos, w, 0.03 * w.sum(), 0.3, 3, 10_000, True)
     items, ends, sup, cov, bits, *_ = core.mine_class_rules(*args)
