@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
-from .core import (coverage_counts, equal_weights, first_insertion, mine_class_rules,
-                   pack_bits)
+from .core import (coverage_counts, equal_weights, first_concavity, first_insertion,
+                   mine_class_rules, pack_bits)
 from .features import encode_table, make_items
 from .params import check_choice, check_int, check_number, check_random_state
 from .rules import Rule, covering_sparse, row_blocks
@@ -132,18 +132,10 @@ def _first_concavity(fp, tp):
     ends at the default point) that is not a strict vertex of an upper
     convex hull, as ``(i, kind)``: ``"empty"`` (the rule adds nothing),
     ``"collinear"`` or ``"concave"`` (the curve turns left); ``None`` if the
-    curve is strictly convex."""
-    dx, dy = np.diff(fp), np.diff(tp)
-    dx1, dy1, dx2, dy2 = dx[:-1], dy[:-1], dx[1:], dy[1:]
-    empty = (dx1 == 0) & (dy1 == 0)
-    cross = dx1 * dy2 - dy1 * dx2
-    tol = 1e-9 * (np.abs(dx1 * dy2) + np.abs(dy1 * dx2))
-    bad = empty | (cross >= -tol)
-    if not bad.any():
-        return None
-    i = int(np.argmax(bad))
-    kind = "empty" if empty[i] else "concave" if cross[i] > tol[i] else "collinear"
-    return i + 1, kind
+    curve is strictly convex (``core.first_concavity``)."""
+    fp, tp = np.asarray(fp, dtype=float), np.asarray(tp, dtype=float)
+    return first_concavity(np.ascontiguousarray(fp[:-1]), np.ascontiguousarray(tp[:-1]),
+                           float(fp[-1]), float(tp[-1]))
 
 
 def repair(rules, inserted, pos, w, W, P, N, curve=None):
@@ -162,7 +154,7 @@ def repair(rules, inserted, pos, w, W, P, N, curve=None):
         start = inserted if inserted is not None else 0
     while True:
         fp, tp, _ = curve.points(rules, start)
-        found = _first_concavity(np.append(fp, N), np.append(tp, P))
+        found = first_concavity(fp, tp, N, P)  # the curve ends at the default point
         if found is None:
             return inserted
         r, kind = found[0] - 1, found[1]  # the rule whose point it is

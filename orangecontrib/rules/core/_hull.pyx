@@ -183,3 +183,33 @@ def first_insertion(const uint64_t[:, ::1] item_bits, const int32_t[::1] cand_it
         raise ValueError("cand_ends must rise by at least 1 up to len(cand_items), "
                          "cand_items index item_bits")
     return found_k, found_j
+
+
+def first_concavity(const double[::1] fp, const double[::1] tp, double end_fp,
+                    double end_tp):
+    """The first inner point ``i`` (1..L) of the curve ``(fp[0], tp[0]) ..
+    (fp[L], tp[L]), (end_fp, end_tp)`` that is not a strict vertex of an
+    upper convex hull, as ``(i, kind)``: ``"empty"`` (the segment before it
+    is empty), ``"collinear"`` or ``"concave"`` (the curve turns left, by
+    more than 1e-9 of the cross product's terms); ``None`` if the curve is
+    strictly convex. The same arithmetic as the differences and cross
+    products taken with numpy, in a loop that stops at the first such
+    point (ROCCER's repair asks after every insertion)."""
+    cdef Py_ssize_t L1 = fp.shape[0], i
+    cdef double dx1, dy1, dx2, dy2, nx, ny, cross, tol
+    if tp.shape[0] != L1:
+        raise ValueError("fp and tp differ in length")
+    for i in range(L1 - 1):  # the point i + 1, between segments i and i + 1
+        dx1 = fp[i + 1] - fp[i]
+        dy1 = tp[i + 1] - tp[i]
+        nx = fp[i + 2] if i + 2 < L1 else end_fp
+        ny = tp[i + 2] if i + 2 < L1 else end_tp
+        dx2 = nx - fp[i + 1]
+        dy2 = ny - tp[i + 1]
+        cross = dx1 * dy2 - dy1 * dx2
+        tol = 1e-9 * (abs(dx1 * dy2) + abs(dy1 * dx2))
+        if dx1 == 0 and dy1 == 0:
+            return i + 1, "empty"
+        if cross >= -tol:
+            return i + 1, ("concave" if cross > tol else "collinear")
+    return None
