@@ -2,7 +2,8 @@
 follow the signal"): ROCCER on the first ``rows`` rows of
 ``bench_million.py``'s data, held-out AUC on its test rows, with the
 candidates mined per class, the itemset length used (the longest whose
-candidates fit the budget) and whether mining was complete.
+candidates fit the budget), whether mining was complete and the seconds
+of mining and of selection.
 
     OMP_NUM_THREADS=1 python benchmarks/probes/roccer_rows.py 10000,100000 [max_cuts=4 ...]
 
@@ -36,7 +37,8 @@ def main(sizes, kwargs):
         auc = roc_auc_score(y[MAX_ROWS:], model(test, model.Probs)[:, 1])
         print(f"{rows} rows {kwargs}: {seconds:.1f} s, {len(model.rule_list)} rules, "
               f"AUC {auc:.4f}, candidates {model.stats['candidates']}, "
-              f"length {model.stats['length']}, complete {model.stats['complete']}")
+              f"length {model.stats['length']}, complete {model.stats['complete']}, "
+              f"mining {model.stats['mining_s']:.1f} s, selection {model.stats['selection_s']:.1f} s")
 
 
 if __name__ == "__main__":
