@@ -33,6 +33,8 @@ LEARNERS = {
         n_folds=2),
     "sls": lambda: R.SLSEnsembleLearner(k_max=2, n_rule_sets=2, max_steps=100),
     "roccer": lambda: R.ROCCERLearner(max_length=2),
+    # the search sample (beyond search_rows rows; by default 100,000)
+    "roccer-sample": lambda: R.ROCCERLearner(max_length=2, search_rows=10),
     "scoring": lambda: R.RuleScoringLearner(beam_width=2, max_rule_length=2),
 }
 
