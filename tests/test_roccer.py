@@ -494,6 +494,24 @@ def test_search_sample_selects_on_the_sample_and_counts_on_every_row(heart):
     assert np.allclose(p.sum(axis=1), 1) and pickle.loads(pickle.dumps(model)).search_rows
 
 
+def test_search_sample_chooses_the_combinations_weight_on_the_sample():
+    """More than two classes beyond ``search_rows`` rows: the regression
+    over the lists' entries takes its L2 weight from an internal CV on the
+    search sample and is fitted on every row."""
+    from orangecontrib.rules.logreg import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
+    data = Table("iris")
+    learner = ROCCERLearner(search_rows=60)
+    model = learner(data)
+    rows = learner.search_sample(data.Y.astype(int), data.domain.class_var.values)
+    E = model.entry_indicators(data.X)
+    y, w = data.Y.astype(int), np.ones(len(data))
+    lam = choose_lambda(E[rows], y[rows], w[rows], DEFAULT_LAMBDAS, n_classes=3,
+                        random_state=0)
+    b0, W = multinomial_l2(E, y, w, lam, 3)
+    np.testing.assert_allclose(model.combination[1], b0, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(model.combination[2], W, rtol=1e-10, atol=1e-12)
+
+
 def test_many_classes_with_a_class_without_rows():
     data = Table("iris")
     data = data[data.Y != 1]

@@ -672,17 +672,19 @@ class ROCCERLearner(RuleLearner):
         model.search_rows = len(sample) if sample is not None else None
         if len(classes) > 2 and self.multi_class == "logistic" and model.rule_list:
             self.progress(0.95, "Combining the classes' lists")
-            model.combination = self.combine(model, data, enc, classes)
+            model.combination = self.combine(model, data, enc, classes, sample)
         return model
 
-    def combine(self, model, data, enc, classes):
+    def combine(self, model, data, enc, classes, rows=None):
         """More than two classes: the class probabilities from one
         multinomial logistic regression over the entries of every class's
         list (0/1: does the entry fire), L2 weight by internal CV
         (:func:`logreg.choose_lambda`) unless ``lambda_`` gives it (then a
         weight of ``k`` is ``k`` copies of the row). Each class's ROC hull orders only
         its own rules; the regression learns what an entry says of every
-        class (doc/roccer.md, "Many classes"). Returns ``(classes, b0,
+        class (doc/roccer.md, "Many classes"). ``rows``: the search sample,
+        on which the internal CV chooses the weight (``None``: every row);
+        the regression is fitted on every row. Returns ``(classes, b0,
         W)``."""
         from .logreg import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
         E = model.entry_indicators(data.X)
@@ -693,8 +695,9 @@ class ROCCERLearner(RuleLearner):
         local = np.zeros(enc.n_classes, dtype=int)
         local[classes] = np.arange(len(classes))
         y = local[enc.y]
+        cv = slice(None) if rows is None else rows
         lam = (self.lambda_ * scale if self.lambda_ is not None else
-               choose_lambda(E, y, w, [x * scale for x in DEFAULT_LAMBDAS],
+               choose_lambda(E[cv], y[cv], w[cv], [x * scale for x in DEFAULT_LAMBDAS],
                              n_classes=len(classes), random_state=self.random_state))
         b0, W = multinomial_l2(E, y, w, lam, len(classes))
         return np.asarray(classes), b0, W
