@@ -14,7 +14,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from orangecontrib.rules import ROCCERLearner, ROCCERModel, core
 from orangecontrib.rules.base import PriorRuleModel
 from orangecontrib.rules.features import encode_table, make_items
-from orangecontrib.rules.roccer import (Candidates, ListRule, _first_concavity, list_points, repair,
+from orangecontrib.rules.roccer import (Candidates, ListRule, list_points, repair,
                                         select_rules)
 
 
@@ -110,6 +110,13 @@ def test_shortening_search_is_the_longest_length_that_fits(seed, weighted, max_r
 
 
 # --------------------------------------------------------------- the hull
+
+def _first_concavity(fp, tp):
+    """``core.first_concavity`` of a curve given with its end point."""
+    fp, tp = np.asarray(fp, dtype=float), np.asarray(tp, dtype=float)
+    return core.first_concavity(np.ascontiguousarray(fp[:-1]),
+                                np.ascontiguousarray(tp[:-1]), float(fp[-1]), float(tp[-1]))
+
 
 P, N = 10, 20  # examples 0..9 positive, 10..29 negative
 POS = core.pack_bits(np.r_[np.ones(P), np.zeros(N)].astype(np.uint8))

@@ -26,7 +26,7 @@ import numpy as np
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import (coverage_counts, equal_weights, first_concavity, first_insertion,
                    mine_class_rules, pack_bits)
-from .features import encode_table, make_items
+from .features import make_items
 from .params import check_choice, check_int, check_number, check_random_state
 from .rules import Rule, covering_sparse, row_blocks
 
@@ -127,17 +127,6 @@ def list_points(rules, pos, w, W):
     return fp.copy(), tp.copy(), unions.copy()
 
 
-def _first_concavity(fp, tp):
-    """The first inner point ``i`` (1..L) of the curve ``(fp, tp)`` (which
-    ends at the default point) that is not a strict vertex of an upper
-    convex hull, as ``(i, kind)``: ``"empty"`` (the rule adds nothing),
-    ``"collinear"`` or ``"concave"`` (the curve turns left); ``None`` if the
-    curve is strictly convex (``core.first_concavity``)."""
-    fp, tp = np.asarray(fp, dtype=float), np.asarray(tp, dtype=float)
-    return first_concavity(np.ascontiguousarray(fp[:-1]), np.ascontiguousarray(tp[:-1]),
-                           float(fp[-1]), float(tp[-1]))
-
-
 def repair(rules, inserted, pos, w, W, P, N, curve=None):
     """After inserting ``rules[inserted]``, until the curve is strictly
     convex: at a concave point of ``rules[r]``, remove that rule if
@@ -222,16 +211,13 @@ def on_every_row(selected, conditions, data):
     members = [k for r in selected for k in r.members]
     if not members:
         return selected
-    rules = [Rule(conditions[k], 0, np.zeros(1)) for k in members]
-    cover = covering_sparse(rules, data.X)
-    n = data.X.shape[0]
-    bits = {}
-    for col, k in enumerate(members):
-        mask = np.zeros(n, np.uint8)
-        mask[cover.indices[cover.indptr[col]:cover.indptr[col + 1]]] = 1
-        bits[k] = pack_bits(mask)
-    return [ListRule(r.members, np.bitwise_or.reduce([bits[k] for k in r.members], axis=0))
-            for r in selected]
+    cover = covering_sparse([Rule(conditions[k], 0, np.zeros(1)) for k in members], data.X)
+    out, start = [], 0
+    for r in selected:  # an entry's members are consecutive columns
+        fires = np.asarray(cover[:, start:start + len(r.members)].sum(axis=1)).ravel() > 0
+        out.append(ListRule(r.members, pack_bits(fires.astype(np.uint8))))
+        start += len(r.members)
+    return out
 
 
 def list_auc(rules, pos, w, W, P, N) -> float:
@@ -607,9 +593,7 @@ class ROCCERLearner(RuleLearner):
         # the items, mining and selection on a stratified sample beyond
         # search_rows rows; the lists' ROC points (so the probabilities) on all
         sample = self.search_sample(y, data.domain.class_var.values)
-        s_data, s_enc = (data, enc) if sample is None else (data[sample], None)
-        if s_enc is None:
-            s_enc = encode_table(s_data)
+        s_data, s_enc = (data, enc) if sample is None else (data[sample], enc.subset(sample))
         s_y, s_w = s_enc.y, s_enc.w
         n_attrs = len(data.domain.attributes)
         items = make_items(s_data, s_enc, self.min_cuts, self.max_cuts, self.numeric,

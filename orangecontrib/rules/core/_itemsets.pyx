@@ -21,6 +21,7 @@ from libc.string cimport memcpy, memmove
 cnp.import_array()
 
 from ._bits cimport popcount64, word_weight
+from ._hull import equal_weights
 
 
 cdef struct Miner:
@@ -255,8 +256,7 @@ def mine_class_rules(const uint64_t[:, ::1] item_bits, const int32_t[::1] item_a
     s.item_attr = &item_attr[0] if n_items else NULL
     s.pos = &pos[0]
     s.w = &w[0]
-    w_arr = np.asarray(w)
-    s.unit = bool(np.all(w_arr == w_arr[0]))
+    s.unit = equal_weights(w)
     s.min_support = max(min_support, 1e-300)  # an itemset must cover something
     s.min_confidence = min_confidence
     s.n_out, s.cap_out, s.n_flat, s.cap_flat = 0, 64, 0, 256
