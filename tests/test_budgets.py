@@ -12,7 +12,8 @@ from Orange.data import Table
 from scipy.special import expit
 
 import orangecontrib.rules as R
-from orangecontrib.rules.rules import budget_prefixes, covering
+from orangecontrib.rules.evc import DEFAULT_MIN_NEW_COVERAGE
+from orangecontrib.rules.rules import allocate_budget, budget_coverage, budget_prefixes, covering
 
 LEARNERS = {
     "slipper": lambda **kw: R.SlipperLearner(T_max=30, **kw),
@@ -51,8 +52,13 @@ def test_budget_prefixes_take_turns_by_first_covered_share():
 
 @pytest.mark.parametrize("kind", ["evc", "scoring"])
 def test_covering_stops_at_the_budget(kind, data):
-    """Each class's rules are the first of its covering."""
-    full = LEARNERS[kind]()(data)
+    """Each class's rules are the first of its covering, a covering whose
+    rules each cover at least the class's share of the budget
+    (``budget_coverage``: with 4 rules for 2 or 3 classes, half the class)."""
+    n_classes = len(data.domain.class_var.values)
+    share = budget_coverage(DEFAULT_MIN_NEW_COVERAGE, n_classes, 4)
+    assert share == min(0.5, n_classes / 4)
+    full = LEARNERS[kind](min_new_coverage=share)(data)
     budgeted = LEARNERS[kind](max_rules=4)(data)
     for cls in range(len(data.domain.class_var.values)):
         a = [r.conditions for r in full.rule_list if r.head == cls]
@@ -109,6 +115,41 @@ def test_sls_budget_reweights_the_kept_rule_sets(data):
                                    R.sls.white_noise_weights(ens.errors, 0.9))
 
 
+def test_allocate_budget_is_the_least_summed_error():
+    """Against every allocation within the budget (small cases); ties to
+    fewer rules."""
+    rng = np.random.default_rng(0)
+    for it in range(300):
+        C, T, budget = rng.integers(1, 5), rng.integers(1, 5), int(rng.integers(0, 12))
+        curves = rng.integers(0, 6, (C, T)).astype(float) if it % 2 else rng.random((C, T))
+        prior = rng.integers(0, 8, C).astype(float)
+        err = np.hstack([prior[:, None], curves])
+        out = allocate_budget(curves, prior, budget)
+        assert sum(out) <= budget and all(0 <= n <= T for n in out)
+        least = min(sum(err[c, n[c]] for c in range(C))
+                    for n in np.ndindex(*(T + 1,) * C) if sum(n) <= budget)
+        assert sum(err[c, out[c]] for c in range(C)) == pytest.approx(least)
+    assert allocate_budget([[1.0, 1.0]], [3.0], 2) == [1]  # a second rule gains nothing
+    assert allocate_budget([[1.0, 0.0], [1.0, 0.5]], [4.0, 4.0], 2) == [1, 1]
+
+
+def test_sls_budget_is_shared_among_the_classes():
+    """The first class's heaviest rule set does not take the budget of the
+    others: with 3 rules, a one-rule set per class (6 errors in all) beats
+    class 0's exact three-rule set (20 errors: the others have none)."""
+    def rule(c, j):
+        return ((c, ">=", float(j)),)
+
+    found = {c: {(rule(c, 0), rule(c, 1), rule(c, 2)): (3, np.array([10.0, 0, 0, 20])),
+                 (rule(c, 0),): (1, np.array([9.0, 1, 1, 19]))} for c in range(3)}
+    kept = R.sls.keep_within_budget(found, 0.9, 3)
+    assert all(list(kept[c]) == [(rule(c, 0),)] for c in range(3))
+    kept = R.sls.keep_within_budget(found, 0.9, 5)  # a three-rule set then fits one class
+    assert sum(len({r for rs in kept[c] for r in rs}) for c in kept) == 5
+    kept = R.sls.keep_within_budget(found, 0.9, 9)  # everything fits: every set kept
+    assert all(len(kept[c]) == 2 for c in kept)
+
+
 def test_roccer_lists_are_rescored_after_rules_leave(data):
     model = LEARNERS["roccer"](max_rules=3)(data)
     X = data.X
@@ -144,6 +185,26 @@ def test_every_rule_covers_its_share_of_new_ground(data):
         assert np.all(shares >= max(f, 1e-12) - 1e-12)
     assert len(model.rule_list) <= len(R.EVCRuleLearner(n_permutations=10,
                                                         min_new_coverage=0)(data).rule_list)
+
+
+def test_budget_coverage_shares_the_budget_among_the_classes():
+    assert budget_coverage(0.02, 3, None) == 0.02
+    assert budget_coverage(0.02, 2, 100) == 0.02  # the budget asks less than the stop
+    assert budget_coverage(0.02, 11, 50) == pytest.approx(0.22)
+    assert budget_coverage(0.02, 26, 25) == 0.5  # capped: some classes get no rule
+    assert budget_coverage(0.3, 2, 50) == 0.3
+
+
+@pytest.mark.parametrize("kind", ["evc", "scoring"])
+def test_budgeted_covering_rules_cover_the_class_share(kind, data):
+    """Under a budget of 6 rules every rule covers at least n_classes / 6 of
+    its class not covered by the class's earlier rules."""
+    from orangecontrib.rules.rules import first_cover_shares
+    n_classes = len(data.domain.class_var.values)
+    model = LEARNERS[kind](max_rules=6)(data)
+    y, w = data.Y.astype(int), np.ones(len(data))
+    shares = first_cover_shares(model.rule_list, data.X, y, w, n_classes)
+    assert len(model.rule_list) and np.all(shares >= n_classes / 6 - 1e-12)
 
 
 def test_gumbel_sample_is_stratified_and_exact_when_large(data):

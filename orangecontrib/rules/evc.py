@@ -48,7 +48,7 @@ from .features import ShortThresholds, search_data
 from .parallel import parallel_map
 from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
                      check_random_state)
-from .rules import Condition, Rule, budget_prefixes
+from .rules import Condition, Rule, budget_coverage, budget_prefixes
 from .tables import stratified_rows
 from .ruleset import RuleSetModel, check_strategy
 
@@ -466,10 +466,13 @@ class EVCRuleLearner(RuleLearner):
         mb = np.array([gumbel.of(cls, L) for L in lengths])
         return Quality.QUALITY_EVC, mb[:, 0], mb[:, 1]
 
-    def learn_class(self, sd, attrs, enc, cls, gumbel, report=None, task=0):
+    def learn_class(self, sd, attrs, enc, cls, gumbel, report=None, task=0,
+                    min_new_coverage=None):
         """Covering for class ``cls`` (doc/evc.md): ``Found`` rules.
         ``report``: :meth:`RuleLearner.task_progress`'s function, told the
-        class's covered share and rules after each rule (as task ``task``)."""
+        class's covered share and rules after each rule (as task ``task``).
+        ``min_new_coverage``: the covering's stop (default: the learner's;
+        under a budget, :func:`rules.budget_coverage`)."""
         pos = enc.y == cls
         uncovered = pos & (enc.w > 0)
         limit = (int(uncovered.sum()) if self.max_rules_per_class is None
@@ -484,7 +487,9 @@ class EVCRuleLearner(RuleLearner):
         code = pos.astype(np.int8)
         # a rule must cover a share of the class not covered yet: the number
         # of rules then follows the class's structure, not its row count
-        min_new = self.min_new_coverage * S
+        if min_new_coverage is None:
+            min_new_coverage = self.min_new_coverage
+        min_new = min_new_coverage * S
         found = []
         while uncovered.any() and len(found) < limit:
             code[pos & uncovered] = 2
@@ -525,7 +530,9 @@ class EVCRuleLearner(RuleLearner):
         start = 0.8 if with_permutations else 0.0
         self.progress(start, "learning rules")
         report = self.task_progress(start, 1.0, len(present), "learning rules: {} so far")
-        jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel, report, i)
+        # under a budget each rule covers at least the class's share of it
+        min_new = budget_coverage(self.min_new_coverage, len(present), self.max_rules)
+        jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel, report, i, min_new)
                 for i, c in enumerate(present))
         found = []
         for found_c in parallel_map(jobs, self.n_jobs):

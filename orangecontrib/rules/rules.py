@@ -204,6 +204,57 @@ def budget_prefixes(shares, max_rules: int) -> list[int]:
     return taken
 
 
+#: the most of its class a covering under a budget asks of each rule
+BUDGET_COVERAGE_CAP = 0.5
+
+
+def budget_coverage(min_new_coverage: float, n_classes: int, max_rules) -> float:
+    """The least new coverage of a covering under a budget: ``max_rules``
+    rules for the coverings of ``n_classes`` classes give each about
+    ``max_rules / n_classes``, so each rule must cover at least
+    ``n_classes / max_rules`` of its class that no earlier rule of the
+    class covers (and at least ``min_new_coverage``; at most
+    :data:`BUDGET_COVERAGE_CAP`). Each class's covering then ends near its
+    share of the budget by itself, with rules that cover much of the class,
+    instead of running to its own stop and being cut to the first few of
+    its many narrow rules (:func:`budget_prefixes` still cuts what is over
+    the budget). ``max_rules=None``: ``min_new_coverage``."""
+    if max_rules is None or n_classes < 1:
+        return min_new_coverage
+    return max(min_new_coverage, min(BUDGET_COVERAGE_CAP, n_classes / max_rules))
+
+
+def allocate_budget(curves, prior, budget: int) -> list[int]:
+    """How many rules of a budget of ``budget`` in all each class's model
+    gets: ``curves[c, t]`` is class ``c``'s error with ``t + 1`` rules
+    (SLIPPER: a booster's mean hold-out error after ``t + 1`` rounds; SLS:
+    the least training error of a rule set of at most ``t + 1`` rules);
+    with none it predicts no positive, error ``prior[c]``. The allocation
+    of the least summed error, exact by dynamic programming over the
+    budget (ties to fewer rules), at most ``curves.shape[1]`` each."""
+    curves = np.asarray(curves, dtype=float)
+    C, T = curves.shape
+    budget = int(budget)
+    err = np.hstack([np.asarray(prior, dtype=float)[:, None], curves])  # t = 0..T rules
+    best = np.zeros(budget + 1)  # least error of the classes so far with b rules
+    choice = np.zeros((C, budget + 1), dtype=int)
+    ts = np.arange(min(budget, T) + 1)
+    b = np.arange(budget + 1)
+    for c in range(C):
+        # total[t, b]: t rules to class c, b - t to the classes before it
+        total = np.full((len(ts), budget + 1), np.inf)
+        for t in ts:
+            total[t, t:] = best[:budget + 1 - t] + err[c, t]
+        bar = total.min(axis=0) * (1 + 1e-12) + 1e-15
+        choice[c] = np.argmax(total <= bar, axis=0)  # the fewest rules within the bar
+        best = total[choice[c], b]
+    out, left = [0] * C, int(np.argmin(best))
+    for c in range(C - 1, -1, -1):
+        out[c] = int(choice[c, left])
+        left -= out[c]
+    return out
+
+
 def first_cover_shares(rules: Sequence["Rule"], X, y, w, n_classes) -> np.ndarray:
     """Per rule, the share of its class's weight (training rows ``X``,
     classes ``y``, weights ``w``) it covers that no earlier rule of its

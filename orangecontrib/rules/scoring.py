@@ -12,7 +12,7 @@ from .cn2 import ProgressFinder, rule_from_orange
 from .evc import DEFAULT_MIN_NEW_COVERAGE, EVCRuleLearner
 from .features import shared_encoding
 from .params import check_bool, check_instance, check_int, check_number, check_random_state
-from .rules import budget_prefixes, first_cover_shares, rule_class_weights
+from .rules import budget_coverage, budget_prefixes, first_cover_shares, rule_class_weights
 from .ruleset import RuleSetModel, check_strategy
 
 
@@ -86,6 +86,7 @@ class RuleScoringLearner(RuleLearner):
         self.min_new_coverage = check_number("min_new_coverage", min_new_coverage, 0, 1,
                                              none=True)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
+        self._own_base = base is None
         if base is None:  # the compiled beam search with the settings above
             base = EVCRuleLearner(
                 quality="m", m=self.m, beam_width=self.beam_width,
@@ -102,6 +103,13 @@ class RuleScoringLearner(RuleLearner):
     def fit_rules(self, data, enc):
         self.progress(0.0, "learning rules")
         base = self._base
+        if getattr(self, "_own_base", False) and self.max_rules is not None:
+            # the covering under the budget: each rule covers at least the
+            # class's share of it (rules.budget_coverage)
+            base = copy.copy(base)
+            base.min_new_coverage = budget_coverage(
+                base.min_new_coverage, sum(1 for v in enc.class_distribution() if v > 0),
+                self.max_rules)
         finder = getattr(base, "rule_finder", None)
         if finder is not None:  # Orange's CN2 family reports no progress itself:
             # a shallow copy of the learner with its finder wrapped (the

@@ -27,7 +27,7 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
 from .features import EncodedData, ShortThresholds, stored_order
 from .parallel import parallel_jobs, parallel_map
 from .params import check_int, check_n_jobs, check_random_state
-from .rules import (Condition, Rule, canonical_conditions, covering,
+from .rules import (Condition, Rule, allocate_budget, canonical_conditions, covering,
                     covering_sparse)
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
@@ -422,33 +422,6 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None):
     return int(np.argmin(mean)) + 1, mean  # argmin: first, i.e. smallest T
 
 
-def allocate_rounds(curves, prior, budget: int) -> list[int]:
-    """Rounds per booster within ``budget`` rounds in all: ``curves[c, t]``
-    is booster ``c``'s mean hold-out error after ``t + 1`` rounds (without
-    a round it predicts no positive: error ``prior[c]``). The allocation
-    of the least summed error (exact, by dynamic programming over the
-    budget; ties to fewer rounds), at most ``curves.shape[1]`` each."""
-    curves = np.asarray(curves, dtype=float)
-    C, T = curves.shape
-    budget = int(budget)
-    err = np.hstack([np.asarray(prior, dtype=float)[:, None], curves])  # t = 0..T rounds
-    best = np.zeros(budget + 1)  # least error of the classes so far with b rounds
-    choice = np.zeros((C, budget + 1), dtype=int)
-    for c in range(C):
-        new = np.full(budget + 1, np.inf)
-        for b in range(budget + 1):
-            t = np.arange(min(b, T) + 1)
-            total = best[b - t] + err[c, t]
-            k = int(np.flatnonzero(total <= total.min() * (1 + 1e-12) + 1e-15)[0])
-            new[b], choice[c, b] = total[k], t[k]
-        best = new
-    rounds, b = [0] * C, int(np.argmin(best))
-    for c in range(C - 1, -1, -1):
-        rounds[c] = int(choice[c, b])
-        b -= rounds[c]
-    return rounds
-
-
 def even_rounds(rounds, budget: int) -> list[int]:
     """``rounds`` cut so they sum to at most ``budget``: the largest cut
     first, one round at a time (ties: the booster listed last)."""
@@ -738,7 +711,7 @@ class SlipperLearner(RuleLearner):
                 rounds = [int(np.argmin(e.mean(axis=0))) + 1 for e in errors]
                 if self.max_rules is not None and sum(rounds) > self.max_rules:
                     prior = np.array([np.average(yp, weights=enc.w) for yp in ypos])
-                    rounds = allocate_rounds(errors.mean(axis=1), prior, self.max_rules)
+                    rounds = allocate_budget(errors.mean(axis=1), prior, self.max_rules)
         if self.max_rules is not None and sum(rounds) > self.max_rules:  # T or T_max given
             rounds = even_rounds(rounds, self.max_rules)
         done = steps - len(classes)

@@ -35,7 +35,8 @@ from .core import SLSData, pack_bits, sls_search
 from .features import canonical_rule_set, interval_attributes, interval_codes
 from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
-from .rules import MISSING_OF, Condition, Rule, covering, format_number, row_blocks, violations
+from .rules import (MISSING_OF, Condition, Rule, allocate_budget, covering, format_number,
+                    row_blocks, violations)
 
 UNKNOWN = "unknown"
 
@@ -582,34 +583,46 @@ def keep_within_budget(found: dict, rho: float, max_rules: int,
     """The rule sets an ensemble keeps when all of them together may hold
     at most ``max_rules`` distinct rules (per class's ensemble):
     ``found[c]`` maps class ``c``'s distinct rule sets to ``(k, regions)``.
-    First each class's heaviest rule set that fits (by ``Q(r) ∝ rho^e(r)``
-    among its class's; ties: fewer rules, then the order found), then the
-    others heaviest first, each kept if the distinct rules stay within the
-    budget; the weights are then those of the kept sets (Section 4 on
-    them). ``per_error``: as in :func:`white_noise_weights`."""
-    order = []
+
+    First the budget is shared among the classes: class ``c`` gets ``n_c``
+    rules so that the summed training errors of each class's best rule set
+    of at most ``n_c`` rules are least (:func:`rules.allocate_budget`; a
+    class without a rule set errs on its positives), and each class keeps
+    its heaviest rule set of at most ``n_c`` rules (by ``Q(r) ∝
+    rho^e(r)`` among its class's; ties: fewer rules, then the order
+    found). Then the other rule sets, heaviest first, each kept if the
+    distinct rules stay within the budget. The weights are then those of
+    the kept sets (Section 4 on them). ``per_error``: as in
+    :func:`white_noise_weights`."""
+    order, curves, prior = [], [], []
+    width = max((len(rs) for sets in found.values() for rs in sets), default=0)
     for c, sets in found.items():
         rule_sets = list(sets)
-        regions = np.array([sets[rs][1] for rs in rule_sets])
-        q = white_noise_weights(regions[:, 1] + regions[:, 2], rho, per_error)
+        regions = np.array([sets[rs][1] for rs in rule_sets]).reshape(-1, 4)
+        errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
+        q = white_noise_weights(errors, rho, per_error) if rule_sets else errors
         ranked = sorted(range(len(rule_sets)), key=lambda i: (-q[i], len(rule_sets[i]), i))
         order.append([(c, rule_sets[i], q[i]) for i in ranked])
+        prior.append(regions[0, 0] + regions[0, 2] if rule_sets else 0.0)  # no rule set
+        sizes = np.array([len(rs) for rs in rule_sets])
+        curves.append([min([prior[-1], *errors[sizes <= n]]) for n in range(1, width + 1)])
+    shares = allocate_budget(np.reshape(curves, (len(found), width)), prior, max_rules)
     kept = {c: {} for c in found}
     rules = {c: set() for c in found}
     used = 0
 
-    def keep(c, rs):
+    def keep(c, rs, most=max_rules):
         nonlocal used
         new = set(rs) - rules[c]
-        if used + len(new) > max_rules or rs in kept[c]:
+        if used + len(new) > max_rules or len(rules[c]) + len(new) > most or rs in kept[c]:
             return False
         kept[c][rs] = found[c][rs]
         rules[c] |= new
         used += len(new)
         return True
 
-    for ranked in order:  # each class its heaviest rule set that fits
-        next((True for c, rs, _ in ranked if keep(c, rs)), None)
+    for ranked, share in zip(order, shares):  # each class its share's heaviest rule set
+        next((True for c, rs, _ in ranked if keep(c, rs, share)), None)
     for c, rs, _ in sorted((t for ranked in order for t in ranked), key=lambda t: -t[2]):
         keep(c, rs)
     return kept
