@@ -130,6 +130,7 @@ def test_allocate_budget_is_the_least_summed_error():
                     for n in np.ndindex(*(T + 1,) * C) if sum(n) <= budget)
         assert sum(err[c, out[c]] for c in range(C)) == pytest.approx(least)
     assert allocate_budget([[1.0, 1.0]], [3.0], 2) == [1]  # a second rule gains nothing
+    assert allocate_budget([[2.0, 1.0]], [3.0], 10**12) == [2]  # a huge budget is cheap
     assert allocate_budget([[1.0, 0.0], [1.0, 0.5]], [4.0, 4.0], 2) == [1, 1]
 
 
@@ -148,6 +149,31 @@ def test_sls_budget_is_shared_among_the_classes():
     assert sum(len({r for rs in kept[c] for r in rs}) for c in kept) == 5
     kept = R.sls.keep_within_budget(found, 0.9, 9)  # everything fits: every set kept
     assert all(len(kept[c]) == 2 for c in kept)
+
+
+def test_sls_budget_on_two_classes_keeps_the_heaviest_sets_that_fit():
+    """One ensemble (two classes): the sharing changes nothing, the kept sets
+    are the heaviest that fits, then the others by weight while they fit."""
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        pool = [((int(a), ">=", 0.0),) for a in range(12)]
+        sets = {}
+        for _ in range(int(rng.integers(1, 15))):
+            k = int(rng.integers(1, 5))
+            rs = tuple(sorted(pool[i] for i in rng.choice(12, k, replace=False)))
+            pos = float(rng.integers(5, 20))
+            sets.setdefault(rs, (k, np.array([pos - 2, rng.integers(0, 9), 2, 30.0])))
+        budget = int(rng.integers(1, 12))
+        kept = R.sls.keep_within_budget({0: sets}, 0.9, budget)[0]
+        q = R.sls.white_noise_weights(np.array([v[1][1] + v[1][2] for v in sets.values()]), 0.9)
+        ranked = sorted(range(len(sets)), key=lambda i: (-q[i], len(list(sets)[i]), i))
+        rules, want = set(), []
+        for i in ranked:
+            rs = list(sets)[i]
+            if len(rules | set(rs)) <= budget:
+                rules |= set(rs)
+                want.append(rs)
+        assert list(kept) == want
 
 
 def test_roccer_lists_are_rescored_after_rules_leave(data):

@@ -234,7 +234,7 @@ def allocate_budget(curves, prior, budget: int) -> list[int]:
     budget (ties to fewer rules), at most ``curves.shape[1]`` each."""
     curves = np.asarray(curves, dtype=float)
     C, T = curves.shape
-    budget = int(budget)
+    budget = min(int(budget), C * T)  # no class takes more than T
     err = np.hstack([np.asarray(prior, dtype=float)[:, None], curves])  # t = 0..T rules
     best = np.zeros(budget + 1)  # least error of the classes so far with b rules
     choice = np.zeros((C, budget + 1), dtype=int)
