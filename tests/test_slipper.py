@@ -172,3 +172,27 @@ def test_bad_input():
         one.Y[:] = 0
     p = SlipperLearner()(one)(one, 1)
     np.testing.assert_allclose(p, np.tile([1, 0], (20, 1)))
+
+
+def test_holdout_errors_and_exponential_losses_by_hand():
+    """After each round: the weighted share of rows on the wrong side of 0
+    and the weighted mean of exp(-y f) (1 before any round)."""
+    from orangecontrib.rules.core import KIND_CONTINUOUS, OP_GE, OP_LE
+    from orangecontrib.rules.slipper import holdout_errors
+    data = Table("heart_disease")
+    enc = encode_table(data)
+    rng = np.random.default_rng(0)
+    enc.w = rng.uniform(0.5, 2.0, enc.n)
+    ypos = (enc.y == 1).astype(np.int32)
+    a = int(enc.attr_col[[v.name for v in data.domain.attributes].index("age")])
+    hyp = [((), -0.3), (((KIND_CONTINUOUS, a, OP_GE, 55.0),), 0.8),
+           (((KIND_CONTINUOUS, a, OP_LE, 40.0),), -0.5)]
+    errors, losses = holdout_errors(hyp, enc, ypos, losses=True)
+    age = data.get_column("age")
+    y = np.where(ypos == 1, 1.0, -1.0)
+    f = np.zeros(enc.n)
+    for cover, c in [(np.ones(enc.n, bool), -0.3), (age >= 55, 0.8), (age <= 40, -0.5)]:
+        f[cover] += c
+        k = [-0.3, 0.8, -0.5].index(c)
+        assert errors[k] == pytest.approx(enc.w[(f > 0) != (y > 0)].sum() / enc.w.sum())
+        assert losses[k] == pytest.approx(np.average(np.exp(-y * f), weights=enc.w))

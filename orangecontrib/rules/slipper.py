@@ -284,7 +284,9 @@ def _canonical(conds):
 class HoldoutErrors:
     """The weighted hold-out error of the boosted rules after each round
     (predict the positive class when ``f(x) > 0``), kept up to date as
-    rounds are added (call it with each round's ``(conds, C)``)."""
+    rounds are added (call it with each round's ``(conds, C)``); and their
+    hold-out exponential loss ``Σ w exp(−y f(x)) / Σ w`` (``y = ±1``), the
+    loss the boosting minimises (Section 2; 1 before any round)."""
 
     def __init__(self, enc: EncodedData, ypos, XcT=None):
         self.enc, self.ypos = enc, ypos == 1
@@ -292,6 +294,7 @@ class HoldoutErrors:
         self.f = np.zeros(enc.n)
         self.total = enc.w.sum()
         self.errors = []
+        self.losses = []
 
     def __call__(self, conds, c):
         covered = np.ones(self.enc.n, bool)
@@ -300,14 +303,18 @@ class HoldoutErrors:
         self.f[covered] += c
         wrong = self.enc.w[(self.f > 0) != self.ypos].sum()
         self.errors.append(wrong / self.total if self.total > 0 else 0.0)
+        margin = np.where(self.ypos, self.f, -self.f)
+        loss = float(self.enc.w @ np.exp(np.minimum(-margin, 700.0)))  # finite
+        self.losses.append(loss / self.total if self.total > 0 else 1.0)
 
 
-def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None):
-    """Weighted hold-out error of the first ``T`` rules, for every ``T``."""
+def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None, losses=False):
+    """Weighted hold-out error of the first ``T`` rules, for every ``T``
+    (``losses``: and, as a second row, their hold-out exponential loss)."""
     track = HoldoutErrors(enc, ypos, XcT)
     for conds, c in hypothesis:
         track(conds, c)
-    return np.array(track.errors)
+    return np.array([track.errors, track.losses] if losses else track.errors)
 
 
 def _fold_errors(enc, ypos, train, test, T_max, seed, check=None):
@@ -369,12 +376,12 @@ class SharedFold:
 
 
 def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed, check=None):
-    """Hold-out error after each of ``T_max`` rounds of the booster of
-    positives ``ypos`` trained on the shared ``fold`` (``check``: as in
-    :func:`_fold_errors`)."""
+    """Hold-out error and exponential loss (two rows) after each of
+    ``T_max`` rounds of the booster of positives ``ypos`` trained on the
+    shared ``fold`` (``check``: as in :func:`_fold_errors`)."""
     hyp = boost(fold.tr, ypos[fold.train], fold.tr.w, T_max,
                 np.random.default_rng(seed), check, cache=fold.cache)
-    return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT)
+    return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT, losses=True)
 
 
 def _lockstep_errors(enc, ypos, folds, seeds, T_max, patience):
@@ -696,22 +703,27 @@ class SlipperLearner(RuleLearner):
             else:
                 steps += len(folds) * len(classes)
                 fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
-                errors = np.zeros((len(classes), len(folds), self._T_max))
+                # per booster and fold: hold-out errors and exponential losses
+                curves = np.zeros((len(classes), len(folds), 2, self._T_max))
                 check = self.stop_check()
                 for f, (train, test) in enumerate(folds):
                     fold = SharedFold(enc, train, test)
                     jobs = (delayed(_shared_fold_errors)(fold, yp, self._T_max, fs[f], check)
                             for yp, fs in zip(ypos, fold_seeds))
                     for b, e in enumerate(parallel_map(jobs, n_jobs)):
-                        errors[b, f] = e
+                        curves[b, f] = e
                         self.progress((f * len(classes) + b + 1) / steps,
                                       f"choosing T: fold {f + 1} of {len(folds)}")
                     del fold
                 # argmin: the first, i.e. the smallest T of the lowest mean error
-                rounds = [int(np.argmin(e.mean(axis=0))) + 1 for e in errors]
+                rounds = [int(np.argmin(e[:, 0].mean(axis=0))) + 1 for e in curves]
                 if self.max_rules is not None and sum(rounds) > self.max_rules:
-                    prior = np.array([np.average(yp, weights=enc.w) for yp in ypos])
-                    rounds = allocate_budget(errors.mean(axis=1), prior, self.max_rules)
+                    # the rounds of the least summed hold-out exponential loss;
+                    # without a round, that of the best constant f (a default
+                    # rule alone): 2 sqrt(p (1 - p)), p the class's share
+                    p = np.array([np.average(yp, weights=enc.w) for yp in ypos])
+                    rounds = allocate_budget(curves[:, :, 1].mean(axis=1),
+                                             2 * np.sqrt(p * (1 - p)), self.max_rules)
         if self.max_rules is not None and sum(rounds) > self.max_rules:  # T or T_max given
             rounds = even_rounds(rounds, self.max_rules)
         done = steps - len(classes)
