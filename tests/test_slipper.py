@@ -174,11 +174,13 @@ def test_bad_input():
     np.testing.assert_allclose(p, np.tile([1, 0], (20, 1)))
 
 
-def test_holdout_errors_and_exponential_losses_by_hand():
+def test_holdout_errors_and_aucs_by_hand():
     """After each round: the weighted share of rows on the wrong side of 0
-    and the weighted mean of exp(-y f) (1 before any round)."""
+    and the weighted AUC of f (scikit-learn's, ties counting half)."""
+    from sklearn.metrics import roc_auc_score
+
     from orangecontrib.rules.core import KIND_CONTINUOUS, OP_GE, OP_LE
-    from orangecontrib.rules.slipper import holdout_errors
+    from orangecontrib.rules.slipper import holdout_errors, ranking_auc
     data = Table("heart_disease")
     enc = encode_table(data)
     rng = np.random.default_rng(0)
@@ -187,12 +189,18 @@ def test_holdout_errors_and_exponential_losses_by_hand():
     a = int(enc.attr_col[[v.name for v in data.domain.attributes].index("age")])
     hyp = [((), -0.3), (((KIND_CONTINUOUS, a, OP_GE, 55.0),), 0.8),
            (((KIND_CONTINUOUS, a, OP_LE, 40.0),), -0.5)]
-    errors, losses = holdout_errors(hyp, enc, ypos, losses=True)
+    errors, aucs = holdout_errors(hyp, enc, ypos, aucs=True)
     age = data.get_column("age")
-    y = np.where(ypos == 1, 1.0, -1.0)
     f = np.zeros(enc.n)
-    for cover, c in [(np.ones(enc.n, bool), -0.3), (age >= 55, 0.8), (age <= 40, -0.5)]:
+    for k, (cover, c) in enumerate([(np.ones(enc.n, bool), -0.3), (age >= 55, 0.8),
+                                    (age <= 40, -0.5)]):
         f[cover] += c
-        k = [-0.3, 0.8, -0.5].index(c)
-        assert errors[k] == pytest.approx(enc.w[(f > 0) != (y > 0)].sum() / enc.w.sum())
-        assert losses[k] == pytest.approx(np.average(np.exp(-y * f), weights=enc.w))
+        assert errors[k] == pytest.approx(enc.w[(f > 0) != (ypos == 1)].sum() / enc.w.sum())
+        assert aucs[k] == pytest.approx(roc_auc_score(ypos, f, sample_weight=enc.w))
+    assert aucs[0] == 0.5  # a default rule ranks nothing
+    for _ in range(20):  # ties, weights, one class absent
+        score = rng.integers(0, 5, 60).astype(float)
+        y, w = rng.random(60) < 0.3, rng.uniform(0, 2, 60)
+        want = roc_auc_score(y, score, sample_weight=w) if 0 < y.sum() < 60 else 0.5
+        assert ranking_auc(score, y, w) == pytest.approx(want)
+    assert ranking_auc(np.arange(5.0), np.zeros(5, bool), np.ones(5)) == 0.5

@@ -281,12 +281,28 @@ def _canonical(conds):
                  for key, op, value in canonical_conditions(named))
 
 
+def ranking_auc(score, ypos, w) -> float:
+    """The weighted area under the ROC curve of ``score`` for the positives
+    ``ypos`` (ties count half; 0.5 when a class has no weight). Written
+    here rather than taken from scikit-learn's ``roc_auc_score``, which
+    gives the same value but, with its input checks, took 1.3 ms instead of
+    0.12 ms on 4,400 rows (it runs once per round, booster and fold)."""
+    order = np.argsort(score, kind="stable")
+    s = score[order]
+    wp = np.where(ypos[order], w[order], 0.0)
+    wn = w[order] - wp
+    starts = np.r_[0, np.flatnonzero(np.diff(s)) + 1]  # groups of tied scores
+    P, N = np.add.reduceat(wp, starts), np.add.reduceat(wn, starts)
+    total = P.sum() * N.sum()
+    # each positive beats the negatives below its score and half its ties
+    return float((P * (np.cumsum(N) - N / 2)).sum() / total) if total > 0 else 0.5
+
+
 class HoldoutErrors:
     """The weighted hold-out error of the boosted rules after each round
     (predict the positive class when ``f(x) > 0``), kept up to date as
-    rounds are added (call it with each round's ``(conds, C)``); and their
-    hold-out exponential loss ``Σ w exp(−y f(x)) / Σ w`` (``y = ±1``), the
-    loss the boosting minimises (Section 2; 1 before any round)."""
+    rounds are added (call it with each round's ``(conds, C)``); and the
+    hold-out AUC of ``f`` (:func:`ranking_auc`; 0.5 before any round)."""
 
     def __init__(self, enc: EncodedData, ypos, XcT=None):
         self.enc, self.ypos = enc, ypos == 1
@@ -294,7 +310,7 @@ class HoldoutErrors:
         self.f = np.zeros(enc.n)
         self.total = enc.w.sum()
         self.errors = []
-        self.losses = []
+        self.aucs = []
 
     def __call__(self, conds, c):
         covered = np.ones(self.enc.n, bool)
@@ -303,18 +319,16 @@ class HoldoutErrors:
         self.f[covered] += c
         wrong = self.enc.w[(self.f > 0) != self.ypos].sum()
         self.errors.append(wrong / self.total if self.total > 0 else 0.0)
-        margin = np.where(self.ypos, self.f, -self.f)
-        loss = float(self.enc.w @ np.exp(np.minimum(-margin, 700.0)))  # finite
-        self.losses.append(loss / self.total if self.total > 0 else 1.0)
+        self.aucs.append(ranking_auc(self.f, self.ypos, self.enc.w))
 
 
-def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None, losses=False):
+def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None, aucs=False):
     """Weighted hold-out error of the first ``T`` rules, for every ``T``
-    (``losses``: and, as a second row, their hold-out exponential loss)."""
+    (``aucs``: and, as a second row, the hold-out AUC of their ``f``)."""
     track = HoldoutErrors(enc, ypos, XcT)
     for conds, c in hypothesis:
         track(conds, c)
-    return np.array([track.errors, track.losses] if losses else track.errors)
+    return np.array([track.errors, track.aucs] if aucs else track.errors)
 
 
 def _fold_errors(enc, ypos, train, test, T_max, seed, check=None):
@@ -376,12 +390,12 @@ class SharedFold:
 
 
 def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed, check=None):
-    """Hold-out error and exponential loss (two rows) after each of
-    ``T_max`` rounds of the booster of positives ``ypos`` trained on the
-    shared ``fold`` (``check``: as in :func:`_fold_errors`)."""
+    """Hold-out error and AUC (two rows) after each of ``T_max`` rounds of
+    the booster of positives ``ypos`` trained on the shared ``fold``
+    (``check``: as in :func:`_fold_errors`)."""
     hyp = boost(fold.tr, ypos[fold.train], fold.tr.w, T_max,
                 np.random.default_rng(seed), check, cache=fold.cache)
-    return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT, losses=True)
+    return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT, aucs=True)
 
 
 def _lockstep_errors(enc, ypos, folds, seeds, T_max, patience):
@@ -703,7 +717,7 @@ class SlipperLearner(RuleLearner):
             else:
                 steps += len(folds) * len(classes)
                 fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
-                # per booster and fold: hold-out errors and exponential losses
+                # per booster and fold: hold-out errors and AUCs
                 curves = np.zeros((len(classes), len(folds), 2, self._T_max))
                 check = self.stop_check()
                 for f, (train, test) in enumerate(folds):
@@ -718,12 +732,12 @@ class SlipperLearner(RuleLearner):
                 # argmin: the first, i.e. the smallest T of the lowest mean error
                 rounds = [int(np.argmin(e[:, 0].mean(axis=0))) + 1 for e in curves]
                 if self.max_rules is not None and sum(rounds) > self.max_rules:
-                    # the rounds of the least summed hold-out exponential loss;
-                    # without a round, that of the best constant f (a default
-                    # rule alone): 2 sqrt(p (1 - p)), p the class's share
+                    # the rounds of the highest prior-weighted hold-out AUC
+                    # (the many-class AUC reported for the model): the least
+                    # summed p_c (1 - AUC_c), p_c / 2 without a round
                     p = np.array([np.average(yp, weights=enc.w) for yp in ypos])
-                    rounds = allocate_budget(curves[:, :, 1].mean(axis=1),
-                                             2 * np.sqrt(p * (1 - p)), self.max_rules)
+                    auc = curves[:, :, 1].mean(axis=1)
+                    rounds = allocate_budget(p[:, None] * (1 - auc), p / 2, self.max_rules)
         if self.max_rules is not None and sum(rounds) > self.max_rules:  # T or T_max given
             rounds = even_rounds(rounds, self.max_rules)
         done = steps - len(classes)
