@@ -301,16 +301,17 @@ def ranking_auc(score, ypos, w) -> float:
 class HoldoutErrors:
     """The weighted hold-out error of the boosted rules after each round
     (predict the positive class when ``f(x) > 0``), kept up to date as
-    rounds are added (call it with each round's ``(conds, C)``); and the
-    hold-out AUC of ``f`` (:func:`ranking_auc`; 0.5 before any round)."""
+    rounds are added (call it with each round's ``(conds, C)``); with
+    ``aucs``, also the hold-out AUC of ``f`` (:func:`ranking_auc`; 0.5
+    before any round)."""
 
-    def __init__(self, enc: EncodedData, ypos, XcT=None):
+    def __init__(self, enc: EncodedData, ypos, XcT=None, aucs=False):
         self.enc, self.ypos = enc, ypos == 1
         self.XcT = _transposed(enc) if XcT is None else XcT
         self.f = np.zeros(enc.n)
         self.total = enc.w.sum()
         self.errors = []
-        self.aucs = []
+        self.aucs = [] if aucs else None
 
     def __call__(self, conds, c):
         covered = np.ones(self.enc.n, bool)
@@ -319,13 +320,14 @@ class HoldoutErrors:
         self.f[covered] += c
         wrong = self.enc.w[(self.f > 0) != self.ypos].sum()
         self.errors.append(wrong / self.total if self.total > 0 else 0.0)
-        self.aucs.append(ranking_auc(self.f, self.ypos, self.enc.w))
+        if self.aucs is not None:  # a sort per round: only when asked for
+            self.aucs.append(ranking_auc(self.f, self.ypos, self.enc.w))
 
 
 def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None, aucs=False):
     """Weighted hold-out error of the first ``T`` rules, for every ``T``
     (``aucs``: and, as a second row, the hold-out AUC of their ``f``)."""
-    track = HoldoutErrors(enc, ypos, XcT)
+    track = HoldoutErrors(enc, ypos, XcT, aucs)
     for conds, c in hypothesis:
         track(conds, c)
     return np.array([track.errors, track.aucs] if aucs else track.errors)
@@ -389,13 +391,13 @@ class SharedFold:
                 + self.cache.nbytes + (0 if self.te_XcT is None else self.te_XcT.nbytes))
 
 
-def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed, check=None):
-    """Hold-out error and AUC (two rows) after each of ``T_max`` rounds of
-    the booster of positives ``ypos`` trained on the shared ``fold``
-    (``check``: as in :func:`_fold_errors`)."""
+def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed, check=None, aucs=False):
+    """Hold-out error (and with ``aucs`` AUC: two rows) after each of
+    ``T_max`` rounds of the booster of positives ``ypos`` trained on the
+    shared ``fold`` (``check``: as in :func:`_fold_errors`)."""
     hyp = boost(fold.tr, ypos[fold.train], fold.tr.w, T_max,
                 np.random.default_rng(seed), check, cache=fold.cache)
-    return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT, aucs=True)
+    return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT, aucs)
 
 
 def _lockstep_errors(enc, ypos, folds, seeds, T_max, patience):
@@ -717,15 +719,17 @@ class SlipperLearner(RuleLearner):
             else:
                 steps += len(folds) * len(classes)
                 fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
-                # per booster and fold: hold-out errors and AUCs
-                curves = np.zeros((len(classes), len(folds), 2, self._T_max))
+                # per booster and fold: hold-out errors (and AUCs, for a budget)
+                budgeted = self.max_rules is not None
+                curves = np.zeros((len(classes), len(folds), 1 + budgeted, self._T_max))
                 check = self.stop_check()
                 for f, (train, test) in enumerate(folds):
                     fold = SharedFold(enc, train, test)
-                    jobs = (delayed(_shared_fold_errors)(fold, yp, self._T_max, fs[f], check)
+                    jobs = (delayed(_shared_fold_errors)(fold, yp, self._T_max, fs[f], check,
+                                                         budgeted)
                             for yp, fs in zip(ypos, fold_seeds))
                     for b, e in enumerate(parallel_map(jobs, n_jobs)):
-                        curves[b, f] = e
+                        curves[b, f] = np.reshape(e, curves.shape[2:])
                         self.progress((f * len(classes) + b + 1) / steps,
                                       f"choosing T: fold {f + 1} of {len(folds)}")
                     del fold
