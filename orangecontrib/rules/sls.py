@@ -585,12 +585,14 @@ def keep_within_budget(found: dict, rho: float, max_rules: int,
     ``found[c]`` maps class ``c``'s distinct rule sets to ``(k, regions)``.
 
     First the budget is shared among the classes: class ``c`` gets ``n_c``
-    rules so that the summed training errors of each class's best rule set
-    of at most ``n_c`` rules are least (:func:`rules.allocate_budget`; a
-    class without a rule set errs on its positives), and each class keeps
-    its heaviest rule set of at most ``n_c`` rules (by ``Q(r) ∝
-    rho^e(r)`` among its class's; ties: fewer rules, then the order
-    found). Then the other rule sets, heaviest first, each kept if the
+    rules, and keeps its heaviest rule set of at most ``n_c`` rules (by
+    ``Q(r) ∝ rho^e(r)`` among its class's; ties: fewer rules, then the
+    order found). The ``n_c`` are those whose kept sets have the highest
+    prior-weighted training AUC, the least summed ``p_c (1 − AUC_c)`` (a
+    rule set read as a yes/no ranking: ``AUC = (1 + TPR − FPR) / 2``;
+    ``p_c / 2`` without a set), exact by :func:`rules.allocate_budget`, as
+    SLIPPER shares its rounds. One ensemble (two classes) gets the whole
+    budget. Then the other rule sets, heaviest first, each kept if the
     distinct rules stay within the budget. The weights are then those of
     the kept sets (Section 4 on them). ``per_error``: as in
     :func:`white_noise_weights`."""
@@ -603,10 +605,19 @@ def keep_within_budget(found: dict, rho: float, max_rules: int,
         q = white_noise_weights(errors, rho, per_error) if rule_sets else errors
         ranked = sorted(range(len(rule_sets)), key=lambda i: (-q[i], len(rule_sets[i]), i))
         order.append([(c, rule_sets[i], q[i]) for i in ranked])
-        prior.append(regions[0, 0] + regions[0, 2] if rule_sets else 0.0)  # no rule set
-        sizes = np.array([len(rs) for rs in rule_sets])
-        curves.append([min([prior[-1], *errors[sizes <= n]]) for n in range(1, width + 1)])
-    shares = allocate_budget(np.reshape(curves, (len(found), width)), prior, max_rules)
+        pos, neg = regions[:, 0] + regions[:, 2], regions[:, 1] + regions[:, 3]
+        share = pos[0] / (pos[0] + neg[0]) if rule_sets and pos[0] + neg[0] > 0 else 0.0
+        tpr = np.divide(regions[:, 0], pos, out=np.zeros(len(pos)), where=pos > 0)
+        fpr = np.divide(regions[:, 1], neg, out=np.zeros(len(neg)), where=neg > 0)
+        loss = share * (1 - tpr + fpr) / 2  # p (1 - AUC)
+        prior.append(share / 2)  # no rule set: AUC 1/2
+        sizes = np.array([len(rule_sets[i]) for i in ranked])
+        curves.append([loss[ranked][sizes <= n][0] if np.any(sizes <= n) else prior[-1]
+                       for n in range(1, width + 1)])
+    if len(found) > 1:
+        shares = allocate_budget(np.reshape(curves, (len(found), width)), prior, max_rules)
+    else:
+        shares = [max_rules] * len(found)
     kept = {c: {} for c in found}
     rules = {c: set() for c in found}
     used = 0
