@@ -136,8 +136,9 @@ def test_allocate_budget_is_the_least_summed_error():
 
 def test_sls_budget_is_shared_among_the_classes():
     """The first class's heaviest rule set does not take the budget of the
-    others: with 3 rules, a one-rule set per class (6 errors in all) beats
-    class 0's exact three-rule set (20 errors: the others have none)."""
+    others: with 3 rules, a one-rule set per class (summed p (1 - AUC)
+    3 x 1/3 x 0.075) beats class 0's exact three-rule set (0 for class 0,
+    but 1/3 x 1/2 for each class without a set)."""
     def rule(c, j):
         return ((c, ">=", float(j)),)
 
