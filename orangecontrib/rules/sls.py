@@ -606,11 +606,11 @@ def keep_within_budget(found: dict, rho: float, max_rules: int,
         ranked = sorted(range(len(rule_sets)), key=lambda i: (-q[i], len(rule_sets[i]), i))
         order.append([(c, rule_sets[i], q[i]) for i in ranked])
         pos, neg = regions[:, 0] + regions[:, 2], regions[:, 1] + regions[:, 3]
-        share = pos[0] / (pos[0] + neg[0]) if rule_sets and pos[0] + neg[0] > 0 else 0.0
+        p_c = pos[0] / (pos[0] + neg[0]) if rule_sets and pos[0] + neg[0] > 0 else 0.0
         tpr = np.divide(regions[:, 0], pos, out=np.zeros(len(pos)), where=pos > 0)
         fpr = np.divide(regions[:, 1], neg, out=np.zeros(len(neg)), where=neg > 0)
-        loss = share * (1 - tpr + fpr) / 2  # p (1 - AUC)
-        prior.append(share / 2)  # no rule set: AUC 1/2
+        loss = p_c * (1 - tpr + fpr) / 2  # p_c (1 - AUC)
+        prior.append(p_c / 2)  # no rule set: AUC 1/2
         sizes = np.array([len(rule_sets[i]) for i in ranked])
         curves.append([loss[ranked][sizes <= n][0] if np.any(sizes <= n) else prior[-1]
                        for n in range(1, width + 1)])
