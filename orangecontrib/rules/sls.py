@@ -611,8 +611,10 @@ def keep_within_budget(found: dict, rho: float, max_rules: int,
         fpr = np.divide(regions[:, 1], neg, out=np.zeros(len(neg)), where=neg > 0)
         loss = p_c * (1 - tpr + fpr) / 2  # p_c (1 - AUC)
         prior.append(p_c / 2)  # no rule set: AUC 1/2
+        # the loss of the set kept with n rules: the heaviest of at most n
         sizes = np.array([len(rule_sets[i]) for i in ranked])
-        curves.append([loss[ranked][sizes <= n][0] if np.any(sizes <= n) else prior[-1]
+        ranked_loss = loss[ranked]
+        curves.append([ranked_loss[sizes <= n][0] if np.any(sizes <= n) else prior[-1]
                        for n in range(1, width + 1)])
     if len(found) > 1:
         shares = allocate_budget(np.reshape(curves, (len(found), width)), prior, max_rules)
