@@ -18,6 +18,9 @@ Learner variants: ``lrr-eq22`` is LR with rules' multinomial model with
 eq. 22's penalty unscaled (``penalty_scales=(1.0,)``), the default before
 the penalty scale was chosen on a held-out third; ``lrr-ovr`` is LR with rules as one-vs-rest models
 (``multi_class="ovr"``), the default before the multinomial model;
+``sls-all`` is SLS with every class's searches on every example
+(``rest_ratio=None``), the default before the rest was sampled, and
+``sls-min1`` with no floor under the sample of the rest (``rest_min=1``);
 ``roccer-hulls`` is ROCCER with each class's hull odds normalised
 (``multi_class="hulls"``), the default before the logistic combination; ``rf``
 is Orange's random forest of 200 trees (the ceiling).
@@ -52,11 +55,12 @@ from runner import command, git_commit, machine, write_report  # noqa: E402
 DATASETS = ("iris", "wine", "vehicle", "segment", "satimage", "led7digit", "letter",
             "vowel", "movement_libras", "360x90x15", "1000x10x11", "5000x40x11")
 HOLDOUT_ROWS = 5000  # from this many rows: a held-out third instead of 10 folds
-LEARNERS = ("slipper", "evc", "lrr", "lrr-eq22", "lrr-ovr", "sls", "roccer", "roccer-hulls", "scoring",
-            "rf")
+LEARNERS = ("slipper", "evc", "lrr", "lrr-eq22", "lrr-ovr", "sls", "sls-all", "sls-min1", "roccer",
+            "roccer-hulls", "scoring", "rf")
 NAMES = {"slipper": "SLIPPER", "evc": "EVC rules", "lrr": "LR with rules",
          "lrr-eq22": "LR with rules (eq. 22 penalty)",
-         "lrr-ovr": "LR with rules (one-vs-rest)", "sls": "SLS", "roccer": "ROCCER",
+         "lrr-ovr": "LR with rules (one-vs-rest)", "sls": "SLS",
+         "sls-all": "SLS (every example)", "sls-min1": "SLS (rest_min=1)", "roccer": "ROCCER",
          "roccer-hulls": "ROCCER (hulls' odds)",
          "scoring": "Rule Scoring", "rf": "random forest"}
 
@@ -69,7 +73,10 @@ def make_learner(name):
             "lrr": R.RuleLogisticRegressionLearner,
             "lrr-eq22": lambda: R.RuleLogisticRegressionLearner(penalty_scales=(1.0,)),
             "lrr-ovr": lambda: R.RuleLogisticRegressionLearner(multi_class="ovr"),
-            "sls": R.SLSEnsembleLearner, "roccer": R.ROCCERLearner,
+            "sls": R.SLSEnsembleLearner,
+            "sls-all": lambda: R.SLSEnsembleLearner(rest_ratio=None),
+            "sls-min1": lambda: R.SLSEnsembleLearner(rest_min=1),
+            "roccer": R.ROCCERLearner,
             "roccer-hulls": lambda: R.ROCCERLearner(multi_class="hulls"),
             "scoring": R.RuleScoringLearner,
             "rf": lambda: RandomForestLearner(n_estimators=200, random_state=0)}[name]()

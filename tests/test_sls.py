@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings, strategies as st
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.rules import SLSEnsembleLearner, SLSEnsembleModel, core
-from orangecontrib.rules.base import PriorRuleModel
+from orangecontrib.rules.base import PriorRuleModel, in_name_order
 from orangecontrib.rules.features import equal_frequency_cuts
 from orangecontrib.rules.sls import (log_n_rule_sets, pac_bayes_epsilon, rule_set_fires,
                                      white_noise_weights)
@@ -733,3 +733,86 @@ def test_searches_on_a_sample_beyond_search_rows():
     assert [e.rule_sets for e in sampled.ensembles] == [e.rule_sets for e in on_rows.ensembles]
     p = sampled(data, sampled.Probs)
     assert np.all(np.isfinite(p)) and np.allclose(p.sum(axis=1), 1)
+
+
+def test_each_class_searches_on_its_rows_and_a_sample_of_the_rest():
+    """More than two classes: each task's searches run on the class's rows
+    and a stratified sample of ``rest_ratio`` times as many of the others,
+    at least ``rest_min`` (every other class in it), drawn anew for each
+    task and repeatable; every row where the rest is no larger than that,
+    on two classes and with ``rest_ratio=None``."""
+    data = Table("zoo")  # 7 classes, 4 to 41 rows
+    y, values = data.Y.astype(int), data.domain.class_var.values
+    tasks = [(c, k, [0]) for c in range(7) for k in (1, 2)]
+    learner = SLSEnsembleLearner(rest_ratio=2.0, rest_min=1, random_state=3)
+    rows = learner.rest_samples(y, tasks, values)
+    assert all((a is None and b is None) or np.array_equal(a, b)
+               for a, b in zip(rows, learner.rest_samples(y, tasks, values)))
+    other = SLSEnsembleLearner(rest_min=1, random_state=4).rest_samples(y, tasks, values)
+    for i, (c, k, _) in enumerate(tasks):
+        n_c, n_rest = np.sum(y == c), np.sum(y != c)
+        if 2 * n_c >= n_rest:  # class 5 (41 of 101 rows): every row
+            assert rows[i] is None
+            continue
+        r = rows[i]
+        assert np.all(np.diff(r) > 0)
+        np.testing.assert_array_equal(r[y[r] == c], np.flatnonzero(y == c))
+        drawn = r[y[r] != c]
+        assert abs(len(drawn) - 2 * n_c) <= 6  # each class's share rounded
+        assert set(y[drawn]) == set(range(7)) - {c}  # every other class
+        if k == 2:  # a new sample for every task
+            assert not np.array_equal(r, rows[i - 1])
+        assert not np.array_equal(r, other[i])
+    floor = SLSEnsembleLearner(rest_min=50).rest_samples(y, tasks, values)
+    for i, (c, k, _) in enumerate(tasks):  # at least 50 of the rest, or all of it
+        n_c, n_rest = np.sum(y == c), np.sum(y != c)
+        if max(2 * n_c, 50) >= n_rest:
+            assert floor[i] is None
+        else:
+            assert abs(np.sum(y[floor[i]] != c) - max(2 * n_c, 50)) <= 6
+    assert any(r is not None for r in floor)
+    for ratio, least in ((None, 1), (2.0, 500)):  # the default floor: all of zoo
+        assert SLSEnsembleLearner(rest_ratio=ratio, rest_min=least).rest_samples(
+            y, tasks, values) == [None] * len(tasks)
+    two = [(0, 1, [0])]
+    assert SLSEnsembleLearner().rest_samples(y, two, values) == [None]
+    with pytest.raises(ValueError, match="rest_ratio"):
+        SLSEnsembleLearner(rest_ratio=0)
+    with pytest.raises(ValueError, match="rest_min"):
+        SLSEnsembleLearner(rest_min=0)
+
+
+def test_sampled_rest_models():
+    """The searches of a class see its sample only: each rule set's errors
+    are counted on it and the class's bound is for its size; a ratio that
+    takes every row gives the model of ``rest_ratio=None``; the model does
+    not depend on ``n_jobs``."""
+    data = Table("brown-selected")  # 35, 30 and 121 rows
+    y = data.Y.astype(int)
+    kw = dict(k_max=2, n_rule_sets=5, max_steps=300, random_state=1, rest_min=1)
+    model = SLSEnsembleLearner(**kw)(data)
+    for ens in model.ensembles:
+        n_c = np.sum(y == ens.cls)
+        size = len(data) if 2 * n_c >= len(data) - n_c else n_c + 2 * n_c
+        assert abs(model.bounds[ens.cls].m - size) <= 2
+        assert np.all(ens.errors <= model.bounds[ens.cls].m)
+    # one task per class (k_max=1, five searches): its rule sets' errors
+    # are those on its sample
+    one = SLSEnsembleLearner(k_max=1, n_rule_sets=5, max_steps=300, random_state=1,
+                             rest_min=1)
+    m1 = one(data)
+    X = m1.data_to_model_domain(data).X
+    order = in_name_order(range(3), data.domain.class_var.values)
+    rows = one.rest_samples(y, [(c, 1, None) for c in order], data.domain.class_var.values)
+    for ens in m1.ensembles:
+        r = rows[order.index(ens.cls)]
+        r = np.arange(len(data)) if r is None else r
+        pos = y[r] == ens.cls
+        for rs, errors in zip(ens.rule_sets, ens.errors):
+            fires = rule_set_fires(rs, X[r])
+            assert errors == np.sum(fires & ~pos) + np.sum(~fires & pos)
+    everything = SLSEnsembleLearner(rest_ratio=None, **kw)(data)
+    assert str(SLSEnsembleLearner(rest_ratio=1e9, **kw)(data)) == str(everything)
+    assert str(model) != str(everything)
+    two_jobs = SLSEnsembleLearner(n_jobs=2, **kw)(data)
+    np.testing.assert_array_equal(model(data, model.Probs), two_jobs(data, two_jobs.Probs))

@@ -10,7 +10,8 @@ abstention and PAC-Bayes bounds (Rückert & Kramer 2006; doc/sls.md).
 * :func:`core.sls_search` (``core/_sls.pyx``) is Algorithm 1.
 * :class:`SLSEnsembleLearner` is Algorithm 2: per class (one-vs-all; one
   ensemble for two-class data), ``o`` rule sets for each ``k = 1..k_max``,
-  weighted by ``Q(r) ∝ rho^e(r)`` (Section 4).
+  weighted by ``Q(r) ∝ rho^e(r)`` (Section 4); on more classes each class's
+  searches see its examples and a sample of the rest (this project).
 * :class:`SLSEnsembleModel` scores with the vote ``c(Q_y, x)``, can abstain
   (Section 5.2) and reports the PAC-Bayes bounds (Theorems 1-3); its
   probabilities (this project) are the ``Q``-weighted Laplace estimates of
@@ -37,6 +38,7 @@ from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import (MISSING_OF, Condition, Rule, allocate_budget, covering, format_number,
                     row_blocks, violations)
+from .tables import stratified_rows
 
 UNKNOWN = "unknown"
 
@@ -595,14 +597,16 @@ def keep_within_budget(found: dict, rho: float, max_rules: int,
     budget. Then the other rule sets, heaviest first, each kept if the
     distinct rules stay within the budget. The weights are then those of
     the kept sets (Section 4 on them). ``per_error``: as in
-    :func:`white_noise_weights`."""
+    :func:`white_noise_weights`, one for all classes or a mapping class ->
+    value."""
     order, curves, prior = [], [], []
     width = max((len(rs) for sets in found.values() for rs in sets), default=0)
     for c, sets in found.items():
         rule_sets = list(sets)
         regions = np.array([sets[rs][1] for rs in rule_sets]).reshape(-1, 4)
         errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
-        q = white_noise_weights(errors, rho, per_error) if rule_sets else errors
+        share = per_error[c] if isinstance(per_error, dict) else per_error
+        q = white_noise_weights(errors, rho, share) if rule_sets else errors
         ranked = sorted(range(len(rule_sets)), key=lambda i: (-q[i], len(rule_sets[i]), i))
         order.append([(c, rule_sets[i], q[i]) for i in ranked])
         pos, neg = regions[:, 0] + regions[:, 2], regions[:, 1] + regions[:, 3]
@@ -648,10 +652,15 @@ SEARCHES_PER_TASK = 5
 
 
 def _search_batch(sd: SLSData, pos_bits, k, seeds, max_steps, p_noise, p_restart,
-                  check=None):
+                  check=None, rows=None):
     """``len(seeds)`` independent SLS runs for one class and one ``k``:
     ``(rules, regions)`` of each (see :func:`core.sls_search`); ``check``
-    before each (:meth:`RuleLearner.stop_check`)."""
+    before each (:meth:`RuleLearner.stop_check`). ``rows``: the searches run
+    on these examples of ``sd`` only (``pos_bits`` then marks the positives
+    among them), see :meth:`SLSEnsembleLearner.rest_samples`."""
+    if rows is not None:
+        sd = SLSData(sd.codes_arr[rows], sd.n_bins_arr, sd.ordinal_arr, sd.w_arr[rows],
+                     simd=sd.level)
     out = []
     for seed in seeds:
         if check is not None:
@@ -699,6 +708,16 @@ class SLSEnsembleLearner(RuleLearner):
         On more rows, the local searches (and the rule sets' errors and
         bounds) use a stratified sample of this many; the probabilities'
         leaf estimates use every row (``None``: every row).
+    rest_ratio : float, optional
+        More than two classes: each class's searches (five at a time) run
+        on the class's examples and a stratified random sample of this many
+        times as many of the other classes' examples (at least
+        ``rest_min``), drawn anew for each five, so a small class's rule
+        sets are not judged mostly by the rest (``None``: every example,
+        as on two classes).
+    rest_min : int
+        The sample of the other classes has at least this many examples
+        (all of them where they are no more).
     max_steps : int
         Steps of one stochastic local search.
     p_noise, p_restart : float
@@ -729,7 +748,8 @@ class SLSEnsembleLearner(RuleLearner):
                  p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
                  theta=0.0,
                  delta=0.05, max_rules=None, rho_rows=1000, search_rows=100_000,
-                 n_jobs=None, random_state=0, preprocessors=None):
+                 rest_ratio=2.0, rest_min=500, n_jobs=None, random_state=0,
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.k_max = check_int("k_max", k_max, 1)
         self.n_rule_sets = check_int("n_rule_sets", n_rule_sets, 1)
@@ -744,6 +764,9 @@ class SLSEnsembleLearner(RuleLearner):
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.rho_rows = check_int("rho_rows", rho_rows, 1, none=True)
         self.search_rows = check_int("search_rows", search_rows, 1, none=True)
+        self.rest_ratio = check_number("rest_ratio", rest_ratio, 0, None, low_open=True,
+                                       none=True)
+        self.rest_min = check_int("rest_min", rest_min, 1)
         self.n_jobs = check_n_jobs(n_jobs)
         self.random_state = check_random_state(random_state)
 
@@ -762,6 +785,30 @@ class SLSEnsembleLearner(RuleLearner):
         if len(dist) == 2:
             return [int(np.argmin(class_preference(dist, values)))]
         return in_name_order(range(len(dist)), values)
+
+    def rest_samples(self, y, tasks, values) -> list:
+        """For each task ``(c, k, seeds)`` the rows its searches run on:
+        ``None`` (every row: two classes, ``rest_ratio=None``, or a rest no
+        larger than the sample), else the sorted indices of class ``c``'s
+        rows and a stratified random sample of ``rest_ratio`` times as many
+        of the other classes' rows, at least ``rest_min`` (:func:`tables.stratified_rows`, the
+        classes drawing in name order), a new one for every task, seeded by
+        ``random_state``, the learner's :attr:`search_key` and the task's
+        number (doc/sls.md, "Many classes")."""
+        if self.rest_ratio is None or len({c for c, _, _ in tasks}) < 2:
+            return [None] * len(tasks)
+        out = []
+        for i, (c, _, _) in enumerate(tasks):
+            pos, rest = np.flatnonzero(y == c), np.flatnonzero(y != c)
+            size = max(int(round(self.rest_ratio * len(pos))), self.rest_min)
+            if size >= len(rest):
+                out.append(None)
+                continue
+            seed = np.random.SeedSequence(self.random_state, spawn_key=(self.search_key, 1, i))
+            order = in_name_order(np.unique(y[rest]).tolist(), values)
+            drawn = rest[stratified_rows(y[rest], size, np.random.default_rng(seed), order)]
+            out.append(np.sort(np.concatenate([pos, drawn])))
+        return out
 
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
@@ -787,26 +834,35 @@ class SLSEnsembleLearner(RuleLearner):
         # every worker busy to the end, large enough to be worth sending)
         tasks = [(c, k, seeds[i][j:j + SEARCHES_PER_TASK]) for i, (c, k) in enumerate(pairs)
                  for j in range(0, self.n_rule_sets, SEARCHES_PER_TASK)]
+        rows = self.rest_samples(y, tasks, data.domain.class_var.values)
         pos_bits = {c: pack_bits((y == c).astype(np.uint8)) for c in classes}
+        task_pos = [pos_bits[c] if r is None else pack_bits((y[r] == c).astype(np.uint8))
+                    for (c, _, _), r in zip(tasks, rows)]
         check = self.stop_check()  # a Cancel stops the tasks between searches
-        jobs = (delayed(_search_batch)(sd, pos_bits[c], k, chunk, self.max_steps,
-                                       self.p_noise, self.p_restart, check)
-                for c, k, chunk in tasks)
+        jobs = (delayed(_search_batch)(sd, task_pos[i], k, chunk, self.max_steps,
+                                       self.p_noise, self.p_restart, check, rows[i])
+                for i, (c, k, chunk) in enumerate(tasks))
         found = {c: {} for c in classes}  # distinct rule sets: (first k, regions)
+        searched = dict.fromkeys(classes, m)  # the examples a class's errors count on
         self.progress(0.0, "Searching rule sets")
         results = parallel_map(jobs, self.n_jobs)
         for i, batch in enumerate(results):  # in task order: the first k of a rule set
             c, k, _ = tasks[i]
+            task_scale = scale
+            if rows[i] is not None:  # errors in the sample's examples
+                wr = w[rows[i]]
+                searched[c] = int(np.count_nonzero(wr > 0))
+                task_scale = searched[c] / wr.sum()
             for rules, regions in batch:
                 rs = canonical_rule_set(rules, ordinal, n_bins, cuts)
-                found[c].setdefault(rs, (k, regions * scale))
+                found[c].setdefault(rs, (k, regions * task_scale))
             self.progress((i + 1) / len(tasks), "Searching rule sets: "
                           f"{sum(len(f) for f in found.values())} distinct so far")
         log_r = log_n_rule_sets(sd.rule_choices(), self.k_max)
         # the searches' data is done with: freed before the model counts its
         # rules' coverage (on sparse data that makes the rules' columns dense)
-        del sd, codes, jobs, results
-        per_error = error_share(m, self.rho_rows)
+        del sd, codes, jobs, results, rows
+        per_error = {c: error_share(searched[c], self.rho_rows) for c in classes}
         if self.max_rules is not None:
             found = keep_within_budget(found, self.rho, self.max_rules, per_error)
         ensembles, bounds = [], {}
@@ -816,13 +872,14 @@ class SLSEnsembleLearner(RuleLearner):
                 continue
             regions = np.array([found[c][rs][1] for rs in rule_sets])
             errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
-            q = white_noise_weights(errors, self.rho, per_error)
+            q = white_noise_weights(errors, self.rho, per_error[c])
             ensembles.append(Ensemble(c, rule_sets, q, errors,
                                       np.array([found[c][rs][0] for rs in rule_sets])))
             nz = q[q > 0]
             kl = max(0.0, log_r + float(np.sum(nz * np.log(nz))))
-            bounds[c] = EnsembleBound(float(np.dot(q, errors)) / m, kl,
-                                      pac_bayes_epsilon(kl, m, self.delta), m, self.delta)
+            mc = searched[c]
+            bounds[c] = EnsembleBound(float(np.dot(q, errors)) / mc, kl,
+                                      pac_bayes_epsilon(kl, mc, self.delta), mc, self.delta)
         model = SLSEnsembleModel(data.domain, ensembles, dist, bounds,
                                  theta=self.theta, k_max=self.k_max)
         model.set_rule_distributions(data, enc)
