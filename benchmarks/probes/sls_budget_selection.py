@@ -1,22 +1,35 @@
-"""Which rule sets an SLS ensemble keeps under a rule budget: selection
-rules compared on the frontier benchmark's many-class sets (its held-out
-third), the searches run once per set and reused for every rule and budget.
+"""SLS on many classes: which rule sets an ensemble keeps under a rule
+budget, and what each class's searches see. On the frontier benchmark's
+sets (its held-out third) the default model is fitted once (its searches
+then reused for every selection rule and budget); prints test accuracy,
+AUC (prior-weighted one against the rest), log loss, the rules kept and
+the default fit's seconds.
 
     OMP_NUM_THREADS=1 python benchmarks/probes/sls_budget_selection.py \
-        [--datasets 1000x10x11,5000x40x11] [--budgets 10,25,50,100]
+        [--datasets 1000x10x11,5000x40x11] [--budgets 10,25,50,100] \
+        [--strategies q,bacc,...] [--regions 3,4,6] \
+        [--balanced | --undersample class|task [--ratio 2]]
 
-Selection rules (each a function with the signature of
-``sls.keep_within_budget``):
+The learner runs with ``rest_ratio=None`` (every class's searches on every
+example, the default before the sample of the rest; ``--rest``: with its
+defaults); the options replace what the searches see:
 
-* ``q``: the learner's (``sls.keep_within_budget``);
-* the others are defined below, each with its docstring.
+* ``--balanced``: every example, weighted so that the class and the rest
+  weigh the same (the kernel's weighted path);
+* ``--undersample class|task``: the class's examples and a stratified
+  sample of ``--ratio`` times as many others, one sample per class or a new
+  one per task of five searches (what the learner's ``rest_ratio`` does,
+  without its floor ``rest_min``).
 
-Prints test accuracy, AUC (prior-weighted one against the rest), log loss
-and the rules kept.
+Selection rules (``--strategies``, each a function with the signature of
+``sls.keep_within_budget``): ``q`` is the learner's; the others are
+defined below, each with its docstring. ``--regions``: also the
+probabilities of G regions per rule set (``sls_regions.py``).
 """
 import argparse
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -44,7 +57,8 @@ def _ranked_by(found, rho, per_error, key):
         rule_sets = list(sets)
         regions = np.array([sets[rs][1] for rs in rule_sets]).reshape(-1, 4)
         errors = regions[:, 1] + regions[:, 2]
-        q = S.white_noise_weights(errors, rho, per_error) if rule_sets else errors
+        share = per_error[c] if isinstance(per_error, dict) else per_error
+        q = S.white_noise_weights(errors, rho, share) if rule_sets else errors
         pos, neg = regions[:, 0] + regions[:, 2], regions[:, 1] + regions[:, 3]
         tpr = np.divide(regions[:, 0], pos, out=np.zeros(len(pos)), where=pos > 0)
         fpr = np.divide(regions[:, 1], neg, out=np.zeros(len(neg)), where=neg > 0)
@@ -277,9 +291,14 @@ def main():
     ap.add_argument("--undersample", default="",
                     help="class / task: each class's searches on its positives and as many "
                          "others (one sample per class or per task)")
+    ap.add_argument("--rest", action="store_true",
+                    help="the learner's default sample of the rest (rest_ratio, rest_min)")
     ap.add_argument("--ratio", type=float, default=1.0,
                     help="--undersample: other examples per positive")
     args = ap.parse_args()
+    # the learner's own sample of the rest off (unless --rest): the probe's
+    # variants replace it
+    fixed = {} if args.rest else dict(rest_ratio=None)
     if args.undersample:
         from functools import partial
         S._search_batch = partial(undersampled_batch, per_task=args.undersample == "task",
@@ -304,14 +323,16 @@ def main():
         S.parallel_map = cached_map
         y = test.Y.astype(int)
         C = len(data.domain.class_var.values)
-        model = S.SLSEnsembleLearner()(train)
+        t = time.perf_counter()
+        model = S.SLSEnsembleLearner(**fixed)(train)  # the searches: run here, then reused
+        seconds = time.perf_counter() - t
         ca, auc, ll = fold_metrics(y, model(test, model.Probs), C)[:3]
         print(f"{name} default: rules {model.size[0]} acc {ca:.3f} auc {auc:.3f} "
-              f"ll {ll:.3f}", flush=True)
+              f"ll {ll:.3f} ({seconds:.1f} s)", flush=True)
         for s in args.strategies.split(","):
             S.keep_within_budget = STRATEGIES[s]
             for b in budgets:
-                model = S.SLSEnsembleLearner(max_rules=b)(train)
+                model = S.SLSEnsembleLearner(max_rules=b, **fixed)(train)
                 ca, auc, ll = fold_metrics(y, model(test, model.Probs), C)[:3]
                 print(f"{name} {s:>10} {b:4d}: rules {model.size[0]:4d} acc {ca:.3f} "
                       f"auc {auc:.3f} ll {ll:.3f}", flush=True)
