@@ -70,7 +70,10 @@ def make_learner(name):
             "sls-2threads": lambda: R.SLSEnsembleLearner(n_jobs=2),
             "sls-scalar": R.SLSEnsembleLearner,
             # not a default: the paper's Q(r) ∝ rho^e(r) on any number of rows
-            "sls-paper-rho": lambda: R.SLSEnsembleLearner(rho_rows=None)}[name]()
+            "sls-paper-rho": lambda: R.SLSEnsembleLearner(rho_rows=None),
+            # not a default: every class's searches on every example (the
+            # default before the sample of the rest)
+            "sls-all": lambda: R.SLSEnsembleLearner(rest_ratio=None)}[name]()
 
 
 def _fit_one(name, shape, queue):
