@@ -13,7 +13,9 @@ seed 0). Each fit runs in a fresh process, one job, with a time limit; a
 fit that does not finish shows as ``> limit``. ``sls-2threads`` (not in the
 default list) is SLS with ``n_jobs=2``: the same model in two threads;
 ``sls-scalar`` is SLS with its kernel's scalar loops (what a CPU without
-AVX-512 runs; the same model). ``--paths scalar,avx2,avx512bw,avx512`` runs
+AVX-512 runs; the same model); ``sls-all`` is SLS with every class's
+searches on every example (``rest_ratio=None``, the default before the
+sample of the rest). ``--paths scalar,avx2,avx512bw,avx512`` runs
 every learner on each of the kernels' code paths (``ORANGE_RULES_SIMD``),
 as ``learner@path``: what users' CPUs run.
 """
