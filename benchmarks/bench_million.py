@@ -13,8 +13,9 @@ SLIPPER with ``T = 100``, a fixed number of rounds; ``rf``: Orange's random
 forest; ``evc-paper``, ``scoring-paper``, ``lrr-paper``: the paper's
 covering, ``min_new_coverage=0``, and the Gumbel fit on every row, the
 defaults before; ``slipper-5folds``: ``T`` by five folds at every size;
-``sls-scalar``: SLS with its kernel's scalar loops, what a CPU without
-AVX-512 runs, the same model). Each fit runs in a fresh process (fork), which reports its fit
+``sls-scalar``, ``sls-avx2``: SLS with its kernel's scalar loops or AVX2
+code, what a CPU without AVX-512 runs, the same model; ``sls-searchN``:
+SLS with ``search_rows=N``, combinable, e.g. ``sls-search20000-scalar``). Each fit runs in a fresh process (fork), which reports its fit
 seconds, the rules its predictions read (``model.size``), the held-out AUC,
 its peak resident memory during the fit (``VmHWM``, reset after the data
 are built) and the resident memory just before the fit;
@@ -44,12 +45,16 @@ def make_learner(name):
     from Orange.classification import RandomForestLearner
 
     import orangecontrib.rules as R
-    if name == "sls-scalar":  # this process only: the kernel's scalar loops (no AVX-512)
-        from functools import partial
-
-        import orangecontrib.rules.sls as sls
-        sls.SLSData = partial(sls.SLSData, simd=False)
-        name = "sls"
+    if name.startswith("sls-") and name != "sls-paper-rho":
+        # sls-scalar, sls-avx2: this process only, the kernel's path capped
+        # (what a CPU without AVX-512 runs); sls-searchN: search_rows=N
+        kw = {}
+        for part in name.split("-")[1:]:
+            if part.startswith("search"):
+                kw["search_rows"] = int(part[len("search"):])
+            else:
+                os.environ["ORANGE_RULES_SIMD"] = part
+        return R.SLSEnsembleLearner(**kw)
     if name == "sls-paper-rho":  # the paper's Q(r) ∝ rho^e(r) on any number of rows
         return R.SLSEnsembleLearner(rho_rows=None)
     if name == "slipper-5folds":  # T by all five folds at every size (the old default)

@@ -113,6 +113,19 @@ def one_rule(found, rho, max_rules, per_error=1.0):
     return _keep(small, ranked, max_rules, fill=lambda t: -t[3], within_share=True)
 
 
+def _tempered(factor):
+    def keep(found, rho, max_rules, per_error=1.0):
+        kept = STRATEGIES["q"](found, rho, max_rules, per_error)
+        return {c: {rs: (k, np.asarray(reg) * factor) for rs, (k, reg) in sets.items()}
+                for c, sets in kept.items()}
+    keep.__doc__ = f"""As ``q``, the kept rule sets' errors times {factor} in ``Q``
+    (flatter weights; 0: equal)."""
+    return keep
+
+
+STRATEGIES["q_flat02"] = _tempered(0.2)
+STRATEGIES["q_equal"] = _tempered(0.0)
+
 _choices = []
 _original_log_n = S.log_n_rule_sets
 
