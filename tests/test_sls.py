@@ -816,3 +816,39 @@ def test_sampled_rest_models():
     assert str(model) != str(everything)
     two_jobs = SLSEnsembleLearner(n_jobs=2, **kw)(data)
     np.testing.assert_array_equal(model(data, model.Probs), two_jobs(data, two_jobs.Probs))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(1, 25),
+       st.sampled_from([(2, 3), (5, 11), (2, 40), (200, 300)]), st.booleans(),
+       st.booleans())
+def test_scalar_counting_with_a_fixed_stride_makes_the_same_searches(seed, k, n_attrs, widths,
+                                                                      missing, weighted):
+    """The scalar loops count a byte per cell with the same number of slots
+    per attribute where that is cheap (``stride``); the searches (with every
+    step's kept counts checked against fresh ones) are those of the
+    attribute-by-attribute slots."""
+    rng = np.random.default_rng(seed)
+    m = 500
+    nb = rng.integers(widths[0], widths[1], n_attrs).astype(np.int32)
+    codes = (rng.random((m, n_attrs)) * nb).astype(np.int32)
+    if missing:
+        codes[rng.random((m, n_attrs)) < 0.1] = -1
+    ordinal = (rng.random(n_attrs) < 0.6).astype(np.int8)
+    y = rng.random(m) < 0.3
+    w = rng.random(m) + 0.1 if weighted else np.ones(m)
+    fixed = core.SLSData(codes, nb, ordinal, w, simd=False)
+    plain = core.SLSData(codes, nb, ordinal, w, simd=False, fixed_stride=False)
+    width = nb + 1
+    expected = width.max() if width.max() <= 255 and width.max() * n_attrs <= 2 * width.sum() \
+        else 0
+    assert fixed.stride == expected and plain.stride == 0
+    if fixed.stride:
+        np.testing.assert_array_equal(fixed.cells_arr,
+                                      np.where(codes < 0, nb, codes).astype(np.uint8))
+    got = core.sls_search(fixed, bits(y), k, 400, 0.2, 0.01, seed, check=True)
+    want = core.sls_search(plain, bits(y), k, 400, 0.2, 0.01, seed, check=True)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1:3] == want[1:3] and got[4] == want[4]
+    np.testing.assert_array_equal(got[3], want[3])
+    assert pickle.loads(pickle.dumps(fixed)).stride == fixed.stride
