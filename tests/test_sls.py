@@ -249,6 +249,22 @@ def test_simd_level_follows_the_environment(monkeypatch):
         core._sls.simd_level()
 
 
+def random_coded_data(seed, m, n_attrs, widths, missing, weighted):
+    """Random coded data for kernel comparisons: ``n_attrs`` attributes of
+    ``widths[0]`` to ``widths[1] - 1`` values or bins (60% ordinal), 10%
+    missing cells if ``missing``, 30% positives, random weights if
+    ``weighted``: ``(codes, n_bins, ordinal, y, w)``."""
+    rng = np.random.default_rng(seed)
+    nb = rng.integers(widths[0], widths[1], n_attrs).astype(np.int32)
+    codes = (rng.random((m, n_attrs)) * nb).astype(np.int32)
+    if missing:
+        codes[rng.random((m, n_attrs)) < 0.1] = -1
+    ordinal = (rng.random(n_attrs) < 0.6).astype(np.int8)
+    y = rng.random(m) < 0.3
+    w = rng.random(m) + 0.1 if weighted else np.ones(m)
+    return codes, nb, ordinal, y, w
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 30),
        st.sampled_from([(2, 3), (5, 11), (10, 11), (2, 17), (15, 17), (30, 70)]),
@@ -260,15 +276,7 @@ def test_vector_and_scalar_kernels_make_the_same_searches(vector_path, seed, k, 
     way: attributes of 2 to 69 values or bins, mixed (one vector of 16
     lanes, wider, wider than a group of 64 slots), missing values, many
     attributes, example weights (always the scalar path)."""
-    rng = np.random.default_rng(seed)
-    m = 700
-    nb = rng.integers(widths[0], widths[1], n_attrs).astype(np.int32)
-    codes = (rng.random((m, n_attrs)) * nb).astype(np.int32)
-    if missing:
-        codes[rng.random((m, n_attrs)) < 0.1] = -1
-    ordinal = (rng.random(n_attrs) < 0.6).astype(np.int8)
-    y = rng.random(m) < 0.3
-    w = rng.random(m) + 0.1 if weighted else np.ones(m)
+    codes, nb, ordinal, y, w = random_coded_data(seed, 700, n_attrs, widths, missing, weighted)
     vector = core.SLSData(codes, nb, ordinal, w, simd=vector_path)
     scalar = core.SLSData(codes, nb, ordinal, w, simd=False)
     assert vector.level == vector_path
@@ -828,15 +836,7 @@ def test_scalar_counting_with_a_fixed_stride_makes_the_same_searches(seed, k, n_
     per attribute where that is cheap (``stride``); the searches (with every
     step's kept counts checked against fresh ones) are those of the
     attribute-by-attribute slots."""
-    rng = np.random.default_rng(seed)
-    m = 500
-    nb = rng.integers(widths[0], widths[1], n_attrs).astype(np.int32)
-    codes = (rng.random((m, n_attrs)) * nb).astype(np.int32)
-    if missing:
-        codes[rng.random((m, n_attrs)) < 0.1] = -1
-    ordinal = (rng.random(n_attrs) < 0.6).astype(np.int8)
-    y = rng.random(m) < 0.3
-    w = rng.random(m) + 0.1 if weighted else np.ones(m)
+    codes, nb, ordinal, y, w = random_coded_data(seed, 500, n_attrs, widths, missing, weighted)
     fixed = core.SLSData(codes, nb, ordinal, w, simd=False)
     plain = core.SLSData(codes, nb, ordinal, w, simd=False, fixed_stride=False)
     width = nb + 1

@@ -218,30 +218,10 @@ def _keep(found, ranked, max_rules, fill, within_share=False):
         shares = S.allocate_budget(np.reshape(curves, (len(found), width)), prior, max_rules)
     else:
         shares = [max_rules]
-    kept = {c: {} for c in found}
-    rules = {c: set() for c in found}
-    used = 0
-
-    def keep(c, rs, most=max_rules):
-        nonlocal used
-        new = set(rs) - rules[c]
-        if used + len(new) > max_rules or len(rules[c]) + len(new) > most or rs in kept[c]:
-            return False
-        kept[c][rs] = found[c][rs]
-        rules[c] |= new
-        used += len(new)
-        return True
-
-    for (c, lst), share in zip(ranked.items(), shares):
-        if within_share:
-            for rs, _, _ in lst:
-                keep(c, rs, share)
-        else:
-            next((True for rs, _, _ in lst if keep(c, rs, share)), None)
+    order = [[(c, rs, q) for rs, _, q in lst] for c, lst in ranked.items()]
     everything = [(c, rs, d, q) for c, lst in ranked.items() for rs, d, q in lst]
-    for c, rs, _, _ in sorted(everything, key=fill):
-        keep(c, rs)
-    return kept
+    return S.keep_ranked(found, order, shares, max_rules, sorted(everything, key=fill),
+                         within_share)
 
 
 _balanced = {}

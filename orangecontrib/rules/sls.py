@@ -624,6 +624,17 @@ def keep_within_budget(found: dict, rho: float, max_rules: int,
         shares = allocate_budget(np.reshape(curves, (len(found), width)), prior, max_rules)
     else:
         shares = [max_rules] * len(found)
+    fill = sorted((t for ranked in order for t in ranked), key=lambda t: -t[2])
+    return keep_ranked(found, order, shares, max_rules, fill)
+
+
+def keep_ranked(found: dict, order: list, shares, max_rules: int, fill: list,
+                within_share: bool = False) -> dict:
+    """The rule sets kept within ``max_rules`` distinct rules: each class
+    (``order``: per class its ``(c, rule set, weight)`` in preference order)
+    first keeps the first rule set that fits its share (``within_share``:
+    every one that does), then the rule sets of ``fill``, in turn, while
+    their new rules fit the budget (:func:`keep_within_budget`)."""
     kept = {c: {} for c in found}
     rules = {c: set() for c in found}
     used = 0
@@ -639,8 +650,12 @@ def keep_within_budget(found: dict, rho: float, max_rules: int,
         return True
 
     for ranked, share in zip(order, shares):  # each class its share's heaviest rule set
-        next((True for c, rs, _ in ranked if keep(c, rs, share)), None)
-    for c, rs, _ in sorted((t for ranked in order for t in ranked), key=lambda t: -t[2]):
+        if within_share:
+            for c, rs, _ in ranked:
+                keep(c, rs, share)
+        else:
+            next((True for c, rs, _ in ranked if keep(c, rs, share)), None)
+    for c, rs, *_ in fill:
         keep(c, rs)
     return kept
 
