@@ -812,15 +812,18 @@ class SLSEnsembleLearner(RuleLearner):
         number (doc/sls.md, "Many classes")."""
         if self.rest_ratio is None or len({c for c, _, _ in tasks}) < 2:
             return [None] * len(tasks)
-        out = []
-        for i, (c, _, _) in enumerate(tasks):
+        split = {}  # per class: its rows, the others, the sample's size, their classes' order
+        for c in {c for c, _, _ in tasks}:
             pos, rest = np.flatnonzero(y == c), np.flatnonzero(y != c)
             size = max(int(round(self.rest_ratio * len(pos))), self.rest_min)
+            split[c] = (pos, rest, size, in_name_order(np.unique(y[rest]).tolist(), values))
+        out = []
+        for i, (c, _, _) in enumerate(tasks):
+            pos, rest, size, order = split[c]
             if size >= len(rest):
                 out.append(None)
                 continue
             seed = np.random.SeedSequence(self.random_state, spawn_key=(self.search_key, 1, i))
-            order = in_name_order(np.unique(y[rest]).tolist(), values)
             drawn = rest[stratified_rows(y[rest], size, np.random.default_rng(seed), order)]
             out.append(np.sort(np.concatenate([pos, drawn])))
         return out

@@ -184,7 +184,8 @@ cdef class SLSData:
     ``ORANGE_RULES_SIMD`` or the most the CPU can run; ``False``: the scalar
     loops; a level name; the searches are the same on every path);
     ``fixed_stride`` (tests: ``False``) lets the scalar loops count with the
-    same number of slots per attribute where that is cheap (``stride``).
+    same number of slots per attribute where that is cheap (``stride``; 0
+    on the vector paths, which count from their masks).
 
     The bitsets are built here, per attribute: one per value or bin
     (``code = b``), then for an ordinal attribute its literals, the lower
@@ -199,7 +200,7 @@ cdef class SLSData:
     cdef object __weakref__          # so joblib's Dask backend can scatter it once
     cdef const int32_t[:, ::1] codes
     cdef int32_t[:, ::1] slots       # histogram slot of each cell: off[a] + code, or the missing slot
-    cdef uint8_t[:, ::1] cells       # with a fixed stride: slot - off[a] of each cell (else (m, 0))
+    cdef uint8_t[:, ::1] cells       # scalar loops, fixed stride: slot - off[a] per cell (else (m, 0))
     cdef const int32_t[::1] nb
     cdef const int8_t[::1] ordinal
     cdef const double[::1] w
@@ -252,23 +253,24 @@ cdef class SLSData:
         self.row = (np.cumsum(n_rows) - n_rows).astype(np.int32)
         self.lit_attr = np.repeat(np.arange(A, dtype=np.int32), n_lit)
         self.n_literals = int(n_lit.sum())
+        self.level = simd_level(simd)
+        self.simd = self.level != "scalar"
+        self.vpop = self.level == "avx512"
+        self._vector_layout()
         # histogram slots (n_bins + 1 per attribute: values or bins, then
-        # missing), one attribute after the other; the same number for every
-        # attribute (the most any needs) where that costs at most twice the
-        # slots and fits a byte, so the scalar counting reads a byte per cell
-        # and steps through the attributes by a constant (_count_rows)
+        # missing), one attribute after the other; for the scalar loops the
+        # same number for every attribute (the most any needs) where that
+        # costs at most twice the slots and fits a byte, so their counting
+        # reads a byte per cell and steps through the attributes by a
+        # constant (_count_rows; the vector code counts from its masks)
         width = self.n_bins_arr.astype(np.int64) + 1
         widest = int(width.max())
-        self.stride = widest if (fixed_stride and widest <= 255
+        self.stride = widest if (fixed_stride and not self.simd and widest <= 255
                                  and widest * A <= 2 * int(width.sum())) else 0
         if self.stride:
             width = np.full(A, widest, dtype=np.int64)
         self.off = (np.cumsum(width) - width).astype(np.int32)
         self.n_slots = int(width.sum())
-        self.level = simd_level(simd)
-        self.simd = self.level != "scalar"
-        self.vpop = self.level == "avx512"
-        self._vector_layout()
         self.masks_arr = np.zeros((m, self.n_groups if self.simd else 0), dtype=np.uint64)
         self.masks = self.masks_arr
         self.unit = bool(np.all(self.w_arr == self.w_arr[0]))
@@ -283,9 +285,9 @@ cdef class SLSData:
         self.slots_arr = slots
         self.slots = self.slots_arr
         self.cells_arr = np.zeros((m, 0), dtype=np.uint8)
-        if self.stride:
-            self.cells_arr = np.subtract(slots, np.asarray(self.off), dtype=np.int32).astype(
-                np.uint8)
+        if self.stride:  # slot - off[a], in bytes: exact modulo 256, and it is below 255
+            self.cells_arr = np.subtract(slots, np.asarray(self.off), dtype=np.uint8,
+                                         casting="unsafe")
         self.cells = self.cells_arr
         self.valid = np.zeros(self.n_words, dtype=np.uint64)
         self.bits_arr = np.zeros((int(n_rows.sum()), self.n_words), dtype=np.uint64)
