@@ -134,47 +134,127 @@ def test_allocate_budget_is_the_least_summed_error():
     assert allocate_budget([[1.0, 0.0], [1.0, 0.5]], [4.0, 4.0], 2) == [1, 1]
 
 
+def _unexplained(U, T, w):
+    """var(T) (1 - corr(U, T)^2), weighted: the slow way."""
+    w = w / w.sum()
+    vt = np.sum(w * (T - np.sum(w * T)) ** 2)
+    vu = np.sum(w * (U - np.sum(w * U)) ** 2)
+    if vu <= 0:
+        return vt
+    cov = np.sum(w * (U - np.sum(w * U)) * (T - np.sum(w * T)))
+    return vt - cov * cov / vu
+
+
+def _random_sets(rng, n_sets, pool=8):
+    rules = [((int(a), ">=", 0.0),) for a in range(pool)]
+    sets = []
+    while len(sets) < n_sets:
+        k = int(rng.integers(1, 4))
+        rs = tuple(sorted(rules[i] for i in rng.choice(pool, k, replace=False)))
+        if rs not in sets:
+            sets.append(rs)
+    return sets
+
+
+def test_sls_nearest_ensemble_path_matches_a_slow_reference():
+    """Each pick lowers the unexplained variance of the whole ensemble's
+    estimate most per rule added (a set of kept rules: per quarter rule),
+    within the budget; the path stops where nothing lowers it."""
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        R_, n = int(rng.integers(1, 9)), int(rng.integers(5, 40))
+        sets = _random_sets(rng, R_)
+        E = rng.choice([0.1, 0.3, 0.5, 0.8], (R_, n)) + rng.random((R_, n)) * 0.01
+        q = rng.random(R_) + 0.05
+        w = rng.random(n) + 0.1
+        budget = int(rng.integers(1, 10))
+        T = q @ E
+        path, points = R.sls.nearest_ensemble_path(E, q, T, w, sets, budget)
+        kept, rules, loss = [], set(), _unexplained(np.zeros(n), T, w)
+        assert points[0] == (0, pytest.approx(loss))
+        while True:
+            best = None
+            for r in range(R_):
+                new = len(set(sets[r]) - rules)
+                if r in kept or len(rules) + new > budget:
+                    continue
+                lr = _unexplained(q[kept + [r]] @ E[kept + [r]], T, w)
+                gain = (loss - lr) / max(new, 0.25)
+                if gain > loss * 1e-9 + 1e-12 and (best is None or gain > best[0] + 1e-12):
+                    best = (gain, r, lr)
+            if best is None:
+                break
+            kept.append(best[1])
+            rules |= set(sets[best[1]])
+            loss = best[2]
+        assert path == kept
+        assert [u for u, _ in points[1:]] == [len(set().union(*(sets[r] for r in path[:i + 1])))
+                                              for i in range(len(path))]
+        np.testing.assert_allclose([x for _, x in points[1:]],
+                                   [_unexplained(q[path[:i + 1]] @ E[path[:i + 1]], T, w)
+                                    for i in range(len(path))], atol=1e-12)
+        assert all(u <= budget for u, _ in points)
+
+
 def test_sls_budget_is_shared_among_the_classes():
-    """The first class's heaviest rule set does not take the budget of the
-    others: with 3 rules, a one-rule set per class (summed p (1 - AUC)
-    3 x 1/3 x 0.075) beats class 0's exact three-rule set (0 for class 0,
-    but 1/3 x 1/2 for each class without a set)."""
-    def rule(c, j):
-        return ((c, ">=", float(j)),)
-
-    found = {c: {(rule(c, 0), rule(c, 1), rule(c, 2)): (3, np.array([10.0, 0, 0, 20])),
-                 (rule(c, 0),): (1, np.array([9.0, 1, 1, 19]))} for c in range(3)}
-    kept = R.sls.keep_within_budget(found, 0.9, 3)
-    assert all(list(kept[c]) == [(rule(c, 0),)] for c in range(3))
-    kept = R.sls.keep_within_budget(found, 0.9, 5)  # a three-rule set then fits one class
-    assert sum(len({r for rs in kept[c] for r in rs}) for c in kept) == 5
-    kept = R.sls.keep_within_budget(found, 0.9, 9)  # everything fits: every set kept
-    assert all(len(kept[c]) == 2 for c in kept)
-
-
-def test_sls_budget_on_two_classes_keeps_the_heaviest_sets_that_fit():
-    """One ensemble (two classes): the sharing changes nothing, the kept sets
-    are the heaviest that fits, then the others by weight while they fit."""
-    rng = np.random.default_rng(1)
-    for _ in range(50):
-        pool = [((int(a), ">=", 0.0),) for a in range(12)]
-        sets = {}
-        for _ in range(int(rng.integers(1, 15))):
-            k = int(rng.integers(1, 5))
-            rs = tuple(sorted(pool[i] for i in rng.choice(12, k, replace=False)))
-            pos = float(rng.integers(5, 20))
-            sets.setdefault(rs, (k, np.array([pos - 2, rng.integers(0, 9), 2, 30.0])))
+    """The classes' paths are cut where the budget's sharing says: the least
+    summed loss (rules.allocate_budget over the paths' curves), every class
+    a prefix of its path, all within the budget; with room for everything
+    each class keeps its whole path."""
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        C, n = int(rng.integers(2, 5)), 30
+        found, estimates = {}, {}
+        for c in range(C):
+            sets = _random_sets(rng, 6)
+            found[c] = {rs: (len(rs), np.array([5.0, 1, 1, 20])) for rs in sets}
+            estimates[c] = (rng.choice([0.05, 0.2, 0.6], (6, n)), rng.random(6) + 0.1,
+                            np.ones(n))
         budget = int(rng.integers(1, 12))
-        kept = R.sls.keep_within_budget({0: sets}, 0.9, budget)[0]
-        q = R.sls.white_noise_weights(np.array([v[1][1] + v[1][2] for v in sets.values()]), 0.9)
-        ranked = sorted(range(len(sets)), key=lambda i: (-q[i], len(list(sets)[i]), i))
-        rules, want = set(), []
-        for i in ranked:
-            rs = list(sets)[i]
-            if len(rules | set(rs)) <= budget:
-                rules |= set(rs)
-                want.append(rs)
-        assert list(kept) == want
+        kept = R.sls.keep_within_budget(found, estimates, budget)
+        curves, prior, paths = [], [], {}
+        for c in range(C):
+            E, q, w = estimates[c]
+            sets = list(found[c])
+            paths[c] = R.sls.nearest_ensemble_path(E, q, q @ E, w, sets, budget)
+            prior.append(paths[c][1][0][1])
+        width = max(max(u for u, _ in paths[c][1]) for c in range(C))
+        width = max(width, 1)
+        for c in range(C):
+            curves.append([min(x for u, x in paths[c][1] if u <= m) for m in range(1, width + 1)])
+        shares = allocate_budget(np.array(curves), prior, budget)
+        used = 0
+        for c in range(C):
+            path, points = paths[c]
+            i = max(j for j, (u, _) in enumerate(points) if u <= shares[c])
+            assert list(kept[c]) == [list(found[c])[r] for r in path[:i]]
+            used += len({r for rs in kept[c] for r in rs})
+        assert used <= budget
+        everything = R.sls.keep_within_budget(found, estimates, 10**6)
+        for c in range(C):
+            E, q, w = estimates[c]
+            whole, _ = R.sls.nearest_ensemble_path(E, q, q @ E, w, list(found[c]), 10**6)
+            assert list(everything[c]) == [list(found[c])[r] for r in whole]
+
+
+def test_sls_budget_keeps_the_sets_nearest_the_whole_ensemble(data):
+    """On real data the budgeted model's kept sets are the first of the
+    whole ensemble's nearest-ensemble paths, re-weighted among themselves,
+    and predict with the leaf estimates of the whole model's rule sets."""
+    full = LEARNERS["sls"]()(data)
+    budgeted = LEARNERS["sls"](max_rules=10)(data)
+    from orangecontrib.rules.rules import violations
+    V = violations(full.rule_list, full.data_to_model_domain(data).X)
+    for ens in budgeted.ensembles:
+        other = next(e for e in full.ensembles if e.cls == ens.cls)
+        cols = full._columns[full.ensembles.index(other)]
+        E = np.array([full._rule_set_estimate(other, r, cols[r], V)
+                      for r in range(len(other.rule_sets))])
+        path, _ = R.sls.nearest_ensemble_path(E, other.weights, other.weights @ E,
+                                              np.ones(len(data)), other.rule_sets, 10)
+        assert list(ens.rule_sets) == [other.rule_sets[r] for r in path[:len(ens.rule_sets)]]
+        for r, rs in enumerate(ens.rule_sets):
+            np.testing.assert_allclose(ens.leaf[r], other.leaf[other.rule_sets.index(rs)])
 
 
 def test_roccer_lists_are_rescored_after_rules_leave(data):

@@ -22,9 +22,13 @@ defaults); the options replace what the searches see:
   one per task of five searches (what the learner's ``rest_ratio`` does,
   without its floor ``rest_min``).
 
-Selection rules (``--strategies``, each a function with the signature of
-``sls.keep_within_budget``): ``q`` is the learner's; the others are
-defined below, each with its docstring. ``--regions``: also the
+Selection rules (``--strategies``): ``nearest`` is the learner's
+(``sls.keep_within_budget``: per class, rule sets picked so that their
+estimate ranks the rows as the whole ensemble's does); ``q`` is its
+selection before (the heaviest rule sets by ``Q``); the others are defined
+below, each with its docstring (``distil`` the first version of
+``nearest``, with greedy steps computed afresh instead of from the
+covariances). ``--regions``: also the
 probabilities of G regions per rule set (``sls_regions.py``).
 """
 import argparse
@@ -43,7 +47,10 @@ from sls_regions import probabilities  # noqa: E402
 import orangecontrib.rules.sls as S  # noqa: E402
 from orangecontrib.rules.evaluation import fold_metrics  # noqa: E402
 
-STRATEGIES = {"q": S.keep_within_budget}
+#: the learner's selection (``sls.keep_within_budget``, the nearest-ensemble
+#: paths); the others take ``(found, rho, max_rules, per_error)``
+NEAREST = S.keep_within_budget
+STRATEGIES = {"nearest": NEAREST}
 PROTOCOL = ("pima", "bupa", "housevotes", "wisconsin", "heart", "tic-tac-toe", "australian",
             "breast", "saheart", "mammographic", "monk-2", "titanic")
 
@@ -51,6 +58,117 @@ PROTOCOL = ("pima", "bupa", "housevotes", "wisconsin", "heart", "tic-tac-toe", "
 def strategy(f):
     STRATEGIES[f.__name__] = f
     return f
+
+
+#: what an error counts in each class's Q in the fit running (captured from
+#: ``sls.error_share``, called once per class just before the selection)
+_error_shares = []
+_original_error_share = S.error_share
+
+
+def _recorded_error_share(m, rho_rows):
+    _error_shares.append(_original_error_share(m, rho_rows))
+    return _error_shares[-1]
+
+
+S.error_share = _recorded_error_share
+
+
+def hooked(f):
+    """``f`` as the learner calls its selection."""
+    if f is NEAREST:
+        return f
+
+    def keep(found, estimates, max_rules):
+        per_error = dict(zip(found, _error_shares[-len(found):]))
+        return f(found, 0.9, max_rules, per_error)
+    return keep
+
+
+def heaviest(found: dict, rho: float, max_rules: int, per_error: float = 1.0,
+             fill_rest: bool = True) -> dict:
+    """The learner's selection before the nearest-ensemble paths (kept here
+    to measure against): the rule sets an ensemble keeps when all of them together may hold
+    at most ``max_rules`` distinct rules (per class's ensemble):
+    ``found[c]`` maps class ``c``'s distinct rule sets to ``(k, regions)``.
+
+    First the budget is shared among the classes: class ``c`` gets ``n_c``
+    rules, and keeps its heaviest rule set of at most ``n_c`` rules (by
+    ``Q(r) ∝ rho^e(r)`` among its class's; ties: fewer rules, then the
+    order found). The ``n_c`` are those whose kept sets have the highest
+    prior-weighted training AUC, the least summed ``p_c (1 − AUC_c)`` (a
+    rule set read as a yes/no ranking: ``AUC = (1 + TPR − FPR) / 2``;
+    ``p_c / 2`` without a set), exact by :func:`rules.allocate_budget`, as
+    SLIPPER shares its rounds. One ensemble (two classes) gets the whole
+    budget. Then the other rule sets, heaviest first, each kept if the
+    distinct rules stay within the budget. The weights are then those of
+    the kept sets (Section 4 on them). ``per_error``: as in
+    :func:`white_noise_weights`, one for all classes or a mapping class ->
+    value."""
+    order, curves, prior = [], [], []
+    width = max((len(rs) for sets in found.values() for rs in sets), default=0)
+    for c, sets in found.items():
+        rule_sets = list(sets)
+        regions = np.array([sets[rs][1] for rs in rule_sets]).reshape(-1, 4)
+        errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
+        share = per_error[c] if isinstance(per_error, dict) else per_error
+        q = S.white_noise_weights(errors, rho, share) if rule_sets else errors
+        ranked = sorted(range(len(rule_sets)), key=lambda i: (-q[i], len(rule_sets[i]), i))
+        order.append([(c, rule_sets[i], q[i]) for i in ranked])
+        pos, neg = regions[:, 0] + regions[:, 2], regions[:, 1] + regions[:, 3]
+        p_c = pos[0] / (pos[0] + neg[0]) if rule_sets and pos[0] + neg[0] > 0 else 0.0
+        tpr = np.divide(regions[:, 0], pos, out=np.zeros(len(pos)), where=pos > 0)
+        fpr = np.divide(regions[:, 1], neg, out=np.zeros(len(neg)), where=neg > 0)
+        loss = p_c * (1 - tpr + fpr) / 2  # p_c (1 - AUC)
+        prior.append(p_c / 2)  # no rule set: AUC 1/2
+        # the loss of the set kept with n rules: the heaviest of at most n
+        sizes = np.array([len(rule_sets[i]) for i in ranked])
+        ranked_loss = loss[ranked]
+        curves.append([ranked_loss[sizes <= n][0] if np.any(sizes <= n) else prior[-1]
+                       for n in range(1, width + 1)])
+    if len(found) > 1:
+        shares = S.allocate_budget(np.reshape(curves, (len(found), width)), prior, max_rules)
+    else:
+        shares = [max_rules] * len(found)
+    fill = sorted((t for ranked in order for t in ranked), key=lambda t: -t[2])
+    return keep_ranked(found, order, shares, max_rules, fill if fill_rest else [])
+
+
+STRATEGIES["q"] = heaviest
+
+
+def keep_ranked(found: dict, order: list, shares, max_rules: int, fill: list,
+                within_share: bool = False) -> dict:
+    """The rule sets kept within ``max_rules`` distinct rules: each class
+    (``order``: per class its ``(c, rule set, weight)`` in preference order)
+    first keeps the first rule set that fits its share (``within_share``:
+    every one that does), then the rule sets of ``fill``, in turn, while
+    their new rules fit the budget (:func:`heaviest`)."""
+    kept = {c: {} for c in found}
+    rules = {c: set() for c in found}
+    used = 0
+
+    def keep(c, rs, most=max_rules):
+        nonlocal used
+        new = set(rs) - rules[c]
+        if used + len(new) > max_rules or len(rules[c]) + len(new) > most or rs in kept[c]:
+            return False
+        kept[c][rs] = found[c][rs]
+        rules[c] |= new
+        used += len(new)
+        return True
+
+    for ranked, share in zip(order, shares):  # each class its share's heaviest rule set
+        if within_share:
+            for c, rs, _ in ranked:
+                keep(c, rs, share)
+        else:
+            next((True for c, rs, _ in ranked if keep(c, rs, share)), None)
+    for c, rs, *_ in fill:
+        keep(c, rs)
+    return kept
+
+
 
 
 def _ranked_by(found, rho, per_error, key):
@@ -115,7 +233,7 @@ def one_rule(found, rho, max_rules, per_error=1.0):
 
 def _tempered(factor):
     def keep(found, rho, max_rules, per_error=1.0):
-        kept = STRATEGIES["q"](found, rho, max_rules, per_error)
+        kept = heaviest(found, rho, max_rules, per_error)
         return {c: {rs: (k, np.asarray(reg) * factor) for rs, (k, reg) in sets.items()}
                 for c, sets in kept.items()}
     keep.__doc__ = f"""As ``q``, the kept rule sets' errors times {factor} in ``Q``
@@ -220,8 +338,210 @@ def _keep(found, ranked, max_rules, fill, within_share=False):
         shares = [max_rules]
     order = [[(c, rs, q) for rs, _, q in lst] for c, lst in ranked.items()]
     everything = [(c, rs, d, q) for c, lst in ranked.items() for rs, d, q in lst]
-    return S.keep_ranked(found, order, shares, max_rules, sorted(everything, key=fill),
+    return keep_ranked(found, order, shares, max_rules, sorted(everything, key=fill),
                          within_share)
+
+
+#: the default model of the split and its training rows (set by main)
+_CTX = {}
+
+
+def _greedy_paths(found, max_rules, target, per_rule=True):
+    """Per class, rule sets picked one at a time, each the one that most
+    lowers the squared difference between the kept sets' ``Q``-weighted
+    estimate on the training rows and ``target(c, ens)`` per rule it adds;
+    the loss of the path's prefix within ``n`` rules (``n = 1..max_rules``)
+    and with none (the class's prior)."""
+    from orangecontrib.rules.rules import violations
+    model, X = _CTX["model"], _CTX["X"]
+    V = violations(model.rule_list, X)
+    paths, curves, prior = {}, [], []
+    for ens, cols in zip(model.ensembles, model._columns):
+        c = ens.cls
+        index = {rs: r for r, rs in enumerate(ens.rule_sets)}
+        sets = [rs for rs in found[c]]
+        E = np.array([ens.leaf[index[rs], S.nearest_misses(V, cols[index[rs]])] for rs in sets])
+        q = np.array([ens.weights[index[rs]] for rs in sets])
+        q = q / q.max()
+        T = target(c, ens)
+        p0 = model.prior[c]
+        num, den = np.zeros(X.shape[0]), 0.0
+        loss = _loss(np.full(len(T), p0), T)
+        prior.append(loss)
+        rules, used, path, points = set(), 0, [], []
+        left = np.ones(len(sets), bool)
+        while left.any():
+            new = np.array([len(set(rs) - rules) for rs in sets])
+            ok = left & (used + new <= max_rules)
+            if not ok.any():
+                break
+            cand = np.flatnonzero(ok)
+            Sx = (num[None] + q[cand, None] * E[cand]) / (den + q[cand])[:, None]
+            losses = np.array([_loss(row, T) for row in Sx])
+            gain = (loss - losses) / (np.maximum(new[cand], 0.25) if per_rule else 1.0)
+            i = int(np.argmax(gain))
+            if gain[i] <= 0:
+                break
+            r = cand[i]
+            num, den, loss = num + q[r] * E[r], den + q[r], float(losses[i])
+            rules |= set(sets[r])
+            used += int(new[r])
+            left[r] = False
+            path.append(sets[r])
+            points.append((used, loss, len(path)))
+        curve = []
+        for n in range(1, max_rules + 1):
+            within = [p for p in points if p[0] <= n]
+            curve.append(within[-1][1] if within else prior[-1])
+        paths[c] = (path, points)
+        curves.append(curve)
+    return paths, curves, prior
+
+
+def _distilled(found, max_rules, target, per_rule=True):
+    paths, curves, prior = _greedy_paths(found, max_rules, target, per_rule)
+    classes = [e.cls for e in _CTX["model"].ensembles]
+    if len(classes) > 1:
+        shares = S.allocate_budget(np.array(curves), prior, max_rules)
+    else:
+        shares = [max_rules]
+    kept = {c: {} for c in found}
+    for c, share in zip(classes, shares):
+        path, points = paths[c]
+        n = max((p[2] for p in points if p[0] <= share), default=0)
+        for rs in path[:n]:
+            kept[c][rs] = found[c][rs]
+    return kept
+
+
+@strategy
+def distil(found, rho, max_rules, per_error=1.0):
+    """Per class, rule sets picked greedily (loss lowered per rule added) so
+    that the kept sets' training estimate is nearest the default
+    ensemble's (squared difference); the budget shared by those losses."""
+    model, X = _CTX["model"], _CTX["X"]
+    from orangecontrib.rules.rules import violations
+    V = violations(model.rule_list, X)
+
+    def target(c, ens):
+        cols = model._columns[model.ensembles.index(ens)]
+        return model._ensemble_probability(ens, cols, V)
+    return _distilled(found, max_rules, target)
+
+
+@strategy
+def distil_gain(found, rho, max_rules, per_error=1.0):
+    """As ``distil``, each pick the most loss lowered (not per rule)."""
+    model, X = _CTX["model"], _CTX["X"]
+    from orangecontrib.rules.rules import violations
+    V = violations(model.rule_list, X)
+
+    def target(c, ens):
+        cols = model._columns[model.ensembles.index(ens)]
+        return model._ensemble_probability(ens, cols, V)
+    return _distilled(found, max_rules, target, per_rule=False)
+
+
+@strategy
+def brier(found, rho, max_rules, per_error=1.0):
+    """As ``distil``, the target the training labels (Brier score)."""
+    y = _CTX["y"]
+    return _distilled(found, max_rules, lambda c, ens: (y == c).astype(float))
+
+
+def _distil_fill(found, rho, max_rules, per_error, per_rule, by_share=False):
+    """The learner's shares and each class's heaviest rule set within its
+    share (``q``), then the rest of the budget filled one rule set at a
+    time: the one that most lowers the squared difference between its
+    class's kept sets' ``Q``-weighted training estimate and the default
+    ensemble's (per rule it adds with ``per_rule``)."""
+    from orangecontrib.rules.rules import violations
+    model, X = _CTX["model"], _CTX["X"]
+    first = heaviest(found, rho, max_rules, per_error, fill_rest=False)
+    V = violations(model.rule_list, X)
+    state = {}
+    used = 0
+    if by_share:  # each class its share's rules, picked as the fill below
+        shares = {c: len(set().union(*first[c])) if first[c] else 0 for c in first}
+        first = {c: {} for c in first}
+    for ens, cols in zip(model.ensembles, model._columns):
+        c = ens.cls
+        index = {rs: r for r, rs in enumerate(ens.rule_sets)}
+        E = {rs: ens.leaf[index[rs], S.nearest_misses(V, cols[index[rs]])] for rs in found[c]}
+        q = {rs: ens.weights[index[rs]] for rs in found[c]}
+        T = model._ensemble_probability(ens, cols, V)
+        num, den = np.zeros(X.shape[0]), 0.0
+        for rs in first[c]:
+            num, den = num + q[rs] * E[rs], den + q[rs]
+        rules = set().union(*first[c]) if first[c] else set()
+        used += len(rules)
+        Sx = num / den if den else np.full(X.shape[0], model.prior[c])
+        state[c] = dict(E=E, q=q, T=T, num=num, den=den, rules=rules,
+                        loss=_loss(Sx, T))
+    kept = {c: dict(v) for c, v in first.items()}
+    if by_share:
+        for c in state:
+            _fill(found, {c: state[c]}, kept, shares[c], 0, per_rule)
+        used = sum(len(st["rules"]) for st in state.values())
+    _fill(found, state, kept, max_rules, used, per_rule)
+    return kept
+
+
+def _loss(Sx, T):
+    """What ``T`` varies that a linear function of ``Sx`` does not explain:
+    ``var(T) (1 - corr(Sx, T)^2)`` (scale-free: a ranking's fit)."""
+    if _CTX.get("mse"):
+        return float(np.mean((Sx - T) ** 2))
+    t = T - T.mean()
+    s = Sx - Sx.mean()
+    vs = float(np.dot(s, s))
+    return float(np.dot(t, t) - (np.dot(s, t) ** 2 / vs if vs > 0 else 0.0)) / len(T)
+
+
+def _fill(found, state, kept, max_rules, used, per_rule):
+    while True:
+        best = None
+        for c, st in state.items():
+            for rs in found[c]:
+                if rs in kept[c]:
+                    continue
+                new = len(set(rs) - st["rules"])
+                if used + new > max_rules:
+                    continue
+                Sx = (st["num"] + st["q"][rs] * st["E"][rs]) / (st["den"] + st["q"][rs])
+                loss = _loss(Sx, st["T"])
+                gain = (st["loss"] - loss) / (max(new, 0.25) if per_rule else 1.0)
+                if gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, c, rs, new, loss)
+        if best is None:
+            return kept
+        _, c, rs, new, loss = best
+        st = state[c]
+        st["num"], st["den"] = st["num"] + st["q"][rs] * st["E"][rs], st["den"] + st["q"][rs]
+        st["rules"] |= set(rs)
+        st["loss"] = loss
+        used += new
+        kept[c][rs] = found[c][rs]
+
+
+@strategy
+def q_distil(found, rho, max_rules, per_error=1.0):
+    """``q``'s shares and first sets, the rest filled nearest the default
+    ensemble per rule added (``_distil_fill``)."""
+    return _distil_fill(found, rho, max_rules, per_error, True)
+
+
+@strategy
+def q_distil_gain(found, rho, max_rules, per_error=1.0):
+    """As ``q_distil``, by the loss lowered (not per rule)."""
+    return _distil_fill(found, rho, max_rules, per_error, False)
+
+
+@strategy
+def share_distil(found, rho, max_rules, per_error=1.0):
+    """``q``'s shares; each class's share and then the rest of the budget
+    filled nearest the default ensemble per rule added."""
+    return _distil_fill(found, rho, max_rules, per_error, True, by_share=True)
 
 
 _balanced = {}
@@ -279,7 +599,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--datasets", default="1000x10x11,5000x40x11")
     ap.add_argument("--budgets", default="10,25,50,100")
-    ap.add_argument("--strategies", default=",".join(STRATEGIES))
+    ap.add_argument("--strategies", default="nearest,q")
     ap.add_argument("--regions", default="",
                     help="also G regions per rule set (sls_regions.py), e.g. 2,4,6")
     ap.add_argument("--balanced", action="store_true",
@@ -326,10 +646,12 @@ def main():
             t = time.perf_counter()
             model = S.SLSEnsembleLearner(**fixed)(train)  # the searches: here, then reused
             seconds += time.perf_counter() - t
+            _CTX.update(model=model, X=model.data_to_model_domain(train).X,
+                        y=train.Y.astype(int))
             scores.setdefault(("default", None), []).append(
                 (*fold_metrics(y, model(test, model.Probs), C)[:3], model.size[0]))
             for s in strategies:
-                S.keep_within_budget = STRATEGIES[s]
+                S.keep_within_budget = hooked(STRATEGIES[s])
                 for b in budgets:
                     model = S.SLSEnsembleLearner(max_rules=b, **fixed)(train)
                     scores.setdefault((s, b), []).append(
@@ -340,7 +662,7 @@ def main():
                         p = probabilities(model, Xtr, train.Y.astype(int), Xte, G)
                         scores.setdefault((f"G={G}", b), []).append(
                             (*fold_metrics(y, p, C)[:3], model.size[0]))
-            S.keep_within_budget = STRATEGIES["q"]
+            S.keep_within_budget = NEAREST
             S.parallel_map = original_map
         for (s, b), rows in scores.items():
             ca, auc, ll, n = np.mean(rows, axis=0)

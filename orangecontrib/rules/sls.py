@@ -580,83 +580,89 @@ class SLSEnsembleModel(RuleModel):
         return self.describe()
 
 
-def keep_within_budget(found: dict, rho: float, max_rules: int,
-                       per_error: float = 1.0) -> dict:
-    """The rule sets an ensemble keeps when all of them together may hold
-    at most ``max_rules`` distinct rules (per class's ensemble):
-    ``found[c]`` maps class ``c``'s distinct rule sets to ``(k, regions)``.
+#: the training rows a rule budget's choice of rule sets reads at most (a
+#: stratified sample beyond)
+BUDGET_ROWS = 20_000
 
-    First the budget is shared among the classes: class ``c`` gets ``n_c``
-    rules, and keeps its heaviest rule set of at most ``n_c`` rules (by
-    ``Q(r) ∝ rho^e(r)`` among its class's; ties: fewer rules, then the
-    order found). The ``n_c`` are those whose kept sets have the highest
-    prior-weighted training AUC, the least summed ``p_c (1 − AUC_c)`` (a
-    rule set read as a yes/no ranking: ``AUC = (1 + TPR − FPR) / 2``;
-    ``p_c / 2`` without a set), exact by :func:`rules.allocate_budget`, as
-    SLIPPER shares its rounds. One ensemble (two classes) gets the whole
-    budget. Then the other rule sets, heaviest first, each kept if the
-    distinct rules stay within the budget. The weights are then those of
-    the kept sets (Section 4 on them). ``per_error``: as in
-    :func:`white_noise_weights`, one for all classes or a mapping class ->
-    value."""
-    order, curves, prior = [], [], []
-    width = max((len(rs) for sets in found.values() for rs in sets), default=0)
+
+def nearest_ensemble_path(E, q, T, w, rule_sets, max_rules):
+    """One class's rule sets under a budget, picked one at a time so that
+    the kept sets' ``Q``-weighted estimate ranks the rows as the whole
+    ensemble's does (doc/sls.md, "Rule budgets").
+
+    ``E[r]``: rule set ``r``'s estimate on the rows (its region's Laplace
+    estimate), ``q`` its weight, ``T = q @ E`` the whole ensemble's
+    estimate, ``w`` the rows' weights. The loss of a selection is what of
+    ``T`` a linear function of its estimate does not explain, ``var(T) (1 -
+    corr²)`` (weighted): scale-free, so it rewards a selection that ranks
+    and spreads the rows as the ensemble does, whatever its level. Each
+    pick is the rule set that lowers the loss most per rule it adds (a set
+    whose rules are all kept already: per quarter rule) among those whose
+    rules fit ``max_rules``; the path stops where nothing lowers it.
+    Returns the picked indices in order and, after each pick, the distinct
+    rules used and the loss; the loss with none (``var(T)``) first, at 0
+    rules."""
+    w = np.asarray(w, dtype=float) / np.sum(w)
+    Ec = E - (E @ w)[:, None]
+    Tc = T - float(T @ w)
+    cET = Ec @ (w * Tc)                   # cov(E_r, T)
+    G = (Ec * w) @ Ec.T                   # cov(E_r, E_s)
+    vT = float(Tc @ (w * Tc))
+    cUT, vU, cUE = 0.0, 0.0, np.zeros(len(q))   # of U = the kept sets' sum q_r E_r
+    loss, rules, path, points = vT, set(), [], [(0, vT)]
+    left = np.ones(len(q), bool)
+    sizes = np.array([len(rs) for rs in rule_sets])
+    while left.any():
+        new = np.array([len(set(rs) - rules) if rules else n for rs, n in zip(rule_sets, sizes)])
+        ok = left & (len(rules) + new <= max_rules)
+        if not ok.any():
+            break
+        cov = cUT + q * cET
+        var = vU + 2 * q * cUE + q * q * np.diag(G)
+        losses = np.where(var > 0, vT - cov * cov / np.where(var > 0, var, 1), vT)
+        gain = np.where(ok, (loss - losses) / np.maximum(new, 0.25), -np.inf)
+        r = int(np.argmax(gain))
+        if gain[r] <= vT * 1e-12:
+            break
+        cUT, vU, cUE = cov[r], var[r], cUE + q[r] * G[r]
+        loss = float(losses[r])
+        rules |= set(rule_sets[r])
+        left[r] = False
+        path.append(r)
+        points.append((len(rules), loss))
+    return path, points
+
+
+def keep_within_budget(found: dict, estimates: dict, max_rules: int) -> dict:
+    """The rule sets the ensembles keep when all of them together hold at
+    most ``max_rules`` distinct rules (per class's ensemble): ``found[c]``
+    maps class ``c``'s distinct rule sets to ``(k, regions)``,
+    ``estimates[c] = (E, q, w)`` their estimates on the training rows (in
+    the order of ``found[c]``), weights and the rows' weights.
+
+    Each class's path (:func:`nearest_ensemble_path`) gives its loss with
+    each number of rules; the budget is shared among the classes by the
+    least summed loss, exact by :func:`rules.allocate_budget` (as SLIPPER
+    shares its rounds), and each class keeps its path's sets within its
+    share. One ensemble (two classes) gets the whole budget."""
+    paths, curves, prior = {}, [], []
     for c, sets in found.items():
+        if not sets:
+            continue
         rule_sets = list(sets)
-        regions = np.array([sets[rs][1] for rs in rule_sets]).reshape(-1, 4)
-        errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
-        share = per_error[c] if isinstance(per_error, dict) else per_error
-        q = white_noise_weights(errors, rho, share) if rule_sets else errors
-        ranked = sorted(range(len(rule_sets)), key=lambda i: (-q[i], len(rule_sets[i]), i))
-        order.append([(c, rule_sets[i], q[i]) for i in ranked])
-        pos, neg = regions[:, 0] + regions[:, 2], regions[:, 1] + regions[:, 3]
-        p_c = pos[0] / (pos[0] + neg[0]) if rule_sets and pos[0] + neg[0] > 0 else 0.0
-        tpr = np.divide(regions[:, 0], pos, out=np.zeros(len(pos)), where=pos > 0)
-        fpr = np.divide(regions[:, 1], neg, out=np.zeros(len(neg)), where=neg > 0)
-        loss = p_c * (1 - tpr + fpr) / 2  # p_c (1 - AUC)
-        prior.append(p_c / 2)  # no rule set: AUC 1/2
-        # the loss of the set kept with n rules: the heaviest of at most n
-        sizes = np.array([len(rule_sets[i]) for i in ranked])
-        ranked_loss = loss[ranked]
-        curves.append([ranked_loss[sizes <= n][0] if np.any(sizes <= n) else prior[-1]
+        E, q, w = estimates[c]
+        paths[c] = (rule_sets, *nearest_ensemble_path(E, q, q @ E, w, rule_sets, max_rules))
+    width = max([p[0] for _, _, points in paths.values() for p in points] + [1])
+    for c, (_, _, points) in paths.items():
+        prior.append(points[0][1])
+        curves.append([min(loss for used, loss in points if used <= n)
                        for n in range(1, width + 1)])
-    if len(found) > 1:
-        shares = allocate_budget(np.reshape(curves, (len(found), width)), prior, max_rules)
-    else:
-        shares = [max_rules] * len(found)
-    fill = sorted((t for ranked in order for t in ranked), key=lambda t: -t[2])
-    return keep_ranked(found, order, shares, max_rules, fill)
-
-
-def keep_ranked(found: dict, order: list, shares, max_rules: int, fill: list,
-                within_share: bool = False) -> dict:
-    """The rule sets kept within ``max_rules`` distinct rules: each class
-    (``order``: per class its ``(c, rule set, weight)`` in preference order)
-    first keeps the first rule set that fits its share (``within_share``:
-    every one that does), then the rule sets of ``fill``, in turn, while
-    their new rules fit the budget (:func:`keep_within_budget`)."""
+    shares = (allocate_budget(np.array(curves), prior, max_rules) if len(paths) > 1
+              else [max_rules] * len(paths))
     kept = {c: {} for c in found}
-    rules = {c: set() for c in found}
-    used = 0
-
-    def keep(c, rs, most=max_rules):
-        nonlocal used
-        new = set(rs) - rules[c]
-        if used + len(new) > max_rules or len(rules[c]) + len(new) > most or rs in kept[c]:
-            return False
-        kept[c][rs] = found[c][rs]
-        rules[c] |= new
-        used += len(new)
-        return True
-
-    for ranked, share in zip(order, shares):  # each class its share's heaviest rule set
-        if within_share:
-            for c, rs, _ in ranked:
-                keep(c, rs, share)
-        else:
-            next((True for c, rs, _ in ranked if keep(c, rs, share)), None)
-    for c, rs, *_ in fill:
-        keep(c, rs)
+    for (c, (rule_sets, path, points)), share in zip(paths.items(), shares):
+        n = max(i for i, (used, _) in enumerate(points) if used <= share)
+        kept[c] = {rule_sets[r]: found[c][rule_sets[r]] for r in path[:n]}
     return kept
 
 
@@ -828,6 +834,50 @@ class SLSEnsembleLearner(RuleLearner):
             out.append(np.sort(np.concatenate([pos, drawn])))
         return out
 
+    def _model(self, data, enc, found, classes, per_error, searched, log_r, leaf_scale):
+        """The model of the rule sets ``found`` (per class: ``(k, regions)``),
+        their weights ``Q(r) ∝ rho^e(r)``, bounds and leaf estimates."""
+        ensembles, bounds = [], {}
+        for c in classes:
+            rule_sets = list(found[c])
+            if not rule_sets:  # none within the budget: the class has no ensemble
+                continue
+            regions = np.array([found[c][rs][1] for rs in rule_sets])
+            errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
+            q = white_noise_weights(errors, self.rho, per_error[c])
+            ensembles.append(Ensemble(c, rule_sets, q, errors,
+                                      np.array([found[c][rs][0] for rs in rule_sets])))
+            nz = q[q > 0]
+            kl = max(0.0, log_r + float(np.sum(nz * np.log(nz))))
+            mc = searched[c]
+            bounds[c] = EnsembleBound(float(np.dot(q, errors)) / mc, kl,
+                                      pac_bayes_epsilon(kl, mc, self.delta), mc, self.delta)
+        model = SLSEnsembleModel(data.domain, ensembles, enc.class_distribution(), bounds,
+                                 theta=self.theta, k_max=self.k_max)
+        model.set_rule_distributions(data, enc)
+        model.fit_leaf_estimates(data.X, enc.y, enc.w * leaf_scale)  # sparse stays sparse
+        return model
+
+    def budget_estimates(self, model, data, enc, found) -> dict:
+        """Per class, ``(E, q, w)`` for :func:`keep_within_budget`: each rule
+        set's estimate on the training rows (a stratified sample of
+        :data:`BUDGET_ROWS` beyond that many, seeded by ``random_state``),
+        its weight in the whole ensemble and the rows' weights."""
+        rows = np.arange(len(enc.y))
+        if len(rows) > BUDGET_ROWS:
+            rng = np.random.default_rng(np.random.SeedSequence(self.random_state,
+                                                               spawn_key=(self.search_key, 2)))
+            rows = stratified_rows(enc.y, BUDGET_ROWS, rng)
+        X = data.X[rows]
+        V = violations(model.rule_list, X)
+        out = {}
+        for ens, cols in zip(model.ensembles, model._columns):
+            index = {rs: r for r, rs in enumerate(ens.rule_sets)}
+            order = [index[rs] for rs in found[ens.cls]]
+            E = np.array([model._rule_set_estimate(ens, r, cols[r], V) for r in order])
+            out[ens.cls] = (E, ens.weights[order], enc.w[rows])
+        return out
+
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
         codes, n_bins, ordinal, cuts = interval_codes(data, enc, self.n_intervals)
@@ -881,26 +931,11 @@ class SLSEnsembleLearner(RuleLearner):
         # rules' coverage (on sparse data that makes the rules' columns dense)
         del sd, codes, jobs, results, rows
         per_error = {c: error_share(searched[c], self.rho_rows) for c in classes}
+        model = self._model(data, enc, found, classes, per_error, searched, log_r, leaf_scale)
         if self.max_rules is not None:
-            found = keep_within_budget(found, self.rho, self.max_rules, per_error)
-        ensembles, bounds = [], {}
-        for c in classes:
-            rule_sets = list(found[c])
-            if not rule_sets:  # none within the budget: the class has no ensemble
-                continue
-            regions = np.array([found[c][rs][1] for rs in rule_sets])
-            errors = regions[:, 1] + regions[:, 2]  # covered negatives, uncovered positives
-            q = white_noise_weights(errors, self.rho, per_error[c])
-            ensembles.append(Ensemble(c, rule_sets, q, errors,
-                                      np.array([found[c][rs][0] for rs in rule_sets])))
-            nz = q[q > 0]
-            kl = max(0.0, log_r + float(np.sum(nz * np.log(nz))))
-            mc = searched[c]
-            bounds[c] = EnsembleBound(float(np.dot(q, errors)) / mc, kl,
-                                      pac_bayes_epsilon(kl, mc, self.delta), mc, self.delta)
-        model = SLSEnsembleModel(data.domain, ensembles, dist, bounds,
-                                 theta=self.theta, k_max=self.k_max)
-        model.set_rule_distributions(data, enc)
-        model.fit_leaf_estimates(data.X, enc.y, enc.w * leaf_scale)  # sparse stays sparse
+            found = keep_within_budget(found, self.budget_estimates(model, data, enc, found),
+                                       self.max_rules)
+            model = self._model(data, enc, found, classes, per_error, searched, log_r,
+                                leaf_scale)
         model.search_rows = m if sample is not None else None
         return model
