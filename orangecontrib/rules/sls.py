@@ -752,8 +752,10 @@ class SLSEnsembleLearner(RuleLearner):
     delta : float
         Confidence of the PAC-Bayes bounds.
     max_rules : int, optional
-        At most this many distinct rules in the rule sets kept (the
-        heaviest first).
+        At most this many distinct rules in the rule sets kept: per class
+        the rule sets whose estimate ranks the training rows nearest the
+        whole ensemble's, the budget shared among the classes
+        (:func:`keep_within_budget`).
     n_jobs : int, optional
         Parallel searches; the model does not depend on it.
     random_state : int
