@@ -289,6 +289,25 @@ def test_vector_and_scalar_kernels_make_the_same_searches(vector_path, seed, k, 
     np.testing.assert_array_equal(got[3], want[3])
 
 
+@pytest.mark.parametrize("n_attrs", [40, 80])
+def test_vector_counting_of_every_pass_size_makes_the_same_searches(vector_path, n_attrs):
+    """Forty or eighty attributes of ten bins: 6 and 12 groups of 64 slots,
+    so the AVX2 counting's passes of six groups (and AVX-512's of up to 24)
+    each run in one and in two passes; the same searches as the scalar
+    loops, every step's counts checked."""
+    codes, nb, ordinal, y, w = random_coded_data(7, 500, n_attrs, (10, 11), False, False)
+    ordinal[:] = 1
+    vector = core.SLSData(codes, nb, ordinal, w, simd=vector_path)
+    scalar = core.SLSData(codes, nb, ordinal, w, simd=False)
+    assert vector.n_groups == {40: 6, 80: 12}[n_attrs]
+    for k in (1, 3):
+        got = core.sls_search(vector, bits(y), k, 300, 0.2, 0.01, k, check=True)
+        want = core.sls_search(scalar, bits(y), k, 300, 0.2, 0.01, k, check=True)
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1:3] == want[1:3]
+        np.testing.assert_array_equal(got[3], want[3])
+
+
 def test_moves_on_a_hand_made_case():
     # nominal A, B with values 0/1; positives: A=0; rule set {A=1 AND B=0}
     codes = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], np.int32)

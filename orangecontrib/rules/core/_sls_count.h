@@ -260,15 +260,17 @@ static RULES_AVX2 void rules_sls_chunk2_##N(                                    
 }
 
 RULES_SLS_CHUNK2(1) RULES_SLS_CHUNK2(2) RULES_SLS_CHUNK2(3) RULES_SLS_CHUNK2(4)
-RULES_SLS_CHUNK2(5)
+RULES_SLS_CHUNK2(5) RULES_SLS_CHUNK2(6)
 
-#define RULES_SLS_MAX_CHUNK2 5
+#define RULES_SLS_MAX_CHUNK2 6
 static const rules_sls_chunk_fn rules_sls_chunks2[RULES_SLS_MAX_CHUNK2 + 1] = {
     NULL, rules_sls_chunk2_1, rules_sls_chunk2_2, rules_sls_chunk2_3, rules_sls_chunk2_4,
-    rules_sls_chunk2_5};
+    rules_sls_chunk2_5, rules_sls_chunk2_6};
 
-/* rules_sls_count_packed with AVX2: one pass over the examples per five
- * groups (10 of the 16 vector registers; three hold the constants) */
+/* rules_sls_count_packed with AVX2: one pass over the examples per six
+ * groups (12 of the 16 vector registers; the compiler reads the three
+ * constants from memory where it must), so forty attributes of ten bins
+ * (six groups) take one pass instead of two */
 static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
                                         const uint64_t *plus, const uint64_t *minus,
                                         ptrdiff_t W, int32_t *d) {
