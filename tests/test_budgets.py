@@ -211,7 +211,7 @@ def test_sls_budget_is_shared_among_the_classes():
             estimates[c] = (rng.choice([0.05, 0.2, 0.6], (6, n)), rng.random(6) + 0.1,
                             np.ones(n))
         budget = int(rng.integers(1, 12))
-        kept = R.sls.keep_within_budget(found, estimates, budget)
+        kept = R.sls.keep_within_budget(found, estimates.__getitem__, budget)
         curves, prior, paths = [], [], {}
         for c in range(C):
             E, q, w = estimates[c]
@@ -230,7 +230,7 @@ def test_sls_budget_is_shared_among_the_classes():
             assert list(kept[c]) == [list(found[c])[r] for r in path[:i]]
             used += len({r for rs in kept[c] for r in rs})
         assert used <= budget
-        everything = R.sls.keep_within_budget(found, estimates, 10**6)
+        everything = R.sls.keep_within_budget(found, estimates.__getitem__, 10**6)
         for c in range(C):
             E, q, w = estimates[c]
             whole, _ = R.sls.nearest_ensemble_path(E, q, q @ E, w, list(found[c]), 10**6)

@@ -633,12 +633,13 @@ def nearest_ensemble_path(E, q, T, w, rule_sets, max_rules):
     return path, points
 
 
-def keep_within_budget(found: dict, estimates: dict, max_rules: int) -> dict:
+def keep_within_budget(found: dict, estimates, max_rules: int) -> dict:
     """The rule sets the ensembles keep when all of them together hold at
     most ``max_rules`` distinct rules (per class's ensemble): ``found[c]``
     maps class ``c``'s distinct rule sets to ``(k, regions)``,
-    ``estimates[c] = (E, q, w)`` their estimates on the training rows (in
-    the order of ``found[c]``), weights and the rows' weights.
+    ``estimates(c) = (E, q, w)`` their estimates on the training rows (in
+    the order of ``found[c]``), weights and the rows' weights
+    (:meth:`SLSEnsembleLearner.budget_estimates`).
 
     Each class's path (:func:`nearest_ensemble_path`) gives its loss with
     each number of rules; the budget is shared among the classes by the
@@ -650,7 +651,7 @@ def keep_within_budget(found: dict, estimates: dict, max_rules: int) -> dict:
         if not sets:
             continue
         rule_sets = list(sets)
-        E, q, w = estimates[c]
+        E, q, w = estimates(c)
         paths[c] = (rule_sets, *nearest_ensemble_path(E, q, q @ E, w, rule_sets, max_rules))
     width = max([p[0] for _, _, points in paths.values() for p in points] + [1])
     for c, (_, _, points) in paths.items():
@@ -860,25 +861,37 @@ class SLSEnsembleLearner(RuleLearner):
         model.fit_leaf_estimates(data.X, enc.y, enc.w * leaf_scale)  # sparse stays sparse
         return model
 
-    def budget_estimates(self, model, data, enc, found) -> dict:
-        """Per class, ``(E, q, w)`` for :func:`keep_within_budget`: each rule
-        set's estimate on the training rows (a stratified sample of
-        :data:`BUDGET_ROWS` beyond that many, seeded by ``random_state``),
-        its weight in the whole ensemble and the rows' weights."""
+    def budget_estimates(self, model, data, enc, found):
+        """For :func:`keep_within_budget`: a function of a class ``c`` giving
+        ``(E, q, w)``, each of its rule sets' estimate on the training rows
+        (a stratified sample of :data:`BUDGET_ROWS` beyond that many, seeded
+        by ``random_state``; in the order of ``found[c]``), its weight in
+        the whole ensemble and the rows' weights. One class at a time,
+        its rules' violations by blocks of rows, so the memory is that of
+        one class's estimates."""
         rows = np.arange(len(enc.y))
         if len(rows) > BUDGET_ROWS:
             rng = np.random.default_rng(np.random.SeedSequence(self.random_state,
                                                                spawn_key=(self.search_key, 2)))
             rows = stratified_rows(enc.y, BUDGET_ROWS, rng)
-        X = data.X[rows]
-        V = violations(model.rule_list, X)
-        out = {}
-        for ens, cols in zip(model.ensembles, model._columns):
+        X, w = data.X[rows], enc.w[rows]
+        of_class = {ens.cls: (ens, cols) for ens, cols in zip(model.ensembles, model._columns)}
+
+        def estimate(c):
+            ens, cols = of_class[c]
+            used = np.unique(np.concatenate([np.asarray(col, dtype=np.intp) for col in cols]))
+            at = np.zeros(len(model.rule_list), dtype=np.intp)
+            at[used] = np.arange(len(used))
+            rules = [model.rule_list[k] for k in used]
             index = {rs: r for r, rs in enumerate(ens.rule_sets)}
-            order = [index[rs] for rs in found[ens.cls]]
-            E = np.array([model._rule_set_estimate(ens, r, cols[r], V) for r in order])
-            out[ens.cls] = (E, ens.weights[order], enc.w[rows])
-        return out
+            order = [index[rs] for rs in found[c]]
+            E = np.empty((len(order), len(rows)))
+            for block in row_blocks(len(rows), len(rules)):
+                V = violations(rules, X[block])
+                for i, r in enumerate(order):
+                    E[i, block] = model._rule_set_estimate(ens, r, at[np.asarray(cols[r])], V)
+            return E, ens.weights[order], w
+        return estimate
 
     def fit_rules(self, data, enc):
         y, w = enc.y, enc.w
