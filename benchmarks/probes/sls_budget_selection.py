@@ -348,13 +348,13 @@ _CTX = {}
 
 def _greedy_paths(found, max_rules, target, per_rule=True):
     """Per class, rule sets picked one at a time, each the one that most
-    lowers the squared difference between the kept sets' ``Q``-weighted
-    estimate on the training rows and ``target(c, ens)`` per rule it adds;
+    lowers :func:`_loss` between the kept sets' ``Q``-weighted estimate on
+    the training rows and ``target(c, ens)`` per rule it adds;
     the loss of the path's prefix within ``n`` rules (``n = 1..max_rules``)
     and with none (the class's prior)."""
-    from orangecontrib.rules.rules import violations
     model, X = _CTX["model"], _CTX["X"]
-    V = violations(model.rule_list, X)
+    _whole_ensemble(model.ensembles[0].cls, model.ensembles[0])  # the violations, once
+    V = _CTX["V"]
     paths, curves, prior = {}, [], []
     for ens, cols in zip(model.ensembles, model._columns):
         c = ens.cls
@@ -414,32 +414,31 @@ def _distilled(found, max_rules, target, per_rule=True):
     return kept
 
 
+def _whole_ensemble(c, ens):
+    """The default model's estimate of class ``c`` (ensemble ``ens``) on the
+    training rows: the target of the nearest-ensemble selections."""
+    from orangecontrib.rules.rules import violations
+    model = _CTX["model"]
+    if "V" not in _CTX:
+        _CTX["V"] = violations(model.rule_list, _CTX["X"])
+    cols = model._columns[model.ensembles.index(ens)]
+    return model._ensemble_probability(ens, cols, _CTX["V"])
+
+
 @strategy
 def distil(found, rho, max_rules, per_error=1.0):
     """Per class, rule sets picked greedily (loss lowered per rule added) so
     that the kept sets' training estimate is nearest the default
-    ensemble's (squared difference); the budget shared by those losses."""
-    model, X = _CTX["model"], _CTX["X"]
-    from orangecontrib.rules.rules import violations
-    V = violations(model.rule_list, X)
-
-    def target(c, ens):
-        cols = model._columns[model.ensembles.index(ens)]
-        return model._ensemble_probability(ens, cols, V)
-    return _distilled(found, max_rules, target)
+    ensemble's (:func:`_loss`); the budget shared by those losses. The
+    learner's ``nearest`` computed afresh at every step (the same picks),
+    and with ``--mse`` the squared difference instead."""
+    return _distilled(found, max_rules, _whole_ensemble)
 
 
 @strategy
 def distil_gain(found, rho, max_rules, per_error=1.0):
     """As ``distil``, each pick the most loss lowered (not per rule)."""
-    model, X = _CTX["model"], _CTX["X"]
-    from orangecontrib.rules.rules import violations
-    V = violations(model.rule_list, X)
-
-    def target(c, ens):
-        cols = model._columns[model.ensembles.index(ens)]
-        return model._ensemble_probability(ens, cols, V)
-    return _distilled(found, max_rules, target, per_rule=False)
+    return _distilled(found, max_rules, _whole_ensemble, per_rule=False)
 
 
 @strategy
@@ -452,13 +451,11 @@ def brier(found, rho, max_rules, per_error=1.0):
 def _distil_fill(found, rho, max_rules, per_error, per_rule, by_share=False):
     """The learner's shares and each class's heaviest rule set within its
     share (``q``), then the rest of the budget filled one rule set at a
-    time: the one that most lowers the squared difference between its
-    class's kept sets' ``Q``-weighted training estimate and the default
-    ensemble's (per rule it adds with ``per_rule``)."""
-    from orangecontrib.rules.rules import violations
+    time: the one that most lowers :func:`_loss` between its class's kept
+    sets' ``Q``-weighted training estimate and the default ensemble's (per
+    rule it adds with ``per_rule``)."""
     model, X = _CTX["model"], _CTX["X"]
     first = heaviest(found, rho, max_rules, per_error, fill_rest=False)
-    V = violations(model.rule_list, X)
     state = {}
     used = 0
     if by_share:  # each class its share's rules, picked as the fill below
@@ -467,9 +464,10 @@ def _distil_fill(found, rho, max_rules, per_error, per_rule, by_share=False):
     for ens, cols in zip(model.ensembles, model._columns):
         c = ens.cls
         index = {rs: r for r, rs in enumerate(ens.rule_sets)}
-        E = {rs: ens.leaf[index[rs], S.nearest_misses(V, cols[index[rs]])] for rs in found[c]}
+        E = {rs: ens.leaf[index[rs], S.nearest_misses(_CTX["V"], cols[index[rs]])]
+             for rs in found[c]}
         q = {rs: ens.weights[index[rs]] for rs in found[c]}
-        T = model._ensemble_probability(ens, cols, V)
+        T = _whole_ensemble(c, ens)
         num, den = np.zeros(X.shape[0]), 0.0
         for rs in first[c]:
             num, den = num + q[rs] * E[rs], den + q[rs]
@@ -607,6 +605,9 @@ def main():
     ap.add_argument("--undersample", default="",
                     help="class / task: each class's searches on its positives and as many "
                          "others (one sample per class or per task)")
+    ap.add_argument("--mse", action="store_true",
+                    help="the distil variants' loss: the squared difference to the default "
+                         "ensemble's estimate instead of the variance it leaves unexplained")
     ap.add_argument("--rest", action="store_true",
                     help="the learner's default sample of the rest (rest_ratio, rest_min)")
     ap.add_argument("--ratio", type=float, default=1.0,
@@ -646,7 +647,8 @@ def main():
             t = time.perf_counter()
             model = S.SLSEnsembleLearner(**fixed)(train)  # the searches: here, then reused
             seconds += time.perf_counter() - t
-            _CTX.update(model=model, X=model.data_to_model_domain(train).X,
+            _CTX.clear()
+            _CTX.update(mse=args.mse, model=model, X=model.data_to_model_domain(train).X,
                         y=train.Y.astype(int))
             scores.setdefault(("default", None), []).append(
                 (*fold_metrics(y, model(test, model.Probs), C)[:3], model.size[0]))
