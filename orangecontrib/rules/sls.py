@@ -611,9 +611,8 @@ def nearest_ensemble_path(E, q, T, w, rule_sets, max_rules):
     cUT, vU, cUE = 0.0, 0.0, np.zeros(len(q))   # of U = the kept sets' sum q_r E_r
     loss, rules, path, points = vT, set(), [], [(0, vT)]
     left = np.ones(len(q), bool)
-    sizes = np.array([len(rs) for rs in rule_sets])
     while left.any():
-        new = np.array([len(set(rs) - rules) if rules else n for rs, n in zip(rule_sets, sizes)])
+        new = np.array([len(set(rs) - rules) for rs in rule_sets])
         ok = left & (len(rules) + new <= max_rules)
         if not ok.any():
             break
