@@ -120,6 +120,41 @@ def test_the_sparse_sweep_is_the_dense_sweep_to_the_last_bit(d):
         np.testing.assert_array_equal(a, b)
 
 
+@settings(max_examples=150, deadline=None)
+@given(data(), st.sampled_from(["negative", "-inf", "low", "score", "above"]), st.booleans())
+def test_a_score_to_beat_gives_the_same_best_condition(d, kind, sparse):
+    """With ``beat`` each column's sweep starts from the best of the columns
+    before it: the argmax is the condition found without ``beat`` when that
+    scores above ``beat`` (ties: the first column, the first candidate),
+    and nothing is reported otherwise; the sparse sweep agrees bit for bit."""
+    Xc, ypos, D, covered, order, n_valid = d
+    D = D / max(D.sum(), 1e-300)
+    xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
+    full = core.best_sqrt_thresholds(order, xs, ds, n_valid, covered)
+    top = full[0].max()
+    beat = {"negative": -1.0, "-inf": -np.inf, "low": top - 0.25, "score": top,
+            "above": top + 0.1}[kind]
+    if not np.isfinite(beat) and kind != "-inf":
+        beat = -1.0
+    if sparse:
+        cut = core.best_sqrt_thresholds_sparse(*stored_order(sp.csc_matrix(Xc)), signed,
+                                               covered, beat)
+    else:
+        cut = core.best_sqrt_thresholds(order, xs, ds, n_valid, covered, beat)
+    if top > beat:
+        j, k = int(np.argmax(full[0])), int(np.argmax(cut[0]))
+        assert j == k
+        for a, b in zip(full, cut):
+            assert a[j] == b[j]
+        # the reported scores rise strictly, column by column
+        shown = cut[0][np.isfinite(cut[0])]
+        assert np.all(np.diff(shown) > 0) and shown.min() > beat
+    else:
+        assert np.all(cut[0] == -np.inf) and np.all(cut[2] == 0)
+    with pytest.raises(ValueError, match="NaN"):
+        core.best_sqrt_thresholds(order, xs, ds, n_valid, covered, np.nan)
+
+
 def test_slipper_kernels_reject_bad_input():
     order = np.array([[0, 5]], np.int32)
     xs = np.zeros((1, 2))

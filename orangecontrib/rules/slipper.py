@@ -80,10 +80,12 @@ def _transposed(enc: EncodedData):
     return None if sp.issparse(enc.Xc) else np.ascontiguousarray(enc.Xc.T)
 
 
-def _best_refinement(enc: EncodedData, ypos, D, covered, sweep):
+def _best_refinement(enc: EncodedData, ypos, D, covered, sweep, beat=-np.inf):
     """The condition maximising eq. 6 among all refinements of the rule that
     covers ``covered`` (GrowSet examples only): ``(score, _Cond, W+, W-)``,
-    the last two the weights the refined rule keeps covered.
+    the last two the weights the refined rule keeps covered; ``_Cond`` is
+    ``None`` when no refinement scores above ``beat`` (the grower wants
+    none that does not).
     ``sweep``: the continuous columns' best thresholds for a coverage
     (:meth:`_FitCache.sweep`)."""
     mask = covered.view(np.uint8)
@@ -94,11 +96,12 @@ def _best_refinement(enc: EncodedData, ypos, D, covered, sweep):
         for a in range(counts.shape[0]):  # values an attribute does not have
             scores[a, enc.n_values[a]:] = -np.inf
         a, v = np.unravel_index(np.argmax(scores), scores.shape)
-        if scores[a, v] > best:
+        if scores[a, v] > max(best, beat):
             best, best_cond = scores[a, v], _Cond(KIND_DISCRETE, a, OP_EQ, v)
             wp, wn = counts[a, v, 1], counts[a, v, 0]
     if enc.Xc.shape[1]:  # one fused sweep per sorted column (core/_slipper.pyx)
-        scores, thr, ops, wps, wns = sweep(covered)
+        # only a column beating the discrete best and ``beat`` is reported
+        scores, thr, ops, wps, wns = sweep(covered, max(best, beat))
         j = int(np.argmax(scores))
         if scores[j] > best:
             best, best_cond = scores[j], _Cond(KIND_CONTINUOUS, j, int(ops[j]), thr[j])
@@ -128,23 +131,24 @@ class _FitCache:
 
     def sweep(self, ypos, D, grow):
         """For one grow from the GrowSet ``grow``: a function of a coverage
-        (a subset of ``grow``) giving every continuous column's best
-        threshold (``core.best_sqrt_thresholds``). The signed weights are
+        (a subset of ``grow``) and a score to beat giving the best threshold
+        of the continuous columns (``core.best_sqrt_thresholds`` with
+        ``beat``: the column of the best is the argmax of the scores). The signed weights are
         taken in fixed point (``core.fixed_point``), so the sparse and the
         dense sweep give the same thresholds. The dense columns are
         restricted to the GrowSet and compacted as the coverage shrinks."""
         signed = fixed_point(np.where(ypos == 1, D, -D))
         if self.stored is not None:
-            return lambda covered: best_sqrt_thresholds_sparse(
-                *self.stored, signed, covered.view(np.uint8))
+            return lambda covered, beat: best_sqrt_thresholds_sparse(
+                *self.stored, signed, covered.view(np.uint8), beat)
         enc = self.enc
         cols = [select_sorted(enc.order, self.xs, enc.n_valid, signed, grow.view(np.uint8))]
 
-        def dense(covered):
+        def dense(covered, beat):
             mask = covered.view(np.uint8)
             if 4 * np.count_nonzero(covered) < 3 * cols[0][0].shape[1]:  # compact
                 cols[0] = compact_sorted(*cols[0], mask)
-            return best_sqrt_thresholds(*cols[0], mask)
+            return best_sqrt_thresholds(*cols[0], mask, beat)
         return dense
 
 
@@ -160,7 +164,8 @@ def grow_rule(enc, ypos, D, grow, cache=None):
     current = grow_objective(w_pos, w_neg)
     sweep = cache.sweep(ypos, D, grow)
     while w_neg > 1e-12 * (w_pos + w_neg):  # a negative of the GrowSet is still covered
-        score, cond, w_pos, w_neg = _best_refinement(enc, ypos, D, covered, sweep)
+        score, cond, w_pos, w_neg = _best_refinement(enc, ypos, D, covered, sweep,
+                                                     current + 1e-12)
         if cond is None or not score > current + 1e-12:
             break
         mask = _condition_mask(enc, cond, cache.XcT)

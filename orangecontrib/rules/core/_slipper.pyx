@@ -47,56 +47,61 @@ def fixed_point(signed_d):
     return np.rint(d * 2.0 ** 52).astype(np.int64)
 
 
-cdef inline double _objective(double wp, double wn, double eps) noexcept nogil:
-    # weights below eps (a 1e-12 share of the total) count as 0, as in
-    # the rule's stopping test
-    if wp < eps:
-        wp = 0
-    if wn < eps:
-        wn = 0
-    return sqrt(wp) - sqrt(wn)
-
-
-cdef inline bint _may_beat(double wp, double wn, double eps,
-                           double best) noexcept nogil:
-    """False when ``_objective(wp, wn, eps) > best`` is impossible, decided
-    without a sqrt. For ``best >= 0`` it needs ``a > b`` and
+cdef inline bint _may_beat(double a, double b, double best,
+                           double best2) noexcept nogil:
+    """False when ``sqrt(a) - sqrt(b) > best`` is impossible, decided
+    without a sqrt (``best2``: ``best^2 (1 - 1e-9)``). For ``best >= 0`` it
+    needs ``a > b`` and
     ``a - b = (sqrt a - sqrt b)(sqrt a + sqrt b) > best (sqrt a + sqrt b)``,
     so ``(a - b)^2 > best^2 (a + b + 2 sqrt(ab)) >= best^2 (a + 3b)`` as
     ``sqrt(ab) >= b``. On a random walk this rules out all but ~0.2% of the
     candidates. The slack keeps candidates that differ from ``best`` by
-    rounding only for the exact comparison."""
-    cdef double a = wp if wp >= eps else 0.0
-    cdef double b = wn if wn >= eps else 0.0
+    rounding only for the exact comparison. Bitwise ``&``/``|``, not
+    ``and``/``or``: the tests' outcomes follow the classes of the examples,
+    which a branch would mispredict; this way the one branch, on the
+    result, is almost always not taken."""
     cdef double diff = a - b
-    return best < 0 or (diff > 0 and diff * diff >= best * best * (a + 3 * b) * (1 - 1e-9))
+    return (best < 0) | ((diff > 0) & (diff * diff >= best2 * (a + 3 * b)))
 
 
 cdef struct Sweep:
     # one column's sweep in ascending order of the covered values
     int64_t tp, tn          # the column's covered non-missing W+, W- (fixed point)
     int64_t bp, bn          # W+, W- of the values below the current one
-    double eps, best, prev, thr
+    double eps, best, best2, prev, thr   # best2: best^2 (1 - 1e-9), for _may_beat
     int64_t wp, wn          # W+, W- the best condition keeps covered
     int8_t op               # 0: no candidate yet, 1: ``<=``, 2: ``>=``
     bint have_prev
 
 
-cdef inline void _start(Sweep* s, int64_t tp, int64_t tn, double eps) noexcept nogil:
+cdef inline void _start(Sweep* s, int64_t tp, int64_t tn, double eps,
+                        double floor) noexcept nogil:
+    # ``floor``: a candidate is kept only if it scores above it
     s.tp, s.tn, s.bp, s.bn = tp, tn, 0, 0
-    s.eps, s.best, s.prev, s.thr = eps, -INFINITY, 0, 0
+    s.eps, s.best, s.prev, s.thr = eps, floor, 0, 0
+    s.best2 = floor * floor * (1 - 1e-9)
     s.wp, s.wn, s.op, s.have_prev = 0, 0, 0, False
 
 
 cdef inline void _candidate(Sweep* s, int64_t wp, int64_t wn, double t,
                             int8_t op) noexcept nogil:
-    # most candidates are ruled out by _may_beat, without a sqrt; ties keep
-    # the first candidate
-    cdef double a = wp * UNIT, b = wn * UNIT, v
-    if _may_beat(a, b, s.eps, s.best):
-        v = _objective(a, b, s.eps)
+    # weights below eps (a 1e-12 share of the total) count as 0, as in the
+    # rule's stopping test; most candidates are ruled out by _may_beat,
+    # without a sqrt, and once the best is not negative, by one integer
+    # comparison before it (sqrt(W+) - sqrt(W-) > 0 needs W+ > W-); ties
+    # keep the first candidate
+    cdef double a, b, v
+    if s.best >= 0 and wp <= wn:
+        return
+    a = wp * UNIT
+    b = wn * UNIT
+    a = a if a >= s.eps else 0.0
+    b = b if b >= s.eps else 0.0
+    if _may_beat(a, b, s.best, s.best2):
+        v = sqrt(a) - sqrt(b)
         if v > s.best:
             s.best, s.thr, s.op, s.wp, s.wn = v, t, op, wp, wn
+            s.best2 = v * v * (1 - 1e-9)
 
 
 cdef inline void _visit(Sweep* s, double x, int64_t d, int64_t d_abs) noexcept nogil:
@@ -163,6 +168,16 @@ def gather_sorted(const int32_t[:, ::1] order, const double[:, ::1] XcT):
     return xs_arr
 
 
+cdef double _floor(beat) except? -1:
+    """The sweeps' starting best: ``-inf``, or ``beat`` (a number, not NaN)."""
+    if beat is None:
+        return -INFINITY
+    cdef double b = float(beat)
+    if b != b:
+        raise ValueError("beat must be a number, not NaN")
+    return b
+
+
 cdef tuple _outputs(Py_ssize_t n_cont):
     return (np.full(n_cont, -np.inf), np.full(n_cont, np.nan),
             np.zeros(n_cont, dtype=np.int8), np.zeros(n_cont), np.zeros(n_cont))
@@ -191,7 +206,7 @@ cdef void _covered_totals(const int64_t[::1] signed_q, const uint8_t[::1] covere
 
 def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                          const int64_t[:, ::1] dq, const int32_t[::1] n_valid,
-                         const uint8_t[::1] covered):
+                         const uint8_t[::1] covered, beat=None):
     """Per column, the condition ``A <= t`` or ``A >= t`` (``t`` a midpoint
     between consecutive distinct covered values) maximising
     ``sqrt(W+) - sqrt(W-)`` over the covered examples. ``dq``: the signed
@@ -202,6 +217,15 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
     weights of the positives and negatives the best condition keeps covered;
     columns without a candidate get score ``-inf`` and op 0. Ties keep the
     first candidate (ascending ``t``, ``<=`` first).
+
+    ``beat``: when only the best condition of all columns is wanted, and
+    only if it scores above ``beat``: each column's sweep then starts from
+    the best score of the columns before it (at least ``beat``), so it
+    rules out most candidates without a sqrt, and a column reports a
+    condition (else score ``-inf``) only if it beats them all.
+    ``np.argmax(score)`` is then the condition it is without ``beat``
+    (the first column of the highest score) whenever that scores above
+    ``beat``, and every score is ``-inf`` otherwise.
     """
     cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p
     cdef Py_ssize_t n = covered.shape[0]
@@ -213,6 +237,8 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
     cdef int8_t[::1] op = op_arr
     cdef int64_t tp, tn, all_p = 0, all_n = 0, d
     cdef Sweep s
+    cdef bint carry = beat is not None
+    cdef double floor = _floor(beat)
     with nogil:
         if n_cont:  # every row holds the same examples: class totals from row 0
             for p in range(m):
@@ -238,7 +264,7 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                     d = dq[j, p]
                     tp -= (_abs(d) + d) >> 1
                     tn -= (_abs(d) - d) >> 1
-            _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT)
+            _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
             for p in range(n_valid[j]):
                 i = order[j, p]
                 if i < 0 or i >= n:
@@ -247,6 +273,8 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                 if covered[i]:
                     _visit(&s, xs[j, p], dq[j, p], _abs(dq[j, p]))
             _store(&s, j, score, thr, op, wpo, wno)
+            if carry:
+                floor = s.best
     if bad:
         raise IndexError("order holds an index outside 0..n-1")
     return score_arr, thr_arr, op_arr, wp_arr, wn_arr
@@ -255,15 +283,15 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
 def best_sqrt_thresholds_sparse(const int64_t[::1] indptr, const int32_t[::1] rows,
                                 const double[::1] xs, const int32_t[::1] n_neg,
                                 const int32_t[::1] n_valid, const int64_t[::1] signed_q,
-                                const uint8_t[::1] covered):
+                                const uint8_t[::1] covered, beat=None):
     """:func:`best_sqrt_thresholds` on sparse columns, the same result as on
     the dense ones to the last bit. Column ``j`` is its stored non-zero
     entries ``indptr[j]:indptr[j + 1]`` (rows ``rows``, values ``xs``) in
     ascending order, missing (NaN) last: the first ``n_neg[j]`` negative,
     the first ``n_valid[j]`` not missing (:func:`features.stored_order`).
     Every other row of the column is 0. ``signed_q``: the signed weights
-    of all rows in fixed point (:func:`fixed_point`). Costs ``O(n)`` once
-    and ``O(stored entries)`` per column."""
+    of all rows in fixed point (:func:`fixed_point`); ``beat`` as there.
+    Costs ``O(n)`` once and ``O(stored entries)`` per column."""
     cdef Py_ssize_t n_cont = n_neg.shape[0], n = covered.shape[0], j, p
     cdef Py_ssize_t start, stop, n_cov, k
     cdef int32_t i
@@ -283,6 +311,8 @@ def best_sqrt_thresholds_sparse(const int64_t[::1] indptr, const int32_t[::1] ro
     cdef int8_t[::1] op = op_arr
     cdef int64_t tp, tn, all_p, all_n, d, zp, zn
     cdef Sweep s
+    cdef bint carry = beat is not None
+    cdef double floor = _floor(beat)
     with nogil:
         _covered_totals(signed_q, covered, &all_p, &all_n, &n_cov)
         for j in range(n_cont):
@@ -304,7 +334,7 @@ def best_sqrt_thresholds_sparse(const int64_t[::1] indptr, const int32_t[::1] ro
                     k -= 1
             if bad:
                 break
-            _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT)
+            _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
             for p in range(start, start + n_neg[j]):
                 if covered[rows[p]]:
                     _visit(&s, xs[p], signed_q[rows[p]], _abs(signed_q[rows[p]]))
@@ -314,6 +344,8 @@ def best_sqrt_thresholds_sparse(const int64_t[::1] indptr, const int32_t[::1] ro
                 if covered[rows[p]]:
                     _visit(&s, xs[p], signed_q[rows[p]], _abs(signed_q[rows[p]]))
             _store(&s, j, score, thr, op, wpo, wno)
+            if carry:
+                floor = s.best
     if bad:
         raise IndexError("rows holds an index outside 0..n-1")
     return score_arr, thr_arr, op_arr, wp_arr, wn_arr
