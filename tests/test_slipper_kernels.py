@@ -29,11 +29,31 @@ def data(draw):
 
 
 def sorted_cols(Xc, ypos, D, order, n_valid):
+    """The dense sweep's columns: ``(order, groups, n_valid)`` of all rows,
+    the arguments after them (``full_order, XcT, signed``), and ``signed``."""
     XcT = np.ascontiguousarray(Xc.T)
     signed = core.fixed_point(np.where(ypos == 1, D, -D) / max(D.sum(), 1e-300))
-    xs = core.gather_sorted(order, XcT)
-    np.testing.assert_array_equal(xs, np.take_along_axis(XcT, order, axis=1))
-    return xs, np.ascontiguousarray(signed[order]), signed
+    groups = core.tie_groups(order, XcT, n_valid)
+    return (order, groups, n_valid), (order, XcT, signed), signed
+
+
+def test_tie_groups_are_the_first_position_of_each_value():
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        n, k = rng.integers(1, 40), rng.integers(1, 4)
+        Xc = rng.integers(-3, 4, size=(n, k)).astype(float) / 2
+        Xc[rng.random(Xc.shape) < 0.2] = np.nan
+        Xc[Xc == 0] = rng.choice([0.0, -0.0], size=(Xc == 0).sum())  # equal values
+        order = np.ascontiguousarray(np.argsort(Xc, axis=0, kind="stable").T, dtype=np.int32)
+        n_valid = (~np.isnan(Xc)).sum(axis=0).astype(np.int32)
+        groups = core.tie_groups(order, np.ascontiguousarray(Xc.T), n_valid)
+        for j in range(k):
+            xs = Xc[order[j], j]
+            for p in range(n):
+                if p < n_valid[j]:
+                    assert groups[j, p] == np.flatnonzero(xs[:n_valid[j]] == xs[p])[0]
+                else:
+                    assert groups[j, p] == p  # a missing value: a group of its own
 
 
 def test_fixed_point_sums_exactly():
@@ -52,11 +72,10 @@ def test_fixed_point_sums_exactly():
 def test_best_sqrt_thresholds_matches_generic_refinements(d, compacted):
     Xc, ypos, D, covered, order, n_valid = d
     D = D / max(D.sum(), 1e-300)  # a distribution, as the grower's
-    xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
-    cols = (order, xs, ds, n_valid)
+    cols, rest, signed = sorted_cols(Xc, ypos, D, order, n_valid)
     if compacted:
-        cols = core.select_sorted(order, xs, n_valid, signed, covered)
-    score, thr, op, w_pos, w_neg = core.best_sqrt_thresholds(*cols, covered)
+        cols = core.compact_sorted(*cols, covered)
+    score, thr, op, w_pos, w_neg = core.best_sqrt_thresholds(*cols, *rest, covered)
     t_all, below, ncand, total = threshold_candidates(Xc, ypos, D, covered, 2)
     for j in range(Xc.shape[1]):
         k = ncand[j]
@@ -84,16 +103,17 @@ def test_best_sqrt_thresholds_matches_generic_refinements(d, compacted):
 @given(data())
 def test_compaction_keeps_order_and_valid_counts(d):
     Xc, ypos, D, covered, order, n_valid = d
-    xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
-    o, x, dd, v = core.compact_sorted(order, xs, ds, n_valid, covered)
-    o2, x2, dd2, v2 = core.select_sorted(order, xs, n_valid, signed, covered)
-    for a, b in ((o, o2), (x, x2), (dd, dd2), (v, v2)):
-        np.testing.assert_array_equal(a, b)
+    cols, rest, signed = sorted_cols(Xc, ypos, D, order, n_valid)
+    o, g, v = core.compact_sorted(*cols, covered)
     for j in range(Xc.shape[1]):
         keep = covered[order[j]].astype(bool)
         np.testing.assert_array_equal(o[j], order[j][keep])
-        np.testing.assert_array_equal(x[j], xs[j][keep])
+        np.testing.assert_array_equal(g[j], cols[1][j][keep])
         assert v[j] == (~np.isnan(Xc[o[j], j])).sum()
+    # compacting again by a subset is compacting once by it
+    sub = covered & (np.arange(len(covered)) % 2).astype(np.uint8)
+    for a, b in zip(core.compact_sorted(o, g, v, sub), core.compact_sorted(*cols, sub)):
+        np.testing.assert_array_equal(a, b)
 
 
 @settings(max_examples=150, deadline=None)
@@ -104,8 +124,8 @@ def test_the_sparse_sweep_is_the_dense_sweep_to_the_last_bit(d):
     sparse table gives the dense table's rules."""
     Xc, ypos, D, covered, order, n_valid = d
     D = D / max(D.sum(), 1e-300)
-    xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
-    dense = core.best_sqrt_thresholds(order, xs, ds, n_valid, covered)
+    cols, rest, signed = sorted_cols(Xc, ypos, D, order, n_valid)
+    dense = core.best_sqrt_thresholds(*cols, *rest, covered)
     stored = stored_order(sp.csc_matrix(Xc))
     indptr, rows, values, n_neg, n_valid_stored = stored
     for j in range(Xc.shape[1]):  # the stored entries: sorted, NaN last, counted
@@ -129,8 +149,8 @@ def test_a_score_to_beat_gives_the_same_best_condition(d, kind, sparse):
     and nothing is reported otherwise; the sparse sweep agrees bit for bit."""
     Xc, ypos, D, covered, order, n_valid = d
     D = D / max(D.sum(), 1e-300)
-    xs, ds, signed = sorted_cols(Xc, ypos, D, order, n_valid)
-    full = core.best_sqrt_thresholds(order, xs, ds, n_valid, covered)
+    cols, rest, signed = sorted_cols(Xc, ypos, D, order, n_valid)
+    full = core.best_sqrt_thresholds(*cols, *rest, covered)
     top = full[0].max()
     beat = {"negative": -1.0, "-inf": -np.inf, "low": top - 0.25, "score": top,
             "above": top + 0.1}[kind]
@@ -140,7 +160,7 @@ def test_a_score_to_beat_gives_the_same_best_condition(d, kind, sparse):
         cut = core.best_sqrt_thresholds_sparse(*stored_order(sp.csc_matrix(Xc)), signed,
                                                covered, beat)
     else:
-        cut = core.best_sqrt_thresholds(order, xs, ds, n_valid, covered, beat)
+        cut = core.best_sqrt_thresholds(*cols, *rest, covered, beat)
     if top > beat:
         j, k = int(np.argmax(full[0])), int(np.argmax(cut[0]))
         assert j == k
@@ -152,20 +172,30 @@ def test_a_score_to_beat_gives_the_same_best_condition(d, kind, sparse):
     else:
         assert np.all(cut[0] == -np.inf) and np.all(cut[2] == 0)
     with pytest.raises(ValueError, match="NaN"):
-        core.best_sqrt_thresholds(order, xs, ds, n_valid, covered, np.nan)
+        core.best_sqrt_thresholds(*cols, *rest, covered, np.nan)
 
 
 def test_slipper_kernels_reject_bad_input():
-    order = np.array([[0, 5]], np.int32)
-    xs = np.zeros((1, 2))
-    dq = np.zeros((1, 2), np.int64)
-    with pytest.raises(IndexError):
-        core.best_sqrt_thresholds(order, xs, dq, np.array([2], np.int32),
-                                  np.ones(3, np.uint8))
-    with pytest.raises(ValueError):
-        core.compact_sorted(np.array([[0, 1], [1, 2]], np.int32), np.zeros((2, 2)),
-                            np.zeros((2, 2), np.int64), np.array([2, 2], np.int32),
-                            np.array([1, 1, 0], np.uint8))
+    two = np.array([2], np.int32)
+    XcT, signed = np.array([[0.0, 1.0, 2.0]]), core.fixed_point([0.5, -0.5, 0.0])
+    full = np.array([[0, 1, 2]], np.int32)
+    with pytest.raises(IndexError):  # an example outside 0..n-1
+        core.best_sqrt_thresholds(np.array([[0, 5]], np.int32), np.array([[0, 1]], np.int32),
+                                  two, full, XcT, signed, np.ones(3, np.uint8))
+    with pytest.raises(IndexError):  # a tie group outside the full order
+        core.best_sqrt_thresholds(np.array([[0, 1]], np.int32), np.array([[0, 7]], np.int32),
+                                  two, full, XcT, signed, np.ones(3, np.uint8))
+    with pytest.raises(ValueError, match="do not match"):
+        core.best_sqrt_thresholds(np.array([[0, 1]], np.int32), np.array([[0, 1]], np.int32),
+                                  two, full, XcT[:, :2], signed, np.ones(3, np.uint8))
+    with pytest.raises(ValueError, match="differ in shape"):
+        core.compact_sorted(np.array([[0, 1]], np.int32), np.array([[0]], np.int32), two,
+                            np.ones(3, np.uint8))
+    with pytest.raises(ValueError, match="same examples"):
+        core.compact_sorted(np.array([[0, 1], [1, 2]], np.int32), np.zeros((2, 2), np.int32),
+                            np.array([2, 2], np.int32), np.array([1, 1, 0], np.uint8))
+    with pytest.raises(ValueError, match="n_valid"):
+        core.tie_groups(full, XcT, np.array([4], np.int32))
     one = np.ones(1, np.int32)
     ptr = np.array([0, 1], np.int64)
     with pytest.raises(IndexError):  # a stored row outside 0..n-1

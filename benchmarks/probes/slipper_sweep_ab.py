@@ -10,7 +10,11 @@ The boosters of the shape's first CLASSES classes (one against the rest,
 100 rounds, on the training two thirds, with this tree's learner) are run
 once and every call of ``best_sqrt_thresholds`` is recorded; each
 repetition replays them all with every build (a build without ``beat``
-is called without it). Printed: the least and the median milliseconds,
+is called without it). The builds must take the arguments this tree's
+learner passes: from the tie-group layout on (``core.tie_groups``),
+``(order, groups, n_valid, full_order, XcT, signed, covered, beat)``;
+before it ``(order, xs, dq, n_valid, covered[, beat])``, so compare
+builds of before it from a tree of before it. Printed: the least and the median milliseconds,
 nanoseconds per swept element, and a check that every build picks the
 same best condition.
 """

@@ -23,7 +23,7 @@ from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_pref
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, best_sqrt_thresholds_sparse, class_weights,
                    column_mask, compact_sorted, discrete_refinements, fixed_point,
-                   gather_sorted, select_sorted)
+                   tie_groups)
 from .features import EncodedData, ShortThresholds, stored_order
 from .parallel import parallel_jobs, parallel_map
 from .params import check_int, check_n_jobs, check_random_state
@@ -111,44 +111,47 @@ def _best_refinement(enc: EncodedData, ypos, D, covered, sweep, beat=-np.inf):
 
 class _FitCache:
     """What stays fixed during a fit: each continuous column transposed
-    (``XcT``) and its values in sorted order (``xs``); for a sparse ``Xc``
-    instead the sort order of its non-zero entries (``stored``,
-    :func:`features.stored_order`), memory in proportion to them."""
+    (``XcT``) and the tie groups of its sorted order (``groups``,
+    ``core.tie_groups``); for a sparse ``Xc`` instead the sort order of its
+    non-zero entries (``stored``, :func:`features.stored_order`), memory in
+    proportion to them."""
 
     def __init__(self, enc):
         self.enc = enc
         self.XcT = _transposed(enc)
-        self.xs = self.stored = None
+        self.groups = self.stored = None
         if self.XcT is None:
             self.stored = stored_order(enc.Xc)
         else:
-            self.xs = gather_sorted(enc.order, self.XcT)
+            self.groups = tie_groups(enc.order, self.XcT, enc.n_valid)
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.XcT, self.xs, *(self.stored or ()))
+        return sum(a.nbytes for a in (self.XcT, self.groups, *(self.stored or ()))
                    if a is not None)
 
     def sweep(self, ypos, D, grow):
         """For one grow from the GrowSet ``grow``: a function of a coverage
         (a subset of ``grow``) and a score to beat giving the best threshold
         of the continuous columns (``core.best_sqrt_thresholds`` with
-        ``beat``: the column of the best is the argmax of the scores). The signed weights are
+        ``beat``: the column of the best is the argmax of the scores).
+        The signed weights are
         taken in fixed point (``core.fixed_point``), so the sparse and the
-        dense sweep give the same thresholds. The dense columns are
-        restricted to the GrowSet and compacted as the coverage shrinks."""
+        dense sweep give the same thresholds. The dense columns' order and
+        tie groups are restricted to the GrowSet and compacted as the
+        coverage shrinks (``core.compact_sorted``)."""
         signed = fixed_point(np.where(ypos == 1, D, -D))
         if self.stored is not None:
             return lambda covered, beat: best_sqrt_thresholds_sparse(
                 *self.stored, signed, covered.view(np.uint8), beat)
         enc = self.enc
-        cols = [select_sorted(enc.order, self.xs, enc.n_valid, signed, grow.view(np.uint8))]
+        cols = [compact_sorted(enc.order, self.groups, enc.n_valid, grow.view(np.uint8))]
 
         def dense(covered, beat):
             mask = covered.view(np.uint8)
             if 4 * np.count_nonzero(covered) < 3 * cols[0][0].shape[1]:  # compact
                 cols[0] = compact_sorted(*cols[0], mask)
-            return best_sqrt_thresholds(*cols[0], mask, beat)
+            return best_sqrt_thresholds(*cols[0], enc.order, self.XcT, signed, mask, beat)
         return dense
 
 

@@ -17,11 +17,14 @@ a dense table).
 Two layouts of the sorted columns:
 
 * dense: the grower keeps, per continuous column, the examples in sorted
-  order (``order``), their values (``xs``) and their signed weights
-  (``dq``), all restricted to the examples the rule still covers
-  (:func:`compact_sorted`), so a sweep reads memory sequentially and costs
-  ``O(covered)`` per column. In every row the first ``n_valid[j]`` entries
-  are non-missing; every row holds the same examples.
+  order (``order``) and their tie groups (``groups``, :func:`tie_groups`:
+  equal values, equal groups), both restricted to the examples the rule
+  still covers (:func:`compact_sorted`), so a sweep reads two int32 a
+  covered example sequentially and costs ``O(covered)`` per column; the
+  signed weights are read by example from one array that fits in the
+  cache, and the values only for the best cut of a column. In every row
+  the first ``n_valid[j]`` entries are non-missing; every row holds the
+  same examples.
 * sparse (:func:`best_sqrt_thresholds_sparse`): per column only its stored
   non-zero entries in sorted order; the zeros are one block between the
   negative and the positive values, so a sweep costs ``O(non-zeros)``.
@@ -68,7 +71,9 @@ cdef struct Sweep:
     # one column's sweep in ascending order of the covered values
     int64_t tp, tn          # the column's covered non-missing W+, W- (fixed point)
     int64_t bp, bn          # W+, W- of the values below the current one
-    double eps, best, best2, prev, thr   # best2: best^2 (1 - 1e-9), for _may_beat
+    double eps, best, best2   # best2: best^2 (1 - 1e-9), for _may_beat
+    double prev               # the key (value, or tie group) of the last covered example
+    double lo, hi             # the keys either side of the best cut
     int64_t wp, wn          # W+, W- the best condition keeps covered
     int8_t op               # 0: no candidate yet, 1: ``<=``, 2: ``>=``
     bint have_prev
@@ -78,12 +83,12 @@ cdef inline void _start(Sweep* s, int64_t tp, int64_t tn, double eps,
                         double floor) noexcept nogil:
     # ``floor``: a candidate is kept only if it scores above it
     s.tp, s.tn, s.bp, s.bn = tp, tn, 0, 0
-    s.eps, s.best, s.prev, s.thr = eps, floor, 0, 0
+    s.eps, s.best, s.prev, s.lo, s.hi = eps, floor, 0, 0, 0
     s.best2 = floor * floor * (1 - 1e-9)
     s.wp, s.wn, s.op, s.have_prev = 0, 0, 0, False
 
 
-cdef inline void _candidate(Sweep* s, int64_t wp, int64_t wn, double t,
+cdef inline void _candidate(Sweep* s, int64_t wp, int64_t wn, double key,
                             int8_t op) noexcept nogil:
     # weights below eps (a 1e-12 share of the total) count as 0, as in the
     # rule's stopping test; most candidates are ruled out by _may_beat,
@@ -100,28 +105,34 @@ cdef inline void _candidate(Sweep* s, int64_t wp, int64_t wn, double t,
     if _may_beat(a, b, s.best, s.best2):
         v = sqrt(a) - sqrt(b)
         if v > s.best:
-            s.best, s.thr, s.op, s.wp, s.wn = v, t, op, wp, wn
+            s.best, s.op, s.wp, s.wn = v, op, wp, wn
+            s.lo, s.hi = s.prev, key  # the threshold is taken once, at the end
             s.best2 = v * v * (1 - 1e-9)
 
 
-cdef inline void _visit(Sweep* s, double x, int64_t d, int64_t d_abs) noexcept nogil:
-    """The next covered value ``x`` (ascending) with signed weight ``d``
-    (``d_abs``: its absolute value, or for a block of values the sum of
-    theirs). At each new distinct value, the candidates ``A <= t`` and
-    ``A >= t`` at the midpoint ``t`` with the value before."""
-    cdef double t
-    if s.have_prev and x != s.prev:
-        t = 0.5 * (s.prev + x)
-        if t == x:
-            t = s.prev
-        _candidate(s, s.bp, s.bn, t, 1)
-        _candidate(s, s.tp - s.bp, s.tn - s.bn, t, 2)
+cdef inline void _visit(Sweep* s, double key, int64_t d, int64_t d_abs) noexcept nogil:
+    """The next covered example in ascending order of value, with signed
+    weight ``d`` (``d_abs``: its absolute value, or for a block of values the
+    sum of theirs). ``key``: its value, or any number that is the same for
+    equal values and different for different ones (the dense sweep's tie
+    group). At each new distinct value, the candidates ``A <= t`` and
+    ``A >= t`` at the cut with the value before."""
+    if s.have_prev and key != s.prev:
+        _candidate(s, s.bp, s.bn, key, 1)
+        _candidate(s, s.tp - s.bp, s.tn - s.bn, key, 2)
     # W+ and W- without branching on the sign (the class), which would
     # mispredict often: (|d| + d) / 2 and (|d| - d) / 2, exact in integers
     s.bp += (d_abs + d) >> 1
     s.bn += (d_abs - d) >> 1
-    s.prev = x
+    s.prev = key
     s.have_prev = True
+
+
+cdef inline double _midpoint(double a, double z) noexcept nogil:
+    """The threshold between consecutive distinct values ``a < z``: their
+    midpoint, or ``a`` when no double lies strictly between them."""
+    cdef double t = 0.5 * (a + z)
+    return a if t == z else t
 
 
 cdef inline int64_t _abs(int64_t d) noexcept nogil:
@@ -153,19 +164,28 @@ cdef _check(const int32_t[:, ::1] order, const int32_t[::1] n_valid,
         raise IndexError("order holds an index outside 0..n-1")
 
 
-def gather_sorted(const int32_t[:, ::1] order, const double[:, ::1] XcT):
-    """``xs[j, p] = XcT[j, order[j, p]]``: the values in sorted order."""
+def tie_groups(const int32_t[:, ::1] order, const double[:, ::1] XcT,
+               const int32_t[::1] n_valid):
+    """The dense sweep's tie groups: ``groups[j, p]`` is the first position
+    ``q <= p`` of column ``j``'s sorted order whose value equals the value at
+    ``p`` (``XcT[j, order[j, p]]``), so two examples have the same value iff
+    they have the same group, and ``XcT[j, order[j, groups[j, p]]]`` is the
+    value; a missing value (the last ``m - n_valid[j]`` positions) is a group
+    of its own. Computed once per fit."""
     cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p
     if XcT.shape[0] != n_cont:
         raise ValueError("XcT does not match order")
-    _check(order, np.full(n_cont, m, np.int32), XcT.shape[1], ())
-    xs_arr = np.empty((n_cont, m))
-    cdef double[:, ::1] xs = xs_arr
+    _check(order, n_valid, XcT.shape[1], ())
+    groups_arr = np.empty((n_cont, m), dtype=np.int32)
+    cdef int32_t[:, ::1] g = groups_arr
+    cdef double x, prev = 0
     with nogil:
         for j in range(n_cont):
             for p in range(m):
-                xs[j, p] = XcT[j, order[j, p]]
-    return xs_arr
+                x = XcT[j, order[j, p]]
+                g[j, p] = g[j, p - 1] if 0 < p < n_valid[j] and x == prev else <int32_t>p
+                prev = x
+    return groups_arr
 
 
 cdef double _floor(beat) except? -1:
@@ -183,10 +203,13 @@ cdef tuple _outputs(Py_ssize_t n_cont):
             np.zeros(n_cont, dtype=np.int8), np.zeros(n_cont), np.zeros(n_cont))
 
 
-cdef inline void _store(Sweep* s, Py_ssize_t j, double[::1] score, double[::1] thr,
-                        int8_t[::1] op, double[::1] wpo, double[::1] wno) noexcept nogil:
+cdef inline void _store(Sweep* s, Py_ssize_t j, double a, double z, double[::1] score,
+                        double[::1] thr, int8_t[::1] op, double[::1] wpo,
+                        double[::1] wno) noexcept nogil:
+    """Column ``j``'s best candidate, if any; ``a < z``: the values either
+    side of its cut."""
     if s.op:
-        score[j], thr[j], op[j] = s.best, s.thr, s.op
+        score[j], thr[j], op[j] = s.best, _midpoint(a, z), s.op
         wpo[j], wno[j] = s.wp * UNIT, s.wn * UNIT
 
 
@@ -204,13 +227,22 @@ cdef void _covered_totals(const int64_t[::1] signed_q, const uint8_t[::1] covere
             n_cov[0] += 1
 
 
-def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                         const int64_t[:, ::1] dq, const int32_t[::1] n_valid,
+def best_sqrt_thresholds(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
+                         const int32_t[::1] n_valid, const int32_t[:, ::1] full_order,
+                         const double[:, ::1] XcT, const int64_t[::1] signed_q,
                          const uint8_t[::1] covered, beat=None):
     """Per column, the condition ``A <= t`` or ``A >= t`` (``t`` a midpoint
     between consecutive distinct covered values) maximising
-    ``sqrt(W+) - sqrt(W-)`` over the covered examples. ``dq``: the signed
-    weights in fixed point (:func:`fixed_point`) in sorted order.
+    ``sqrt(W+) - sqrt(W-)`` over the covered examples.
+
+    ``order``, ``groups``, ``n_valid``: the columns' examples in ascending
+    order of value (every row the same examples, the first ``n_valid[j]``
+    not missing) and their tie groups, as :func:`compact_sorted` keeps them
+    (at first :func:`tie_groups` of the full ``full_order``). A group is a
+    position in ``full_order``, whose value is
+    ``XcT[j, full_order[j, group]]``: the sweep compares groups (integers)
+    and looks up two values for the best cut only. ``signed_q``: every
+    example's signed weight in fixed point (:func:`fixed_point`).
 
     Returns ``(score, threshold, op, w_pos, w_neg)`` arrays of length
     ``n_cont``; ``op`` is 1 (``<=``) or 2 (``>=``); ``w_pos``/``w_neg`` the
@@ -227,11 +259,14 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
     (the first column of the highest score) whenever that scores above
     ``beat``, and every score is ``-inf`` otherwise.
     """
-    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p
-    cdef Py_ssize_t n = covered.shape[0]
+    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p, lo, hi
+    cdef Py_ssize_t n = covered.shape[0], M = full_order.shape[1]
     cdef int32_t i
     cdef bint bad = False
-    _check(order, n_valid, n, (xs.shape, dq.shape), scan=False)
+    _check(order, n_valid, n, (groups.shape,), scan=False)
+    if (full_order.shape[0] != n_cont or XcT.shape[0] != n_cont
+            or signed_q.shape[0] != n or XcT.shape[1] != n):
+        raise ValueError("full_order, XcT, signed_q and covered do not match")
     score_arr, thr_arr, op_arr, wp_arr, wn_arr = _outputs(n_cont)
     cdef double[::1] score = score_arr, thr = thr_arr, wpo = wp_arr, wno = wn_arr
     cdef int8_t[::1] op = op_arr
@@ -247,7 +282,7 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                     bad = True
                     break
                 if covered[i]:
-                    d = dq[0, p]
+                    d = signed_q[i]
                     all_p += (_abs(d) + d) >> 1
                     all_n += (_abs(d) - d) >> 1
         for j in range(n_cont):
@@ -261,7 +296,7 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                     bad = True
                     break
                 if covered[i]:
-                    d = dq[j, p]
+                    d = signed_q[i]
                     tp -= (_abs(d) + d) >> 1
                     tn -= (_abs(d) - d) >> 1
             _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
@@ -271,12 +306,20 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const double[:, ::1] xs,
                     bad = True
                     break
                 if covered[i]:
-                    _visit(&s, xs[j, p], dq[j, p], _abs(dq[j, p]))
-            _store(&s, j, score, thr, op, wpo, wno)
+                    d = signed_q[i]
+                    _visit(&s, groups[j, p], d, _abs(d))
+            if s.op:  # the values either side of the best cut
+                lo, hi = <Py_ssize_t>s.lo, <Py_ssize_t>s.hi
+                if not (0 <= lo < M and 0 <= hi < M and 0 <= full_order[j, lo] < n
+                        and 0 <= full_order[j, hi] < n):
+                    bad = True
+                    break
+                _store(&s, j, XcT[j, full_order[j, lo]], XcT[j, full_order[j, hi]],
+                       score, thr, op, wpo, wno)
             if carry:
                 floor = s.best
     if bad:
-        raise IndexError("order holds an index outside 0..n-1")
+        raise IndexError("order, groups or full_order hold an index out of range")
     return score_arr, thr_arr, op_arr, wp_arr, wn_arr
 
 
@@ -343,7 +386,7 @@ def best_sqrt_thresholds_sparse(const int64_t[::1] indptr, const int32_t[::1] ro
             for p in range(start + n_neg[j], start + n_valid[j]):
                 if covered[rows[p]]:
                     _visit(&s, xs[p], signed_q[rows[p]], _abs(signed_q[rows[p]]))
-            _store(&s, j, score, thr, op, wpo, wno)
+            _store(&s, j, s.lo, s.hi, score, thr, op, wpo, wno)
             if carry:
                 floor = s.best
     if bad:
@@ -351,17 +394,19 @@ def best_sqrt_thresholds_sparse(const int64_t[::1] indptr, const int32_t[::1] ro
     return score_arr, thr_arr, op_arr, wp_arr, wn_arr
 
 
-cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                    const int64_t[:, ::1] ds, const int64_t[::1] signed_d,
-                    bint from_signed, const int32_t[::1] n_valid,
-                    const uint8_t[::1] covered):
-    """Rows of ``order``/``xs`` and of ``ds`` (or ``signed_d[order]`` when
-    ``from_signed``) restricted to the covered examples, order kept."""
+def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
+                   const int32_t[::1] n_valid, const uint8_t[::1] covered):
+    """Restrict every row of ``order`` and ``groups`` to the covered
+    examples, keeping the order; returns the new ``(order, groups,
+    n_valid)``. The start of a grow restricts the full order and
+    :func:`tie_groups` to the GrowSet, each refinement the rule's rows to
+    those it still covers."""
     cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p, k, size
     cdef Py_ssize_t kept = 0
     cdef int32_t i
     cdef bint bad = False
     cdef Py_ssize_t n = covered.shape[0]
+    _check(order, n_valid, n, (groups.shape,), scan=False)
     if n_cont:  # indices are checked inline: every loop reads them all
         for p in range(m):
             if order[0, p] < 0 or order[0, p] >= n:
@@ -374,12 +419,10 @@ cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
     # row j + 1 then overwrites (rows are filled in order).
     size = n_cont * kept
     o_flat = np.empty(size + 1, dtype=np.int32)
-    x_flat = np.empty(size + 1)
-    d_flat = np.empty(size + 1, dtype=np.int64)
+    g_flat = np.empty(size + 1, dtype=np.int32)
     v_arr = np.zeros(n_cont, dtype=np.int32)
     cdef int32_t[::1] o = o_flat
-    cdef double[::1] xo = x_flat
-    cdef int64_t[::1] do = d_flat
+    cdef int32_t[::1] go = g_flat
     cdef int32_t[::1] v = v_arr
     cdef Py_ssize_t slot, nv
     cdef int c
@@ -395,8 +438,7 @@ cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
                 c = covered[i] != 0
                 slot = j * kept + (k if k < kept else kept)
                 o[slot] = i
-                xo[slot] = xs[j, p]
-                do[slot] = signed_d[i] if from_signed else ds[j, p]
+                go[slot] = groups[j, p]
                 k += c
                 v[j] += c & (p < nv)
             if k != kept:
@@ -404,27 +446,4 @@ cdef tuple _compact(const int32_t[:, ::1] order, const double[:, ::1] xs,
     if bad:
         raise ValueError("the rows of order do not hold the same examples "
                          "or hold an index outside 0..n-1")
-    return (o_flat[:size].reshape(n_cont, kept), x_flat[:size].reshape(n_cont, kept),
-            d_flat[:size].reshape(n_cont, kept), v_arr)
-
-
-def compact_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                   const int64_t[:, ::1] ds, const int32_t[::1] n_valid,
-                   const uint8_t[::1] covered):
-    """Restrict every row of ``order``/``xs``/``ds`` to the covered examples,
-    keeping the order; returns the new ``(order, xs, ds, n_valid)``."""
-    _check(order, n_valid, covered.shape[0], (xs.shape, ds.shape), scan=False)
-    return _compact(order, xs, ds, np.zeros(covered.shape[0], np.int64), False, n_valid,
-                    covered)
-
-
-def select_sorted(const int32_t[:, ::1] order, const double[:, ::1] xs,
-                  const int32_t[::1] n_valid, const int64_t[::1] signed_d,
-                  const uint8_t[::1] covered):
-    """:func:`compact_sorted` for the start of a grow: the values ``xs`` are
-    fixed for the whole fit, the signed weights are read from ``signed_d``
-    (this round's distribution, in fixed point) for the kept examples only."""
-    if signed_d.shape[0] != covered.shape[0]:
-        raise ValueError("signed_d and covered differ in length")
-    _check(order, n_valid, covered.shape[0], (xs.shape,), scan=False)
-    return _compact(order, xs, np.zeros((0, 0), np.int64), signed_d, True, n_valid, covered)
+    return (o_flat[:size].reshape(n_cont, kept), g_flat[:size].reshape(n_cont, kept), v_arr)
