@@ -128,9 +128,10 @@ class _FlakyClient:
     """A Dask client stand-in whose first ``scatter`` fails as when a
     worker dies while the data is on its way."""
 
-    def __init__(self, failures, lost=0):
+    def __init__(self, failures, lost=0, stuck=False):
         self.failures, self.lost, self.calls = failures, lost, []
         self.replicated = 0
+        self.stuck, self.timeouts = stuck, []
 
     def scatter(self, data, broadcast, hash):
         self.calls.append((len(data), broadcast, hash))
@@ -149,7 +150,10 @@ class _FlakyClient:
     def scheduler_info(self):
         return {"workers": {"w1": {}, "w2": {}}}
 
-    def replicate(self, futures):
+    def replicate(self, futures, callback_timeout=None):
+        self.timeouts.append(callback_timeout)
+        if self.stuck:  # a worker lost during the copy: the scheduler waits for it
+            raise TimeoutError(f"timed out after {callback_timeout} s")
         self.replicated = 1
 
 
@@ -197,3 +201,17 @@ def test_data_lost_with_its_worker_during_the_broadcast_is_sent_again():
     assert len(flaky.calls) == 2 and out[0][1] == (_Future("future-0"),)
     with pytest.raises(OSError):
         _with_broadcast_data(_FlakyClient(failures=0, lost=3), jobs)
+
+
+def test_a_replication_that_waits_for_a_lost_worker_is_given_up():
+    """The scheduler's copy to a worker that died meanwhile never ends: the
+    client waits a bounded time, then the fit goes on with the copy made."""
+    import numpy as np
+    from joblib import delayed
+
+    from orangecontrib.rules.parallel import REPLICATE_TIMEOUT, _with_broadcast_data
+    big = np.zeros(1000)
+    stuck = _FlakyClient(failures=0, stuck=True)
+    out = _with_broadcast_data(stuck, [delayed(np.sum)(big)])
+    assert stuck.timeouts == [REPLICATE_TIMEOUT] and 0 < REPLICATE_TIMEOUT <= 60
+    assert len(stuck.calls) == 1 and out[0][1] == (_Future("future-0"),)

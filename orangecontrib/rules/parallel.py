@@ -121,9 +121,18 @@ def _with_broadcast_data(client, jobs):
             for func, args, kwargs in jobs]
 
 
+#: seconds the scheduler gets to copy the data to a worker that lacks it.
+#: Its replication waits until every worker it started with holds a copy,
+#: so a worker lost meanwhile can keep it waiting forever (distributed
+#: 2026.8.0; a fit of the tests waited over 240 s); past this the fit goes
+#: on with the copies made, at least one
+REPLICATE_TIMEOUT = 30.0
+
+
 def _every_copy_lost(client, futures) -> bool:
     """Does some future of ``futures`` have its data on no worker? Where a
-    copy is missing on a live worker, the scheduler is asked to make it."""
+    copy is missing on a live worker, the scheduler is asked to make it,
+    for at most :data:`REPLICATE_TIMEOUT` seconds."""
     holders = client.who_has(futures)
     counts = [len(holders.get(f.key, ())) for f in futures]
     if min(counts, default=1) == 0:
@@ -131,8 +140,11 @@ def _every_copy_lost(client, futures) -> bool:
     workers = len(client.scheduler_info()["workers"])
     if min(counts, default=workers) < workers:
         try:
-            client.replicate(futures)
-        except OSError:  # a worker lost meanwhile: the check above runs again
+            client.replicate(futures, callback_timeout=REPLICATE_TIMEOUT)
+        # a worker lost meanwhile (a TimeoutError is an OSError; the
+        # scheduler raises ValueError when fewer workers are left than it
+        # started with): the check above runs again
+        except (OSError, ValueError):
             return not all(client.who_has(futures).get(f.key) for f in futures)
     return False
 
