@@ -392,6 +392,41 @@ def test_penalty_scale_is_the_held_out_choice(name):
                                rtol=1e-10, atol=1e-12)
 
 
+def test_the_penalty_scale_rules_use_the_full_datas_gumbel_parameters(monkeypatch):
+    """The rules on two thirds of the rows that choose the penalty scale
+    are learned with the Gumbel parameters of the full data's rules: one
+    fit of permutation searches, not two. The rule learner the user gave
+    is left as it was, and one with Gumbel parameters of its own (or the
+    m-estimate) keeps them."""
+    data = Table("iris")
+    searched, used = [], []
+    fit_gumbel, fit_rules = EVCRuleLearner.fit_gumbel, EVCRuleLearner.fit_rules
+
+    def counted(self, *args, **kwargs):
+        searched.append(len(args[0].y))
+        return fit_gumbel(self, *args, **kwargs)
+
+    def recorded(self, data, enc):
+        used.append((len(data), self.gumbel))
+        return fit_rules(self, data, enc)
+
+    monkeypatch.setattr(EVCRuleLearner, "fit_gumbel", counted)
+    monkeypatch.setattr(EVCRuleLearner, "fit_rules", recorded)
+    rule_learner = EVCRuleLearner()
+    model = RuleLogisticRegressionLearner(rule_learner=rule_learner)(data)
+    assert model.penalty_scale_losses is not None  # the scale was chosen
+    assert searched == [len(data)]  # on the full data only
+    (n_full, none), (n_part, given) = used
+    assert n_full == len(data) and none is None and n_part < n_full
+    assert given is model.rule_model.gumbel
+    assert rule_learner.gumbel is None  # not changed in place
+    own = model.rule_model.gumbel
+    searched.clear()
+    RuleLogisticRegressionLearner(rule_learner=EVCRuleLearner(gumbel=own))(data)
+    RuleLogisticRegressionLearner(rule_learner=EVCRuleLearner(quality="m"))(data)
+    assert searched == []
+
+
 def test_penalty_scale_leaves_two_classes_and_ovr_alone():
     data = Table("heart_disease")
     a = RuleLogisticRegressionLearner()(data)

@@ -17,6 +17,7 @@ L-BFGS-B under those bounds, with the analytic gradient.
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import numpy as np
@@ -1112,8 +1113,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
                 penalty_scale = self.penalty_scales[0]
             elif len(rules) and self.rule_penalty:
                 self.progress(0.82, "choosing the rule penalty")
-                penalty_scale, scale_losses = self._penalty_scale(data, enc, v, scale, link,
-                                                                  X, design)
+                penalty_scale, scale_losses = self._penalty_scale(
+                    data, enc, v, scale, link, X, design, getattr(rule_model, "gumbel", None))
             link.gamma = link.gamma * penalty_scale
         else:
             link, lams = self._one_vs_rest(Fplain, rules, enc, v, scale, present)
@@ -1136,10 +1137,12 @@ class RuleLogisticRegressionLearner(RuleLearner):
         model.penalty_scale, model.penalty_scale_losses = penalty_scale, scale_losses
         return model
 
-    def _penalty_scale(self, data, enc, v, scale, link, X, design):
+    def _penalty_scale(self, data, enc, v, scale, link, X, design, gumbel=None):
         """The multinomial model's penalty scale (``penalty_scales``): rules
         learned on about two thirds of the rows (:func:`held_out_third`,
-        seed ``random_state``), the multinomial model fitted there with each
+        seed ``random_state``; with ``gumbel``, the full data's Gumbel
+        parameters, instead of permutation searches of their own), the
+        multinomial model fitted there with each
         scale (lambda as the full model's), its weighted log loss on the
         other third (``design``: the features of a table, dense or the
         sparse :meth:`AttributeFeatures.uncentred`). The held-out rows are
@@ -1155,7 +1158,15 @@ class RuleLogisticRegressionLearner(RuleLearner):
         if enc.w[test].sum() < 10 or any(v[train][enc.y[train] == c].sum() <= 0
                                      for c in link.classes):
             return 1.0, None
-        rule_model = self.rule_learner(
+        learner = self.rule_learner
+        if gumbel is not None and getattr(learner, "gumbel", False) is None:
+            # the permutation searches measure how large an LRS gets by
+            # chance among the same candidate conditions; that does not
+            # grow with the rows (doc/evc.md, "The Gumbel fit"), so two
+            # thirds of them need no searches of their own
+            learner = copy.copy(learner)
+            learner.gumbel = gumbel
+        rule_model = learner(
             data[train], self.sub_progress(0.82, 0.88, "choosing the rule penalty",
                                            inner=False))
         rules = list(rule_model.rule_list)
