@@ -167,9 +167,10 @@ def grow_rule(enc, ypos, D, grow, cache=None):
     current = grow_objective(w_pos, w_neg)
     sweep = cache.sweep(ypos, D, grow)
     while w_neg > 1e-12 * (w_pos + w_neg):  # a negative of the GrowSet is still covered
+        # a refinement must improve eq. 6: None when none does
         score, cond, w_pos, w_neg = _best_refinement(enc, ypos, D, covered, sweep,
                                                      current + 1e-12)
-        if cond is None or not score > current + 1e-12:
+        if cond is None:
             break
         mask = _condition_mask(enc, cond, cache.XcT)
         conds.append(cond)
