@@ -204,3 +204,79 @@ def test_holdout_errors_and_aucs_by_hand():
         want = roc_auc_score(y, score, sample_weight=w) if 0 < y.sum() < 60 else 0.5
         assert ranking_auc(score, y, w) == pytest.approx(want)
     assert ranking_auc(np.arange(5.0), np.zeros(5, bool), np.ones(5)) == 0.5
+
+
+def test_a_stratified_sample_keeps_each_labels_share():
+    from orangecontrib.rules.slipper import stratified_sample
+    labels = np.repeat([0, 1, 2], [700, 290, 10])
+    rows = np.arange(0, 2000, 2)  # a training part: every other row of 2000
+    labels = np.repeat(labels, 2)
+    assert stratified_sample(rows, labels, 1000, 0) is rows  # small enough as it is
+    sample = stratified_sample(rows, labels, 100, 3)
+    assert len(sample) == 100 and np.all(np.diff(sample) > 0)  # sorted, no repeats
+    assert np.isin(sample, rows).all()
+    np.testing.assert_array_equal(np.bincount(labels[sample], minlength=3), [70, 29, 1])
+    np.testing.assert_array_equal(sample, stratified_sample(rows, labels, 100, 3))
+    assert not np.array_equal(sample, stratified_sample(rows, labels, 100, 4))
+    # a label rarer than one row in the sample still keeps one
+    few = stratified_sample(rows, labels, 20, 0)
+    np.testing.assert_array_equal(np.bincount(labels[few], minlength=3), [14, 5, 1])
+    # with many such labels, a few more rows than asked for
+    many = stratified_sample(rows, np.repeat(np.arange(100), 20), 50, 0)
+    assert len(many) == 100 and len(np.unique(np.repeat(np.arange(100), 20)[many])) == 100
+
+
+def test_internal_folds_sample_the_training_part_only(monkeypatch):
+    import orangecontrib.rules.slipper as S
+    data = Table("heart_disease")
+    enc = encode_table(data)
+    seed = np.random.SeedSequence(1)
+    exact = S.internal_folds(enc, enc.y, 5, seed, train_rows=None)
+    capped = S.internal_folds(enc, enc.y, 5, seed, train_rows=100)
+    assert len(exact) == len(capped) == 5
+    for (tr, te), (ctr, cte) in zip(exact, capped):
+        np.testing.assert_array_equal(te, cte)  # the hold-out part whole
+        assert len(ctr) == 100 and np.isin(ctr, tr).all()
+        share = np.bincount(enc.y[tr]) / len(tr)
+        assert np.abs(np.bincount(enc.y[ctr]) / 100 - share).max() <= 0.01
+    # the same seed, the same folds (the seed is not consumed)
+    for a, b in zip(capped, S.internal_folds(enc, enc.y, 5, seed, train_rows=100)):
+        np.testing.assert_array_equal(a[0], b[0])
+    # the module's cap is read at the call: at or above the rows, the exact folds
+    monkeypatch.setattr(S, "CV_TRAIN_ROWS", len(data))
+    for a, b in zip(exact, S.internal_folds(enc, enc.y, 5, seed)):
+        np.testing.assert_array_equal(a[0], b[0])
+
+
+@pytest.mark.parametrize("name", ["heart_disease", "iris"])
+def test_choosing_T_on_a_sample_of_the_training_part(name, monkeypatch):
+    """With the cap above the rows the model is the exact one; below them
+    ``T`` is chosen on boosters of the sampled rows (the very curves of
+    boosting on them), the final boosters on all rows."""
+    import orangecontrib.rules.slipper as S
+    data = Table(name)
+    monkeypatch.setattr(S, "CV_TRAIN_ROWS", None)
+    exact = SlipperLearner(T_max=20)(data)
+    monkeypatch.setattr(S, "CV_TRAIN_ROWS", len(data))
+    assert str(SlipperLearner(T_max=20)(data)) == str(exact)
+    monkeypatch.setattr(S, "CV_TRAIN_ROWS", 60)
+    sampled = SlipperLearner(T_max=20)(data)
+    assert str(SlipperLearner(T_max=20)(data)) == str(sampled)  # deterministic
+    assert all(1 <= T <= 20 for T in sampled.rounds.values())
+    p = sampled(data, sampled.Probs)
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+    # the curve it chose from: boosting on the sampled rows, held out on the fold
+    enc = encode_table(data)
+    learner = SlipperLearner(T_max=20)
+    classes = learner._positive_classes(enc, data.domain.class_var.values)
+    if len(classes) == 1:
+        ypos = (enc.y == classes[0]).astype(np.int32)
+        seed = np.random.SeedSequence(0).spawn(3)[0]
+        T, mean = S.choose_rounds(enc, ypos, 20, 5, seed)
+        assert T == sampled.rounds[classes[0]]
+        seeds = np.random.SeedSequence(0).spawn(3)[0].spawn(6)  # as choose_rounds spawns
+        folds = S.internal_folds(enc, ypos, 5, seeds[0])
+        assert all(len(tr) == 60 for tr, _ in folds)
+        errors = [S._fold_errors(enc, ypos, tr, te, 20, s)
+                  for (tr, te), s in zip(folds, seeds[1:])]
+        np.testing.assert_allclose(mean, np.mean(errors, axis=0))

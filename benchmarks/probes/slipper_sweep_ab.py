@@ -83,7 +83,7 @@ def main():
         for sweep in sweeps:
             score, thr, op, _, _ = sweep(*args)
             j = int(np.argmax(score))
-            if score[j] > args[5]:
+            if score[j] > args[-1]:  # beat, the last argument
                 picks.add((j, score[j], thr[j], op[j]))
         assert len(picks) <= 1, picks
     print("every build picks the same best conditions")

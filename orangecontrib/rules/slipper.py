@@ -356,18 +356,62 @@ def _fold_errors(enc, ypos, train, test, T_max, seed, check=None):
 #: ``1 / n_folds`` of the rows) instead of all ``n_folds``
 CV_MAX_ROWS = 50_000
 
+#: the most rows the training part of an internal fold boosts on: a larger
+#: training part is a stratified sample of this many of its rows
+CV_TRAIN_ROWS = 200_000
 
-def internal_folds(enc: EncodedData, labels, n_folds, seed, max_rows="CV_MAX_ROWS"):
+
+def internal_folds(enc: EncodedData, labels, n_folds, seed, max_rows="CV_MAX_ROWS",
+                   train_rows="CV_TRAIN_ROWS"):
     """Stratified folds on ``labels`` among the examples with positive
     weight (so no fold is left without hold-out weight; those with weight 0
     change nothing and join every training part): ``[(train, test), ...]``,
     or ``None`` if some label has fewer than two such examples. With more
     than ``max_rows`` rows (default: the module's ``CV_MAX_ROWS``, read at
     the call; ``None``: no limit) only the first fold: its hold-out part is
-    then large enough to choose ``T`` on, at a fraction of the time
-    (doc/slipper.md, "Choosing T")."""
+    then large enough to choose ``T`` on, at a fraction of the time. A
+    training part of more than ``train_rows`` rows (default: the module's
+    ``CV_TRAIN_ROWS``; ``None``: no limit) is a stratified sample of that
+    many of its rows (:func:`stratified_sample`), the hold-out part as it
+    is (doc/slipper.md, "Choosing T")."""
     if max_rows == "CV_MAX_ROWS":
         max_rows = CV_MAX_ROWS
+    if train_rows == "CV_TRAIN_ROWS":
+        train_rows = CV_TRAIN_ROWS
+    folds = _stratified_folds(enc, labels, n_folds, seed)
+    if folds is None:
+        return None
+    if max_rows is not None and enc.n > max_rows:
+        folds = folds[:1]
+    if train_rows is None:
+        return folds
+    sample_seed = int(seed.generate_state(2)[1])  # the folds' shuffle takes word 0
+    return [(stratified_sample(train, labels, train_rows, sample_seed), test)
+            for train, test in folds]
+
+
+def stratified_sample(rows, labels, size, seed):
+    """``rows`` itself if it has at most ``size`` rows, else (sorted) a
+    sample of ``size`` of them without replacement in which each label
+    keeps its share of ``rows`` (rounded; every label present keeps at
+    least one row, so with many rare labels a few more). ``seed``: what
+    ``numpy.random.default_rng`` takes."""
+    if len(rows) <= size:
+        return rows
+    rng = np.random.default_rng(seed)
+    by_label = [rows[labels[rows] == c] for c in np.unique(labels[rows])]
+    shares = np.array([len(r) for r in by_label]) * size / len(rows)
+    take = np.maximum(1, np.floor(shares)).astype(int)
+    # the rows the floors leave go to the largest remainders
+    extra = max(0, size - int(take.sum()))
+    for c in np.argsort(-(shares - np.floor(shares)), kind="stable")[:extra]:
+        take[c] += 1
+    return np.sort(np.concatenate([rng.choice(r, k, replace=False)
+                                   for r, k in zip(by_label, take)]))
+
+
+def _stratified_folds(enc, labels, n_folds, seed):
+    """All of :func:`internal_folds`' folds, or ``None``."""
     from sklearn.model_selection import StratifiedKFold
 
     weighted, zero = np.flatnonzero(enc.w > 0), np.flatnonzero(enc.w <= 0)
@@ -378,9 +422,8 @@ def internal_folds(enc: EncodedData, labels, n_folds, seed, max_rows="CV_MAX_ROW
     n_folds = int(min(n_folds, counts.min()))
     skf = StratifiedKFold(n_splits=n_folds, shuffle=True,
                           random_state=int(seed.generate_state(1)[0]))
-    folds = [(np.sort(np.concatenate([weighted[tr], zero])), weighted[te])
-             for tr, te in skf.split(np.zeros(len(weighted)), labels[weighted])]
-    return folds[:1] if max_rows is not None and enc.n > max_rows else folds
+    return [(np.sort(np.concatenate([weighted[tr], zero])), weighted[te])
+            for tr, te in skf.split(np.zeros(len(weighted)), labels[weighted])]
 
 
 class SharedFold:
@@ -561,7 +604,10 @@ class SlipperLearner(RuleLearner):
 
     ``T``: number of boosting rounds; ``None`` chooses it, per booster, by
     internal ``n_folds``-fold cross-validation up to ``T_max`` (ties to the
-    smaller ``T``) and refits on all data. ``positive_class``: for two
+    smaller ``T``) and refits on all data; above ``CV_MAX_ROWS`` rows on
+    one fold, whose training part is boosted on a stratified sample of at
+    most ``CV_TRAIN_ROWS`` rows (doc/slipper.md, "Choosing T").
+    ``positive_class``: for two
     classes, the booster's positive class (default: the less frequent one).
     ``n_jobs``: parallel jobs through joblib: the boosters of the classes
     (threads), or the internal folds (threads) of the one booster of two-class data
