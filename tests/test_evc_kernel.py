@@ -332,3 +332,92 @@ def test_exception_counts_are_chosen_for_mostly_constant_columns():
     assert not SearchData(*args, np.full(n, 0.5)).by_exceptions  # not integer
     dense = rng.integers(0, 2, (n, F)).astype(np.int32)
     assert not SearchData(dense, *args[1:], np.ones(n)).by_exceptions
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.floats(0.0, 4.0), st.floats(0.0, 2.0))
+def test_counts_by_complement_give_the_same_searches_to_the_last_bit(problem, mu, beta):
+    """A rule's class counts as its parent's less the rows it drops (with
+    integer, positive weights; ``_evc.complement_bytes``, here whenever a
+    rule drops fewer rows than it keeps) or by its own rows: the same
+    rules, statistics (exactly equal floats), covered rows in a covering
+    loop (with the cache of counted rules too, which turns it off), and
+    the same per-length maxima of the permutation searches."""
+    from orangecontrib.rules.core import SearchCache, _evc
+    sd, code, s = problem
+    w = np.asarray(sd.w_arr)
+    L = s["max_rule_length"]
+    pos = code > 0
+    S, N = float(w[pos].sum()), float(w.sum())
+    args = (Quality.QUALITY_EVC, S, N, mu + np.arange(L) * 0.5, np.full(L, beta), 2.0,
+            0.5, s["beam_width"], L, s["min_covered"], s["parent_alpha"], True, True,
+            s["boundary_only"])
+    y = (code > 0).astype(np.int32)
+    S2 = np.array([float(w[y == c].sum()) for c in range(2)])
+    perm = (sd, y, np.arange(2, dtype=np.int32), S2, N, s["beam_width"], L,
+            s["min_covered"], s["boundary_only"])
+
+    def loop(cache_too):
+        out, c = [], code.copy()
+        cache = SearchCache(sd) if cache_too else None
+        for _ in range(20):
+            r = beam_search(sd, c, *args, None, cache)
+            out.append((r, _evc.last_search_work()[0]))
+            if r[0] is None:
+                break
+            c[(c == 2) & r[3]] = 1
+        return out, permutation_maxima(*perm)
+
+    default = _evc.complement_bytes()
+    try:
+        for cache_too in (False, True):
+            _evc.complement_bytes(default[0], 0)
+            by_complement, maxima = loop(cache_too)
+            _evc.complement_bytes(0)
+            own_rows, own_maxima = loop(cache_too)
+            _evc.complement_bytes(*default)
+            assert len(by_complement) == len(own_rows)
+            for (a, worked_a), (b, worked_b) in zip(by_complement, own_rows):
+                assert a[0] == b[0] and a[1] == b[1]
+                np.testing.assert_array_equal(a[2], b[2])
+                np.testing.assert_array_equal(a[3], b[3])
+                assert worked_a <= worked_b  # never more rows counted
+            np.testing.assert_array_equal(maxima, own_maxima)
+    finally:
+        _evc.complement_bytes(*default)
+
+
+def test_counts_by_complement_count_fewer_rows_on_real_data():
+    """On heart_disease (unit weights, every cell its own code) the beam's
+    refinements that keep most of their parent's rows are counted by the
+    rows they drop: fewer rows counted, the same rule (with the default
+    cost of a slot, and counting by complement whenever it can)."""
+    from Orange.data import Table
+
+    from orangecontrib.rules.core import _evc
+    enc = encode_table(Table("heart_disease"))
+    sd, _ = search_data(enc, max_thresholds=16)
+    assert not sd.by_exceptions and sd.positive_weights
+    code = np.where(enc.y == 1, 2, 0).astype(np.int8)
+    S, N = float((enc.y == 1).sum()), float(enc.n)
+    args = (sd, code, Quality.QUALITY_LRS, S, N, np.zeros(4), np.zeros(4), 2.0, 1.0, 5, 4)
+    default = _evc.complement_bytes()
+    try:
+        fast = beam_search(*args)
+        fast_rows = _evc.last_search_work()[0]
+        _evc.complement_bytes(default[0], 0)
+        fastest = beam_search(*args)
+        fastest_rows = _evc.last_search_work()[0]
+        _evc.complement_bytes(0)
+        slow = beam_search(*args)
+        slow_rows = _evc.last_search_work()[0]
+    finally:
+        _evc.complement_bytes(*default)
+    assert fast[:2] == slow[:2] == fastest[:2]
+    np.testing.assert_array_equal(fast[3], slow[3])
+    np.testing.assert_array_equal(fastest[3], slow[3])
+    assert fastest_rows <= fast_rows < slow_rows
+    assert _evc.complement_bytes() == default
+    for bad in ((-1, None), (None, -1)):
+        with pytest.raises(ValueError, match=">= 0"):
+            _evc.complement_bytes(*bad)
