@@ -236,19 +236,25 @@ def test_search_data_checks_its_input():
         beam_search(sd, np.zeros(2, np.int8), 0, 1.0, 3.0, np.zeros(5), np.zeros(5))
 
 
+def _covering_args(w, code, s, mu, beta):
+    """``beam_search``'s arguments after the data and coding for a covering
+    search with the EVC quality (Gumbel parameters growing with the rule's
+    length), and the total weight ``N``."""
+    L = s["max_rule_length"]
+    S, N = float(w[code > 0].sum()), float(w.sum())
+    return (Quality.QUALITY_EVC, S, N, mu + np.arange(L) * 0.5, np.full(L, beta), 2.0,
+            0.5, s["beam_width"], L, s["min_covered"], s["parent_alpha"], True, True,
+            s["boundary_only"]), N
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems(), st.floats(0.0, 4.0), st.floats(0.0, 2.0))
 def test_search_cache_changes_no_result(problem, mu, beta):
     """A whole covering loop with and without the cache of counted rules."""
     from orangecontrib.rules.core import SearchCache
     sd, code, s = problem
-    L = s["max_rule_length"]
     w = np.asarray(sd.w_arr)
-    pos = code > 0
-    S, N = float(w[pos].sum()), float(w.sum())
-    args = (Quality.QUALITY_EVC, S, N, mu + np.arange(L) * 0.5, np.full(L, beta), 2.0,
-            0.5, s["beam_width"], L, s["min_covered"], s["parent_alpha"], True, True,
-            s["boundary_only"])
+    args, _ = _covering_args(w, code, s, mu, beta)
     cache = SearchCache(sd)
     code = code.copy()
     for _ in range(20):
@@ -288,11 +294,7 @@ def test_exception_counts_give_the_same_searches_to_the_last_bit(problem, mu, be
     assert not rows.by_exceptions and exc.by_exceptions
     assert exc.n_exceptions <= sd.n * sd.n_feat
     L = s["max_rule_length"]
-    pos = code > 0
-    S, N = float(w[pos].sum()), float(w.sum())
-    args = (Quality.QUALITY_EVC, S, N, mu + np.arange(L) * 0.5, np.full(L, beta), 2.0,
-            0.5, s["beam_width"], L, s["min_covered"], s["parent_alpha"], True, True,
-            s["boundary_only"])
+    args, N = _covering_args(w, code, s, mu, beta)
     caches = SearchCache(rows), SearchCache(exc)
     code = code.copy()
     for _ in range(20):
@@ -347,11 +349,7 @@ def test_counts_by_complement_give_the_same_searches_to_the_last_bit(problem, mu
     sd, code, s = problem
     w = np.asarray(sd.w_arr)
     L = s["max_rule_length"]
-    pos = code > 0
-    S, N = float(w[pos].sum()), float(w.sum())
-    args = (Quality.QUALITY_EVC, S, N, mu + np.arange(L) * 0.5, np.full(L, beta), 2.0,
-            0.5, s["beam_width"], L, s["min_covered"], s["parent_alpha"], True, True,
-            s["boundary_only"])
+    args, N = _covering_args(w, code, s, mu, beta)
     y = (code > 0).astype(np.int32)
     S2 = np.array([float(w[y == c].sum()) for c in range(2)])
     perm = (sd, y, np.arange(2, dtype=np.int32), S2, N, s["beam_width"], L,
