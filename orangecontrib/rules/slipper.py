@@ -25,6 +25,7 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    column_mask, compact_sorted, discrete_refinements, fixed_point,
                    tie_groups)
 from .features import EncodedData, ShortThresholds, stored_order
+from .tables import stratified_rows
 from .parallel import parallel_jobs, parallel_map
 from .params import check_int, check_n_jobs, check_random_state
 from .rules import (Condition, Rule, allocate_budget, canonical_conditions, covering,
@@ -393,21 +394,13 @@ def internal_folds(enc: EncodedData, labels, n_folds, seed, max_rows="CV_MAX_ROW
 def stratified_sample(rows, labels, size, seed):
     """``rows`` itself if it has at most ``size`` rows, else (sorted) a
     sample of ``size`` of them without replacement in which each label
-    keeps its share of ``rows`` (rounded; every label present keeps at
-    least one row, so with many rare labels a few more). ``seed``: what
+    keeps its share of ``rows`` (:func:`tables.stratified_rows` with
+    ``exact``: rounded by largest remainders; every label present keeps
+    at least one row, so with many rare labels a few more). ``seed``: what
     ``numpy.random.default_rng`` takes."""
     if len(rows) <= size:
         return rows
-    rng = np.random.default_rng(seed)
-    by_label = [rows[labels[rows] == c] for c in np.unique(labels[rows])]
-    shares = np.array([len(r) for r in by_label]) * size / len(rows)
-    take = np.maximum(1, np.floor(shares)).astype(int)
-    # the rows the floors leave go to the largest remainders
-    extra = max(0, size - int(take.sum()))
-    for c in np.argsort(-(shares - np.floor(shares)), kind="stable")[:extra]:
-        take[c] += 1
-    return np.sort(np.concatenate([rng.choice(r, k, replace=False)
-                                   for r, k in zip(by_label, take)]))
+    return rows[stratified_rows(labels[rows], size, np.random.default_rng(seed), exact=True)]
 
 
 def _stratified_folds(enc, labels, n_folds, seed):

@@ -229,19 +229,27 @@ def check_sparse_memory(name: str, data: Table, bytes_per_cell: float):
             "(e.g. Preprocess: Select Relevant Features).")
 
 
-def stratified_rows(y, size: int, rng, classes=None) -> np.ndarray:
+def stratified_rows(y, size: int, rng, classes=None, exact=False) -> np.ndarray:
     """The sorted row indices of a sample of about ``size`` of the rows of
     class codes ``y``, drawn without replacement by ``rng``: each class in
     its share, rounded, and at least one row of each class present.
     ``classes``: the order in which the classes draw (default: their
-    codes ascending)."""
+    codes ascending). ``exact``: the shares rounded down and the rows this
+    leaves given to the classes of the largest remainders, so exactly
+    ``size`` rows (a few more only when classes too rare for a row each
+    keep one)."""
     y = np.asarray(y)
     n = len(y)
-    rows = []
-    for c in (np.unique(y) if classes is None else classes):
-        members = np.flatnonzero(y == c)
-        if not len(members):
-            continue
-        take = max(1, int(round(size * len(members) / n)))
-        rows.append(rng.choice(members, size=min(take, len(members)), replace=False))
+    members = [np.flatnonzero(y == c) for c in (np.unique(y) if classes is None else classes)]
+    members = [m for m in members if len(m)]
+    shares = np.array([len(m) for m in members]) * size / n if n else np.zeros(0)
+    if exact:
+        takes = np.maximum(1, np.floor(shares)).astype(int)
+        extra = max(0, size - int(takes.sum()))
+        for c in np.argsort(-(shares - np.floor(shares)), kind="stable")[:extra]:
+            takes[c] += 1
+    else:
+        takes = [max(1, int(round(size * len(m) / n))) for m in members]
+    rows = [rng.choice(m, size=min(int(t), len(m)), replace=False)
+            for m, t in zip(members, takes)]
     return np.sort(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.intp)
