@@ -226,6 +226,16 @@ def test_a_stratified_sample_keeps_each_labels_share():
     assert len(many) == 100 and len(np.unique(np.repeat(np.arange(100), 20)[many])) == 100
 
 
+def test_a_stratified_sample_never_asks_a_class_for_more_rows_than_it_has():
+    """A class of one row whose share rounds up (0.95 of a row here) keeps
+    its one row; the row it cannot give goes to the next largest
+    remainder (this raised ValueError before)."""
+    from orangecontrib.rules.slipper import stratified_sample
+    labels = np.repeat([0, 1, 2], [1, 10, 9])
+    sample = stratified_sample(np.arange(20), labels, 19, 0)
+    assert len(sample) == 19
+    np.testing.assert_array_equal(np.bincount(labels[sample]), [1, 9, 9])  # remainders .95 (no row to spare), .5, .55
+
 def test_internal_folds_sample_the_training_part_only(monkeypatch):
     import orangecontrib.rules.slipper as S
     data = Table("heart_disease")

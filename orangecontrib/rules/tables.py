@@ -246,7 +246,10 @@ def stratified_rows(y, size: int, rng, classes=None, exact=False) -> np.ndarray:
     if exact:
         takes = np.maximum(1, np.floor(shares)).astype(int)
         extra = max(0, size - int(takes.sum()))
-        for c in np.argsort(-(shares - np.floor(shares)), kind="stable")[:extra]:
+        # to the largest remainders among the classes with a row to spare
+        spare = [c for c in np.argsort(-(shares - np.floor(shares)), kind="stable")
+                 if takes[c] < len(members[c])]
+        for c in spare[:extra]:
             takes[c] += 1
     else:
         takes = [max(1, int(round(size * len(m) / n))) for m in members]
