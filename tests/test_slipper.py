@@ -234,7 +234,8 @@ def test_a_stratified_sample_never_asks_a_class_for_more_rows_than_it_has():
     labels = np.repeat([0, 1, 2], [1, 10, 9])
     sample = stratified_sample(np.arange(20), labels, 19, 0)
     assert len(sample) == 19
-    np.testing.assert_array_equal(np.bincount(labels[sample]), [1, 9, 9])  # remainders .95 (no row to spare), .5, .55
+    # remainders .95 (no row to spare), .5, .55
+    np.testing.assert_array_equal(np.bincount(labels[sample]), [1, 9, 9])
 
 def test_internal_folds_sample_the_training_part_only(monkeypatch):
     import orangecontrib.rules.slipper as S
