@@ -204,3 +204,88 @@ def test_slipper_kernels_reject_bad_input():
     with pytest.raises(ValueError, match="out of range"):  # more negatives than entries
         core.best_sqrt_thresholds_sparse(ptr, np.array([0], np.int32), np.ones(1), 2 * one,
                                          one, np.zeros(3, np.int64), np.ones(3, np.uint8))
+
+
+@st.composite
+def tables(draw):
+    """A small Orange table of continuous and discrete columns (ties,
+    missing values, one-valued columns), two classes, and example weights."""
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    n = draw(st.integers(2, 150))
+    n_cont, n_disc = draw(st.integers(0, 4)), draw(st.integers(0, 3))
+    if n_cont + n_disc == 0:
+        n_cont = 1
+    n_values = rng.integers(1, 5, n_disc)
+    X = np.empty((n, n_cont + n_disc))
+    for j in range(n_cont):
+        X[:, j] = rng.integers(0, 4, n) if draw(st.booleans()) else rng.normal(size=n)
+    for j, k in enumerate(n_values):
+        X[:, n_cont + j] = rng.integers(0, k, n)
+    X[rng.random(X.shape) < draw(st.sampled_from([0.0, 0.1, 0.4]))] = np.nan
+    y = (rng.random(n) < draw(st.sampled_from([0.2, 0.5]))).astype(float)
+    domain = Domain([ContinuousVariable(f"c{j}") for j in range(n_cont)]
+                    + [DiscreteVariable(f"d{j}", values=tuple(map(str, range(k))))
+                       for j, k in enumerate(n_values)],
+                    DiscreteVariable("y", values=("a", "b")))
+    w = rng.choice([0.0, 1.0, 1.0, 2.5], n) if draw(st.booleans()) else np.ones(n)
+    w[0] = max(w[0], 1.0)
+    return Table.from_numpy(domain, X, y), w, int(rng.integers(2**31))
+
+
+@settings(max_examples=120, deadline=None)
+@given(tables())
+def test_the_core_grows_the_reference_rule_bit_for_bit(d):
+    """``core.grow_dense`` (GrowRule in one call) against ``slipper.grow_rule``
+    (a refinement at a time, the sweeps and counts called from Python):
+    the same conditions, thresholds to the last bit, and prefix lengths,
+    over several rounds of reweighted examples."""
+    from orangecontrib.rules import encode_table
+    from orangecontrib.rules.slipper import _FitCache, _split, grow_rule, prefix_lengths
+
+    data, w, seed = d
+    enc = encode_table(data)
+    rng = np.random.default_rng(seed)
+    ypos = np.ascontiguousarray(enc.y == 1, dtype=np.int32)
+    D = w / w.sum()
+    cache = _FitCache(enc)
+    for _ in range(4):
+        grow, _ = _split(rng, D)
+        conds, masks = grow_rule(enc, ypos, D, grow, cache)
+        got, lengths = cache.grow(ypos, D, grow)
+        assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
+        np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
+        D = D * np.exp(rng.normal(size=enc.n))  # another distribution
+        D /= D.sum()
+
+
+def test_grow_dense_rejects_bad_input():
+    n = 4
+    Xd, nv = np.zeros((n, 1), np.int32), np.array([2], np.int32)
+    ypos, D = np.array([0, 1, 0, 1], np.int32), np.full(n, 0.25)
+    XcT = np.array([[0.0, 1.0, 2.0, 3.0]])
+    order, groups = np.array([[0, 1, 2, 3]], np.int32), np.array([[0, 1, 2, 3]], np.int32)
+    nvalid, q = np.array([4], np.int32), core.fixed_point(np.where(ypos, D, -D))
+    grow = np.ones(n, np.uint8)
+
+    def call(**kw):
+        args = dict(Xd=Xd, n_values=nv, ypos=ypos, D=D, order=order, groups=groups,
+                    n_valid=nvalid, XcT=XcT, signed_q=q, grow=grow, w_pos=0.5, w_neg=0.5)
+        args.update(kw)
+        return core.grow_dense(*args.values())
+
+    conds, lengths = call()  # a valid call: x >= 1 or so separates nothing
+    assert lengths.shape == (n,) and all(len(c) == 4 for c in conds)
+    with pytest.raises(ValueError, match="0 or 1"):
+        call(ypos=np.array([0, 2, 0, 1], np.int32))
+    with pytest.raises(ValueError, match="exceeds n_values"):
+        call(Xd=np.full((n, 1), 2, np.int32))
+    with pytest.raises(ValueError, match="do not match"):
+        call(D=np.full(3, 1 / 3))
+    with pytest.raises(ValueError, match="one entry per discrete column"):
+        call(n_values=np.array([2, 2], np.int32))
+    with pytest.raises(ValueError, match="sorted columns"):  # a row without example 3
+        call(order=np.array([[0, 1, 2, 2]], np.int32), grow=np.array([1, 1, 0, 1], np.uint8))
+    with pytest.raises(ValueError, match="sorted columns"):  # an example outside 0..n-1
+        call(order=np.array([[0, 1, 2, 9]], np.int32))

@@ -23,7 +23,7 @@ from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_pref
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, best_sqrt_thresholds_sparse, class_weights,
                    column_mask, compact_sorted, discrete_refinements, fixed_point,
-                   tie_groups)
+                   grow_dense, tie_groups)
 from .features import EncodedData, ShortThresholds, stored_order
 from .tables import stratified_rows
 from .parallel import parallel_jobs, parallel_map
@@ -155,11 +155,31 @@ class _FitCache:
             return best_sqrt_thresholds(*cols[0], enc.order, self.XcT, signed, mask, beat)
         return dense
 
+    def grow(self, ypos, D, grow):
+        """GrowRule on the GrowSet ``grow``: ``(conds, lengths)``, the
+        conditions ``(kind, col, op, value)`` in the order added and every
+        example's :func:`prefix_lengths`. A dense table grows in one call of
+        the core (``core.grow_dense``: no Python between refinements, the
+        rule of :func:`grow_rule` bit for bit), a sparse one by
+        :func:`grow_rule`."""
+        enc = self.enc
+        if self.stored is not None:
+            conds, masks = grow_rule(enc, ypos, D, grow, self)
+            return ([(k.kind, int(k.col), k.op, float(k.value)) for k in conds],
+                    prefix_lengths(masks, len(D)))
+        w_pos, w_neg = D[grow & (ypos == 1)].sum(), D[grow & (ypos == 0)].sum()
+        signed = fixed_point(np.where(ypos == 1, D, -D))
+        return grow_dense(enc.Xd, enc.n_values, ypos, D, enc.order, self.groups, enc.n_valid,
+                          self.XcT, signed, grow.view(np.uint8), w_pos, w_neg)
+
 
 def grow_rule(enc, ypos, D, grow, cache=None):
     """GrowRule (Section 3): add the condition maximising eq. 6 until the rule
     covers no GrowSet negative or no condition improves eq. 6. ``cache``: a
-    :class:`_FitCache`, computed once per fit."""
+    :class:`_FitCache`, computed once per fit. Returns the conditions and
+    their masks. Boosting grows by :meth:`_FitCache.grow`, which on a dense
+    table makes the same rule in the core; this is its reference and the
+    sparse tables' way."""
     if cache is None:
         cache = _FitCache(enc)
     covered = grow.copy()
@@ -199,7 +219,7 @@ def prune_rule(conds, masks, ypos, D, grow, prune, n, lengths=None):
     :func:`prefix_lengths` of ``masks`` if already known."""
     if not conds:
         return 0
-    L = len(masks) + 1
+    L = len(conds) + 1
     if lengths is None:
         lengths = prefix_lengths(masks, len(D))
     # weight of each (prefix length, set, class), then covered by each
@@ -240,16 +260,15 @@ def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
     n = len(ypos)
     D = w0 / w0.sum()
     ypos = np.ascontiguousarray(ypos, dtype=np.int32)
-    sign = np.where(ypos == 1, 1.0, -1.0)
+    pos, neg = ypos == 1, ypos == 0
     cache = _FitCache(enc) if cache is None else cache
     for _ in range(T):
         grow, prune = _split(rng, D)
-        conds, masks = grow_rule(enc, ypos, D, grow, cache)
-        lengths = prefix_lengths(masks, n)
-        conds = conds[:prune_rule(conds, masks, ypos, D, grow, prune, n, lengths)]
+        conds, lengths = cache.grow(ypos, D, grow)
+        conds = conds[:prune_rule(conds, None, ypos, D, grow, prune, n, lengths)]
         covered = lengths >= len(conds)
-        w_pos, w_neg = D[covered & (ypos == 1)].sum(), D[covered & (ypos == 0)].sum()
-        d_pos, d_neg = D[ypos == 1].sum(), D[ypos == 0].sum()
+        w_pos, w_neg = D[covered & pos].sum(), D[covered & neg].sum()
+        d_pos, d_neg = D[pos].sum(), D[neg].sum()
         c_rule = smoothed_confidence(w_pos, w_neg, n)
         # eq. 5: the pruned rule (if positively correlated) or the default rule
         if not conds or c_rule <= 0 or z_score(d_pos, d_neg) <= z_score(w_pos, w_neg):
@@ -257,8 +276,10 @@ def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
             c = smoothed_confidence(d_pos, d_neg, n)
         else:
             c = c_rule
-        yield tuple((k.kind, k.col, k.op, float(k.value)) for k in conds), c
-        D = np.where(covered, D * np.exp(-sign * c), D)  # weight update
+        yield tuple(conds), c
+        # weight update: D exp(-y C) on the covered examples (y = +-1)
+        e_pos, e_neg = np.exp(np.array([-c, c]))
+        D = np.where(covered, D * np.where(pos, e_pos, e_neg), D)
         D /= D.sum()
 
 

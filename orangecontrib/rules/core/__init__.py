@@ -34,7 +34,7 @@ from ._hull import (coverage_counts, equal_weights, first_concavity,  # noqa: E4
 from ._itemsets import mine_class_rules  # noqa: E402
 from ._slipper import (WEIGHT_UNIT, best_sqrt_thresholds,  # noqa: E402
                        best_sqrt_thresholds_sparse, compact_sorted, fixed_point,
-                       tie_groups)
+                       grow_dense, tie_groups)
 from ._coverage import (  # noqa: E402
     Kind,
     Op,
@@ -59,7 +59,7 @@ KIND_DISCRETE, KIND_CONTINUOUS = int(Kind.KIND_DISCRETE), int(Kind.KIND_CONTINUO
 __all__ = [
     "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE", "OP_LT",
     "WEIGHT_UNIT", "best_sqrt_thresholds", "best_sqrt_thresholds_sparse", "bits_check",
-    "class_weights", "compact_sorted", "fixed_point", "tie_groups",
+    "class_weights", "compact_sorted", "fixed_point", "grow_dense", "tie_groups",
     "corrected_positives", "lrs",
     "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",
     "evc_quality", "permutation_maxima", "reach_table",

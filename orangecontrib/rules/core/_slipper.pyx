@@ -33,6 +33,10 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t, int8_t, uint8_t
 from libc.math cimport INFINITY, sqrt
+from libc.string cimport memset
+
+from ._coverage cimport (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, code_satisfies,
+                         value_satisfies)
 
 cnp.import_array()
 
@@ -227,6 +231,77 @@ cdef void _covered_totals(const int64_t[::1] signed_q, const uint8_t[::1] covere
             n_cov[0] += 1
 
 
+cdef bint _dense_totals(const int32_t *order0, Py_ssize_t m, const int64_t *signed_q,
+                       const uint8_t *covered, Py_ssize_t n, int64_t *all_p,
+                       int64_t *all_n) noexcept nogil:
+    """The covered examples' W+ and W- (fixed point) from one row of the
+    sorted order (every row holds the same examples); True on an index
+    outside ``0..n-1``."""
+    cdef Py_ssize_t p
+    cdef int32_t i
+    cdef int64_t d, tp = 0, tn = 0  # locals: stores through the pointers could alias signed_q
+    all_p[0] = all_n[0] = 0
+    for p in range(m):
+        i = order0[p]
+        if i < 0 or i >= n:
+            return True
+        if covered[i]:
+            d = signed_q[i]
+            tp += (_abs(d) + d) >> 1
+            tn += (_abs(d) - d) >> 1
+    all_p[0], all_n[0] = tp, tn
+    return False
+
+
+cdef bint _sweep_dense(Sweep *out, const int32_t *order_j, const int32_t *groups_j,
+                       Py_ssize_t m, Py_ssize_t nv, const int64_t *signed_q,
+                       const uint8_t *covered, Py_ssize_t n, int64_t all_p, int64_t all_n,
+                       double floor) noexcept nogil:
+    """One dense column's sweep (``order_j``, ``groups_j``: its ``m``
+    examples in ascending order, the first ``nv`` not missing) into ``out``;
+    True on an index outside ``0..n-1``. The sweep runs on a local copy,
+    which the compiler keeps in registers (stores through ``out`` could
+    alias the signed weights, so each would be written back)."""
+    cdef Py_ssize_t p
+    cdef int32_t i
+    cdef int64_t d, tp = all_p, tn = all_n  # minus the covered missing ones (the tail)
+    cdef Sweep s
+    cdef bint bad = False
+    for p in range(nv, m):
+        i = order_j[p]
+        if i < 0 or i >= n:
+            return True
+        if covered[i]:
+            d = signed_q[i]
+            tp -= (_abs(d) + d) >> 1
+            tn -= (_abs(d) - d) >> 1
+    _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
+    for p in range(nv):
+        i = order_j[p]
+        if i < 0 or i >= n:
+            bad = True
+            break
+        if covered[i]:
+            d = signed_q[i]
+            _visit(&s, groups_j[p], d, _abs(d))
+    out[0] = s
+    return bad
+
+
+cdef inline bint _cut_values(Sweep *s, const int32_t *full_order_j, Py_ssize_t M,
+                             const double *x_j, Py_ssize_t n, double *a,
+                             double *z) noexcept nogil:
+    """The values either side of the best cut of a dense sweep (its tie
+    groups are positions in ``full_order_j``); True if out of range."""
+    cdef Py_ssize_t lo = <Py_ssize_t>s.lo, hi = <Py_ssize_t>s.hi
+    if not (0 <= lo < M and 0 <= hi < M and 0 <= full_order_j[lo] < n
+            and 0 <= full_order_j[hi] < n):
+        return True
+    a[0] = x_j[full_order_j[lo]]
+    z[0] = x_j[full_order_j[hi]]
+    return False
+
+
 def best_sqrt_thresholds(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
                          const int32_t[::1] n_valid, const int32_t[:, ::1] full_order,
                          const double[:, ::1] XcT, const int64_t[::1] signed_q,
@@ -259,9 +334,8 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const int32_t[:, ::1] grou
     (the first column of the highest score) whenever that scores above
     ``beat``, and every score is ``-inf`` otherwise.
     """
-    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p, lo, hi
+    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j
     cdef Py_ssize_t n = covered.shape[0], M = full_order.shape[1]
-    cdef int32_t i
     cdef bint bad = False
     _check(order, n_valid, n, (groups.shape,), scan=False)
     if (full_order.shape[0] != n_cont or XcT.shape[0] != n_cont
@@ -270,52 +344,23 @@ def best_sqrt_thresholds(const int32_t[:, ::1] order, const int32_t[:, ::1] grou
     score_arr, thr_arr, op_arr, wp_arr, wn_arr = _outputs(n_cont)
     cdef double[::1] score = score_arr, thr = thr_arr, wpo = wp_arr, wno = wn_arr
     cdef int8_t[::1] op = op_arr
-    cdef int64_t tp, tn, all_p = 0, all_n = 0, d
+    cdef int64_t all_p = 0, all_n = 0
+    cdef double a, z
     cdef Sweep s
     cdef bint carry = beat is not None
     cdef double floor = _floor(beat)
     with nogil:
-        if n_cont:  # every row holds the same examples: class totals from row 0
-            for p in range(m):
-                i = order[0, p]
-                if i < 0 or i >= n:
-                    bad = True
-                    break
-                if covered[i]:
-                    d = signed_q[i]
-                    all_p += (_abs(d) + d) >> 1
-                    all_n += (_abs(d) - d) >> 1
+        if n_cont:
+            bad = _dense_totals(&order[0, 0], m, &signed_q[0], &covered[0], n, &all_p, &all_n)
         for j in range(n_cont):
             if bad:
                 break
-            tp = all_p  # minus the covered missing ones (the row's tail)
-            tn = all_n
-            for p in range(n_valid[j], m):
-                i = order[j, p]
-                if i < 0 or i >= n:
-                    bad = True
-                    break
-                if covered[i]:
-                    d = signed_q[i]
-                    tp -= (_abs(d) + d) >> 1
-                    tn -= (_abs(d) - d) >> 1
-            _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
-            for p in range(n_valid[j]):
-                i = order[j, p]
-                if i < 0 or i >= n:
-                    bad = True
-                    break
-                if covered[i]:
-                    d = signed_q[i]
-                    _visit(&s, groups[j, p], d, _abs(d))
-            if s.op:  # the values either side of the best cut
-                lo, hi = <Py_ssize_t>s.lo, <Py_ssize_t>s.hi
-                if not (0 <= lo < M and 0 <= hi < M and 0 <= full_order[j, lo] < n
-                        and 0 <= full_order[j, hi] < n):
-                    bad = True
-                    break
-                _store(&s, j, XcT[j, full_order[j, lo]], XcT[j, full_order[j, hi]],
-                       score, thr, op, wpo, wno)
+            bad = _sweep_dense(&s, &order[j, 0], &groups[j, 0], m, n_valid[j], &signed_q[0],
+                               &covered[0], n, all_p, all_n, floor)
+            if s.op and not bad:
+                bad = _cut_values(&s, &full_order[j, 0], M, &XcT[j, 0], n, &a, &z)
+                if not bad:
+                    _store(&s, j, a, z, score, thr, op, wpo, wno)
             if carry:
                 floor = s.best
     if bad:
@@ -394,6 +439,45 @@ def best_sqrt_thresholds_sparse(const int64_t[::1] indptr, const int32_t[::1] ro
     return score_arr, thr_arr, op_arr, wp_arr, wn_arr
 
 
+cdef bint _compact(const int32_t *o_in, const int32_t *g_in, const int32_t *nv_in,
+                   Py_ssize_t n_cont, Py_ssize_t m, const uint8_t *covered, Py_ssize_t n,
+                   Py_ssize_t kept, int32_t *o_out, int32_t *g_out,
+                   int32_t *nv_out) noexcept nogil:
+    """Rows of ``m`` sorted examples (and their tie groups) restricted to the
+    ``kept`` covered ones, in order, into rows of ``kept`` (the outputs hold
+    ``n_cont * kept + 1``). The outputs may be the inputs themselves: a
+    slot is written only after it was read (a row's ``k``-th kept example
+    goes to slot ``j * kept + k <= j * m + p``, where it was read). True on
+    an index outside ``0..n-1`` or a row holding another number of covered
+    examples.
+
+    Branch-free (whether an example is covered is unpredictable): every
+    example is written at slot k, and k advances only if it is covered, so
+    the next one overwrites an uncovered one. The spare slot ``kept`` of
+    row j is slot 0 of row j + 1, which row j + 1 then overwrites (rows are
+    filled in order)."""
+    cdef Py_ssize_t j, p, k, slot, nv, v
+    cdef int32_t i
+    cdef int c
+    for j in range(n_cont):
+        k = v = 0
+        nv = nv_in[j]
+        for p in range(m):
+            i = o_in[j * m + p]
+            if i < 0 or i >= n:
+                return True
+            c = covered[i] != 0
+            slot = j * kept + (k if k < kept else kept)
+            o_out[slot] = i
+            g_out[slot] = g_in[j * m + p]
+            k += c
+            v += c & (p < nv)
+        nv_out[j] = <int32_t>v
+        if k != kept:
+            return True
+    return False
+
+
 def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
                    const int32_t[::1] n_valid, const uint8_t[::1] covered):
     """Restrict every row of ``order`` and ``groups`` to the covered
@@ -401,9 +485,8 @@ def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
     n_valid)``. The start of a grow restricts the full order and
     :func:`tie_groups` to the GrowSet, each refinement the rule's rows to
     those it still covers."""
-    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], j, p, k, size
+    cdef Py_ssize_t n_cont = order.shape[0], m = order.shape[1], p
     cdef Py_ssize_t kept = 0
-    cdef int32_t i
     cdef bint bad = False
     cdef Py_ssize_t n = covered.shape[0]
     _check(order, n_valid, n, (groups.shape,), scan=False)
@@ -412,11 +495,6 @@ def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
             if order[0, p] < 0 or order[0, p] >= n:
                 raise IndexError("order holds an index outside 0..n-1")
             kept += covered[order[0, p]] != 0
-    # Branch-free compaction (whether an example is covered is unpredictable):
-    # every example is written at slot k, and k advances only if it is
-    # covered, so the next one overwrites an uncovered one. Flat buffers with
-    # one spare slot: slot ``kept`` of row j is slot 0 of row j + 1, which
-    # row j + 1 then overwrites (rows are filled in order).
     size = n_cont * kept
     o_flat = np.empty(size + 1, dtype=np.int32)
     g_flat = np.empty(size + 1, dtype=np.int32)
@@ -424,26 +502,158 @@ def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
     cdef int32_t[::1] o = o_flat
     cdef int32_t[::1] go = g_flat
     cdef int32_t[::1] v = v_arr
-    cdef Py_ssize_t slot, nv
-    cdef int c
-    with nogil:
-        for j in range(n_cont):
-            k = 0
-            nv = n_valid[j]
-            for p in range(m):
-                i = order[j, p]
-                if i < 0 or i >= n:
-                    bad = True
-                    break
-                c = covered[i] != 0
-                slot = j * kept + (k if k < kept else kept)
-                o[slot] = i
-                go[slot] = groups[j, p]
-                k += c
-                v[j] += c & (p < nv)
-            if k != kept:
-                bad = True
+    if n_cont:
+        with nogil:
+            bad = _compact(&order[0, 0], &groups[0, 0], &n_valid[0], n_cont, m, &covered[0],
+                           n, kept, &o[0], &go[0], &v[0])
     if bad:
         raise ValueError("the rows of order do not hold the same examples "
                          "or hold an index outside 0..n-1")
     return (o_flat[:size].reshape(n_cont, kept), g_flat[:size].reshape(n_cont, kept), v_arr)
+
+
+_NOT_SORTED = ("order, groups and n_valid are not the sorted columns of every example "
+               "(rows of other examples or an index outside 0..n-1)")
+
+
+def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
+               const int32_t[::1] ypos, const double[::1] D,
+               const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
+               const int32_t[::1] n_valid, const double[:, ::1] XcT,
+               const int64_t[::1] signed_q, const uint8_t[::1] grow,
+               double w_pos, double w_neg):
+    """GrowRule (Section 3) on a dense table in one call: from the rule
+    covering the GrowSet ``grow`` (``w_pos``, ``w_neg``: its weights),
+    add the condition maximising eq. 6 (``sqrt(W+) - sqrt(W-)``) until the
+    rule covers no GrowSet negative (``W- <= 1e-12 (W+ + W-)``) or no
+    condition improves eq. 6 by more than ``1e-12``.
+
+    The same rule, step by step and bit by bit, as ``slipper.grow_rule``
+    (its reference): discrete refinements ``A = v`` from the class weights
+    of ``Xd``'s values summed in row order (as ``discrete_refinements``;
+    the first best in column-major order, taken if it beats eq. 6 of the
+    rule), then the continuous columns' sweeps (:func:`best_sqrt_thresholds`
+    with the score to beat carried; ``order``, ``groups``, ``n_valid``: the
+    whole table's sorted columns and :func:`tie_groups`, restricted to the
+    GrowSet and then to the rule's examples whenever it keeps fewer than
+    3/4 of them, as :func:`compact_sorted`, here in place).
+
+    ``ypos``: 1 for a positive, 0 for a negative; ``D``: the weights (for
+    the discrete counts); ``signed_q``: :func:`fixed_point` of ``+D`` for a
+    positive and ``-D`` for a negative (the sweeps'); ``XcT``: the
+    continuous columns, one row each.
+
+    Returns ``(conds, lengths)``: the conditions ``(kind, col, op,
+    value)`` in the order added, and for every example the number of
+    leading conditions it satisfies (``slipper.prefix_lengths``)."""
+    cdef Py_ssize_t n = ypos.shape[0], n_disc = Xd.shape[1], n_cont = order.shape[0]
+    cdef Py_ssize_t M = order.shape[1], i, a, v, j, max_v = 0
+    if (Xd.shape[0] != n or D.shape[0] != n or signed_q.shape[0] != n or grow.shape[0] != n
+            or XcT.shape[0] != n_cont or (n_cont and XcT.shape[1] != n)):
+        raise ValueError("Xd, ypos, D, XcT, signed_q and grow do not match")
+    if n_values.shape[0] != n_disc:
+        raise ValueError("n_values must have one entry per discrete column")
+    _check(order, n_valid, n, (groups.shape,), scan=False)
+    for i in range(n):
+        if ypos[i] != 0 and ypos[i] != 1:
+            raise ValueError("ypos must be 0 or 1")
+        for a in range(n_disc):
+            if Xd[i, a] >= n_values[a]:
+                raise ValueError(f"code {Xd[i, a]} in column {a} exceeds n_values")
+    for a in range(n_disc):
+        max_v = max(max_v, n_values[a])
+    counts_arr = np.zeros((n_disc, max(max_v, 1), 2))
+    cdef double[:, :, ::1] counts = counts_arr
+    # the rule's covered examples (a subset of the GrowSet), every example's
+    # prefix length and whether it satisfies every condition so far
+    covered_arr = np.array(grow, dtype=np.uint8)
+    lengths_arr = np.zeros(n, dtype=np.int32)
+    alive_arr = np.ones(n, dtype=np.uint8)
+    cdef uint8_t[::1] covered = covered_arr, alive = alive_arr
+    cdef int32_t[::1] lengths = lengths_arr
+    # the sorted columns restricted to the rule's examples (rows of m)
+    cdef Py_ssize_t n_cov = 0, m = 0
+    for i in range(n):
+        n_cov += covered[i] != 0
+    o_arr = np.empty(n_cont * n_cov + 1, dtype=np.int32)
+    g_arr = np.empty(n_cont * n_cov + 1, dtype=np.int32)
+    nv_arr = np.empty(max(n_cont, 1), dtype=np.int32)
+    cdef int32_t[::1] o = o_arr, g = g_arr, nv = nv_arr
+    cdef bint bad = False
+    if n_cont:
+        with nogil:
+            bad = _compact(&order[0, 0], &groups[0, 0], &n_valid[0], n_cont, M, &covered[0],
+                           n, n_cov, &o[0], &g[0], &nv[0])
+        if bad:
+            raise ValueError(_NOT_SORTED)
+        m = n_cov
+    cdef double current = sqrt(w_pos) - sqrt(w_neg), beat, best, score
+    cdef double thr = 0, a_val = 0, z_val = 0
+    cdef int64_t all_p = 0, all_n = 0
+    cdef Sweep s
+    cdef Py_ssize_t best_a = 0, best_v = 0, best_j = -1
+    cdef int kind = -1
+    cdef int8_t op = 0
+    conds = []
+    while w_neg > 1e-12 * (w_pos + w_neg):  # a negative of the GrowSet is still covered
+        beat = current + 1e-12
+        best, kind = -INFINITY, -1
+        with nogil:
+            if n_disc:  # the class weights of each value, summed in row order
+                memset(&counts[0, 0, 0], 0, counts.shape[0] * counts.shape[1] * 2 * sizeof(double))
+                for i in range(n):
+                    if covered[i]:
+                        for a in range(n_disc):
+                            v = Xd[i, a]
+                            if v >= 0:
+                                counts[a, v, ypos[i]] += D[i]
+                best_a = best_v = 0
+                score = -INFINITY
+                for a in range(n_disc):
+                    for v in range(n_values[a]):
+                        if sqrt(counts[a, v, 1]) - sqrt(counts[a, v, 0]) > score:
+                            score = sqrt(counts[a, v, 1]) - sqrt(counts[a, v, 0])
+                            best_a, best_v = a, v
+                if score > (best if best > beat else beat):
+                    best, kind, op = score, KIND_DISCRETE, OP_EQ
+                    w_pos, w_neg = counts[best_a, best_v, 1], counts[best_a, best_v, 0]
+            if n_cont:
+                if 4 * n_cov < 3 * m:  # compact (in place)
+                    bad = _compact(&o[0], &g[0], &nv[0], n_cont, m, &covered[0], n, n_cov,
+                                   &o[0], &g[0], &nv[0])
+                    m = n_cov
+                if not bad:
+                    bad = _dense_totals(&o[0], m, &signed_q[0], &covered[0], n, &all_p, &all_n)
+                best_j = -1
+                score = best if best > beat else beat  # the score to beat, carried
+                for j in range(n_cont):
+                    if bad:
+                        break
+                    bad = _sweep_dense(&s, &o[j * m], &g[j * m], m, nv[j], &signed_q[0],
+                                       &covered[0], n, all_p, all_n, score)
+                    if s.op and not bad:
+                        bad = _cut_values(&s, &order[j, 0], M, &XcT[j, 0], n, &a_val, &z_val)
+                        best_j, score, op, thr = j, s.best, s.op, _midpoint(a_val, z_val)
+                        w_pos, w_neg = s.wp * UNIT, s.wn * UNIT
+                if best_j >= 0 and score > best:
+                    best, kind = score, KIND_CONTINUOUS
+        if bad:
+            raise ValueError(_NOT_SORTED)
+        if kind < 0:
+            break
+        if kind == KIND_DISCRETE:
+            conds.append((<int>KIND_DISCRETE, best_a, <int>OP_EQ, <double>best_v))
+        else:
+            conds.append((<int>KIND_CONTINUOUS, best_j, <int>op, thr))
+        with nogil:
+            n_cov = 0
+            for i in range(n):
+                if kind == KIND_DISCRETE:
+                    alive[i] &= code_satisfies(Xd[i, best_a], OP_EQ, <int32_t>best_v)
+                else:
+                    alive[i] &= value_satisfies(XcT[best_j, i], op, thr)
+                lengths[i] += alive[i]
+                covered[i] &= alive[i]
+                n_cov += covered[i]
+        current = best
+    return conds, lengths_arr
