@@ -28,6 +28,12 @@ Two layouts of the sorted columns:
 * sparse (:func:`best_sqrt_thresholds_sparse`): per column only its stored
   non-zero entries in sorted order; the zeros are one block between the
   negative and the positive values, so a sweep costs ``O(non-zeros)``.
+
+On a dense table the grower calls :func:`grow_dense`, which runs the whole
+GrowRule loop here (the sweeps, the compactions and each chosen
+condition's test of the examples), with nothing returned to Python between
+refinements; the per-call functions above are what ``slipper.grow_rule``,
+its reference and the sparse tables' grower, calls.
 """
 import numpy as np
 cimport numpy as cnp
