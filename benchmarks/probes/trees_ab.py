@@ -5,7 +5,7 @@ in turn, each fit in a fresh process (so the machine's drift falls on both):
 
 ``OLD`` and ``NEW`` are checkouts with their extensions built in place
 (``NEW``: this tree), for example
-``git worktree add /tmp/old COMMIT && (cd /tmp/old && python setup.py
+``git worktree add ../old COMMIT && (cd ../old && python setup.py
 build_ext --inplace)``. Prints, per shape, the median fit seconds of each
 tree (the fit alone: the process's imports and data are not timed), their
 ratio new / old and the ratio of every pair.
