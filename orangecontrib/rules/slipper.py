@@ -167,6 +167,8 @@ class _FitCache:
             conds, masks = grow_rule(enc, ypos, D, grow, self)
             return ([(k.kind, int(k.col), k.op, float(k.value)) for k in conds],
                     prefix_lengths(masks, len(D)))
+        # the GrowSet's weights by numpy's sums, as grow_rule takes them (the
+        # core sums in another order, which could differ in the last bit)
         w_pos, w_neg = D[grow & (ypos == 1)].sum(), D[grow & (ypos == 0)].sum()
         signed = fixed_point(np.where(ypos == 1, D, -D))
         return grow_dense(enc.Xd, enc.n_values, ypos, D, enc.order, self.groups, enc.n_valid,
@@ -216,7 +218,8 @@ def prune_rule(conds, masks, ypos, D, grow, prune, n, lengths=None):
     """PruneRule: keep the prefix (at least one condition) minimising eq. 7
     on the PruneSet, with the confidence eq. 4 from the GrowSet. Ties go to
     the shorter rule, so pruning never lengthens a rule. ``lengths``:
-    :func:`prefix_lengths` of ``masks`` if already known."""
+    :func:`prefix_lengths` of ``masks`` if already known (``masks`` is then
+    not read and may be ``None``)."""
     if not conds:
         return 0
     L = len(conds) + 1
