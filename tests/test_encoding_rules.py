@@ -163,6 +163,53 @@ def test_simplest_between_is_inside_and_short(lo, width, lo_open, hi_open):
                 assert not (inside and significant_digits(w) < digits), (lo, hi, v, w)
 
 
+def _significant_digits_by_decimal(x):
+    from decimal import Decimal
+    x = float(x)
+    if x == 0 or not np.isfinite(x):
+        return 1
+    return len(Decimal(repr(x)).normalize().as_tuple().digits)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=True, allow_infinity=True))
+@example(100.0)
+@example(1205.0)
+@example(-0.00105)
+@example(1e22)
+@example(5e-324)
+@example(1.2345678901234567e-300)
+def test_significant_digits_read_off_the_repr_as_decimal_counts_them(x):
+    from orangecontrib.rules.features import significant_digits
+    assert significant_digits(x) == _significant_digits_by_decimal(x)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.floats(-1e4, 1e4) | st.just(np.nan), min_size=1, max_size=30),
+       st.sampled_from(["<=", ">=", "<", "=="]), st.floats(-1.2e4, 1.2e4))
+@example([1.0, 2.0, 3.5, 3.7, 10], "<=", 3.5)
+@example([1.0, 2.0, 2.0, 3.5], ">=", 2.0)
+def test_simplest_threshold_finds_the_ends_of_its_interval_as_masks_do(values, op, t):
+    """The ends of the interval a threshold may move in, found by a binary
+    search of the sorted values, are those of masks over every value."""
+    from orangecontrib.rules.features import simplest_between, simplest_threshold
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if op == "<=":
+        below, above, lo_open, hi_open = v[v <= t], v[v > t], False, True
+    else:
+        below, above, lo_open, hi_open = v[v < t], v[v >= t], True, False
+    lo = below.max() if len(below) else -np.inf
+    hi = above.min() if len(above) else np.inf
+    if op == "==" or not (np.isfinite(lo) and np.isfinite(hi)):
+        expected = t
+    else:
+        best = simplest_between(lo, hi, lo_open, hi_open, target=t)
+        expected = (t if best is None or _significant_digits_by_decimal(best)
+                    >= _significant_digits_by_decimal(t) else best)
+    assert simplest_threshold(values, op, t) == expected
+
+
 def test_learners_print_the_shortest_thresholds():
     """Every numeric threshold of every learner is the shortest number that
     splits the training values as it does (and so prints short)."""

@@ -207,13 +207,13 @@ def test_slipper_kernels_reject_bad_input():
 
 
 @st.composite
-def tables(draw):
+def tables(draw, min_rows=2, max_rows=150):
     """A small Orange table of continuous and discrete columns (ties,
     missing values, one-valued columns), two classes, and example weights."""
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
     rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
-    n = draw(st.integers(2, 150))
+    n = draw(st.integers(min_rows, max_rows))
     n_cont, n_disc = draw(st.integers(0, 4)), draw(st.integers(0, 3))
     if n_cont + n_disc == 0:
         n_cont = 1
@@ -257,6 +257,36 @@ def test_the_core_grows_the_reference_rule_bit_for_bit(d):
         assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
         np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
         D = D * np.exp(rng.normal(size=enc.n))  # another distribution
+        D /= D.sum()
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables(min_rows=100, max_rows=900))
+def test_the_sweeps_from_both_ends_keep_the_rule_of_the_ascending_sweeps(d):
+    """``core.grow_dense`` sweeps each column from both ends and stops where
+    no cut left can win; ``slipper.grow_rule`` sweeps every column in
+    ascending order to the end. Tables of hundreds of rows (many blocks
+    from each end) reweighted as boosting does, by two factors, so equal
+    scores stay common and the first of them must still win: the same
+    rules, to the last bit."""
+    from orangecontrib.rules import encode_table
+    from orangecontrib.rules.slipper import _FitCache, _split, grow_rule, prefix_lengths
+
+    data, w, seed = d
+    enc = encode_table(data)
+    rng = np.random.default_rng(seed)
+    ypos = np.ascontiguousarray(enc.y == 1, dtype=np.int32)
+    D = w / w.sum()
+    cache = _FitCache(enc)
+    work = cache.scratch()
+    for _ in range(4):
+        grow, _ = _split(rng, D)
+        conds, masks = grow_rule(enc, ypos, D, grow, cache)
+        got, lengths = cache.grow(ypos, D, grow, work)
+        assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
+        np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
+        covered = lengths >= len(got)
+        D = np.where(covered, D * np.where(ypos == 1, 0.5, 2.0), D)
         D /= D.sum()
 
 

@@ -27,6 +27,7 @@ learners' searches read, in one place (``doc/architecture.md``).
 """
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -282,12 +283,14 @@ def lent_encoding(learner, data: Table, with_order: bool) -> EncodedData | None:
 
 def significant_digits(x: float) -> int:
     """Significant decimal digits of the shortest decimal that reads back
-    as ``x`` (``0`` has one)."""
-    from decimal import Decimal
+    as ``x`` (``0`` has one): the digits of ``repr(x)`` without sign,
+    exponent, point and the zeros before the first and after the last
+    other digit (what ``Decimal(repr(x)).normalize()`` keeps, read off the
+    string: a model's thresholds take many such counts)."""
     x = float(x)
-    if x == 0 or not np.isfinite(x):
+    if x == 0 or not math.isfinite(x):
         return 1
-    return len(Decimal(repr(x)).normalize().as_tuple().digits)
+    return len(repr(x).partition("e")[0].replace("-", "").replace(".", "").strip("0"))
 
 
 def simplest_between(lo: float, hi: float, lo_open: bool, hi_open: bool,
@@ -317,7 +320,7 @@ def simplest_between(lo: float, hi: float, lo_open: bool, hi_open: bool,
         for x in (target, lo, hi):
             if x == 0:
                 continue
-            e = int(np.floor(np.log10(abs(x)))) - d + 1
+            e = math.floor(math.log10(abs(x))) - d + 1
             # x / 10**e in decimal: 10.0**e under- or overflows near 1e-308
             k = int((Decimal(repr(x)).scaleb(-e)).to_integral_value(ROUND_FLOOR))
             for kk in range(k - 1, k + 3):
@@ -352,7 +355,7 @@ class ShortThresholds:
             if j not in self.sorted:
                 v = np.asarray(self.column(j), dtype=float)
                 self.sorted[j] = np.unique(v[np.isfinite(v)])
-            self.done[key] = simplest_threshold(self.sorted[j], op, float(t))
+            self.done[key] = _simplest_in_sorted(self.sorted[j], op, float(t))
         return self.done[key]
 
 
@@ -361,17 +364,21 @@ def simplest_threshold(values, op: str, t: float) -> float:
     ``values`` exactly as ``op`` at ``t`` does (``<=``, ``>=``, ``<``); ``t``
     if none is shorter. Missing values are ignored."""
     v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
+    return _simplest_in_sorted(np.sort(v[np.isfinite(v)]), op, float(t))
+
+
+def _simplest_in_sorted(v, op: str, t: float) -> float:
+    """:func:`simplest_threshold` on ``v``, finite values in ascending order."""
     if op == "<=":  # covers <= t: any t' in [a, b) with a the largest covered
-        below, above = v[v <= t], v[v > t]
-        lo, hi, lo_open, hi_open = (below.max() if len(below) else -np.inf,
-                                    above.min() if len(above) else np.inf, False, True)
+        k = int(np.searchsorted(v, t, side="right"))  # v[:k] <= t < v[k:]
+        lo_open, hi_open = False, True
     elif op in (">=", "<"):  # the split falls in (a, b], b the smallest >= t
-        below, above = v[v < t], v[v >= t]
-        lo, hi, lo_open, hi_open = (below.max() if len(below) else -np.inf,
-                                    above.min() if len(above) else np.inf, True, False)
+        k = int(np.searchsorted(v, t, side="left"))  # v[:k] < t <= v[k:]
+        lo_open, hi_open = True, False
     else:
         return t
+    lo = float(v[k - 1]) if k > 0 else -np.inf
+    hi = float(v[k]) if k < len(v) else np.inf
     if not np.isfinite(lo) or not np.isfinite(hi):
         return t
     best = simplest_between(lo, hi, lo_open, hi_open, target=t)

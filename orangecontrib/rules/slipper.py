@@ -155,13 +155,13 @@ class _FitCache:
             return best_sqrt_thresholds(*cols[0], enc.order, self.XcT, signed, mask, beat)
         return dense
 
-    def grow(self, ypos, D, grow):
+    def grow(self, ypos, D, grow, work=None):
         """GrowRule on the GrowSet ``grow``: ``(conds, lengths)``, the
         conditions ``(kind, col, op, value)`` in the order added and every
         example's :func:`prefix_lengths`. A dense table grows in one call of
         the core (``core.grow_dense``: no Python between refinements, the
         rule of :func:`grow_rule` bit for bit), a sparse one by
-        :func:`grow_rule`."""
+        :func:`grow_rule`. ``work``: :meth:`scratch`, or ``None``."""
         enc = self.enc
         if self.stored is not None:
             conds, masks = grow_rule(enc, ypos, D, grow, self)
@@ -172,7 +172,15 @@ class _FitCache:
         w_pos, w_neg = D[grow & (ypos == 1)].sum(), D[grow & (ypos == 0)].sum()
         signed = fixed_point(np.where(ypos == 1, D, -D))
         return grow_dense(enc.Xd, enc.n_values, ypos, D, enc.order, self.groups, enc.n_valid,
-                          self.XcT, signed, grow.view(np.uint8), w_pos, w_neg)
+                          self.XcT, signed, grow.view(np.uint8), w_pos, w_neg, work)
+
+    def scratch(self):
+        """Scratch space for :meth:`grow` (``core.grow_dense``'s ``work``),
+        for one booster to pass to all its grows: the boosters of a fit
+        share the cache, and may run in threads."""
+        if self.stored is not None:
+            return None
+        return np.empty(2 * (self.enc.order.shape[0] * self.enc.n + 1), dtype=np.int32)
 
 
 def grow_rule(enc, ypos, D, grow, cache=None):
@@ -265,9 +273,10 @@ def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
     ypos = np.ascontiguousarray(ypos, dtype=np.int32)
     pos, neg = ypos == 1, ypos == 0
     cache = _FitCache(enc) if cache is None else cache
+    work = cache.scratch() if T else None
     for _ in range(T):
         grow, prune = _split(rng, D)
-        conds, lengths = cache.grow(ypos, D, grow)
+        conds, lengths = cache.grow(ypos, D, grow, work)
         conds = conds[:prune_rule(conds, None, ypos, D, grow, prune, n, lengths)]
         covered = lengths >= len(conds)
         w_pos, w_neg = D[covered & pos].sum(), D[covered & neg].sum()

@@ -87,6 +87,7 @@ cdef struct Sweep:
     int64_t wp, wn          # W+, W- the best condition keeps covered
     int8_t op               # 0: no candidate yet, 1: ``<=``, 2: ``>=``
     bint have_prev
+    double pos              # the best's place in ascending order (_sweep_dense_ends)
 
 
 cdef inline void _start(Sweep* s, int64_t tp, int64_t tn, double eps,
@@ -95,7 +96,7 @@ cdef inline void _start(Sweep* s, int64_t tp, int64_t tn, double eps,
     s.tp, s.tn, s.bp, s.bn = tp, tn, 0, 0
     s.eps, s.best, s.prev, s.lo, s.hi = eps, floor, 0, 0, 0
     s.best2 = floor * floor * (1 - 1e-9)
-    s.wp, s.wn, s.op, s.have_prev = 0, 0, 0, False
+    s.wp, s.wn, s.op, s.have_prev, s.pos = 0, 0, 0, False, 0
 
 
 cdef inline void _candidate(Sweep* s, int64_t wp, int64_t wn, double key,
@@ -273,6 +274,7 @@ cdef bint _sweep_dense(Sweep *out, const int32_t *order_j, const int32_t *groups
     cdef int64_t d, tp = all_p, tn = all_n  # minus the covered missing ones (the tail)
     cdef Sweep s
     cdef bint bad = False
+    _start(out, 0, 0, 0, floor)  # no candidate, if an index is out of range
     for p in range(nv, m):
         i = order_j[p]
         if i < 0 or i >= n:
@@ -292,6 +294,117 @@ cdef bint _sweep_dense(Sweep *out, const int32_t *order_j, const int32_t *groups
             _visit(&s, groups_j[p], d, _abs(d))
     out[0] = s
     return bad
+
+
+cdef inline double _eps_weight(int64_t w, double eps) noexcept nogil:
+    # a fixed-point weight as _candidate reads it (below eps: 0)
+    cdef double a = w * UNIT
+    return a if a >= eps else 0.0
+
+
+cdef inline void _candidate_at(Sweep* s, int64_t wp, int64_t wn, double lo, double hi,
+                               int8_t op, double pos) noexcept nogil:
+    """:func:`_candidate` for a sweep that meets the cuts out of order: the
+    cut between the keys ``lo < hi``, at place ``pos`` in the ascending
+    order of the candidates (``2 hi`` for ``<=``, ``2 hi + 1`` for ``>=``).
+    A candidate scoring the same as the best replaces it if it comes first
+    in that order, so the best is the one the ascending sweep keeps (the
+    first of the highest score above the floor)."""
+    cdef double a, b, v
+    if s.best > 0 and wp <= wn:  # then v <= 0 < best (at best = 0 a tie may win)
+        return
+    a = _eps_weight(wp, s.eps)
+    b = _eps_weight(wn, s.eps)
+    # _may_beat lets every tie through but one: v = 0 = best (a = b)
+    if _may_beat(a, b, s.best, s.best2) or (a == b and s.best == 0):
+        v = sqrt(a) - sqrt(b)
+        if v > s.best or (v == s.best and s.op != 0 and pos < s.pos):
+            s.best, s.op, s.wp, s.wn, s.pos = v, op, wp, wn, pos
+            s.lo, s.hi = lo, hi
+            s.best2 = v * v * (1 - 1e-9)
+
+
+cdef enum:
+    ENDS_BLOCK = 32  # examples taken from each end between two tests of the bound
+
+
+cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *groups_j,
+                            Py_ssize_t m, Py_ssize_t nv, const int64_t *signed_q,
+                            const uint8_t *covered, Py_ssize_t n, int64_t all_p,
+                            int64_t all_n, double floor) noexcept nogil:
+    """:func:`_sweep_dense` from both ends of the sorted column, stopping
+    where no cut left between them can beat the best so far: the same
+    condition, threshold and weights, reading fewer examples.
+
+    Blocks of examples are taken in turn from the bottom (their prefix
+    sums ``bp``, ``bn``) and from the top (suffix sums ``up``, ``un``); a
+    cut between two examples of one end is scored from that end's sums and
+    the column's totals, the cut where the ends meet last. Every cut not
+    yet met lies between the two ends: its ``A <= t`` keeps at most
+    ``W+ = tp - up`` and at least ``W- = bn``, its ``A >= t`` at most
+    ``tp - bp`` and at least ``un``. When neither bound reaches the best
+    (a square root, the ``eps`` cut and a rounded difference never
+    decrease in the larger term nor increase in the smaller, so the bounds
+    hold for the computed scores too), the rest cannot change the result.
+    True on an index outside ``0..n-1``."""
+    cdef Py_ssize_t p, lo_p = 0, hi_p = nv - 1, end
+    cdef int32_t i
+    cdef int64_t d, tp = all_p, tn = all_n  # minus the covered missing ones (the tail)
+    cdef int64_t bp = 0, bn = 0, up = 0, un = 0
+    cdef double key, kb = 0, kt = 0
+    cdef bint have_b = False, have_t = False, stopped = False
+    cdef Sweep s
+    _start(out, 0, 0, 0, floor)  # no candidate, if an index is out of range
+    for p in range(nv, m):
+        i = order_j[p]
+        if i < 0 or i >= n:
+            return True
+        if covered[i]:
+            d = signed_q[i]
+            tp -= (_abs(d) + d) >> 1
+            tn -= (_abs(d) - d) >> 1
+    _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
+    while lo_p <= hi_p:
+        end = min(lo_p + ENDS_BLOCK, hi_p + 1)
+        for p in range(lo_p, end):  # from the bottom
+            i = order_j[p]
+            if i < 0 or i >= n:
+                return True
+            if covered[i]:
+                key = groups_j[p]
+                if have_b and key != kb:
+                    _candidate_at(&s, bp, bn, kb, key, 1, 2 * key)
+                    _candidate_at(&s, tp - bp, tn - bn, kb, key, 2, 2 * key + 1)
+                d = signed_q[i]
+                bp += (_abs(d) + d) >> 1
+                bn += (_abs(d) - d) >> 1
+                kb, have_b = key, True
+        lo_p = end
+        end = max(hi_p - ENDS_BLOCK, lo_p - 1)
+        for p in range(hi_p, end, -1):  # from the top
+            i = order_j[p]
+            if i < 0 or i >= n:
+                return True
+            if covered[i]:
+                key = groups_j[p]
+                if have_t and key != kt:
+                    _candidate_at(&s, tp - up, tn - un, key, kt, 1, 2 * kt)
+                    _candidate_at(&s, up, un, key, kt, 2, 2 * kt + 1)
+                d = signed_q[i]
+                up += (_abs(d) + d) >> 1
+                un += (_abs(d) - d) >> 1
+                kt, have_t = key, True
+        hi_p = end
+        if (lo_p <= hi_p and s.best > -INFINITY
+                and sqrt(_eps_weight(tp - up, s.eps)) - sqrt(_eps_weight(bn, s.eps)) < s.best
+                and sqrt(_eps_weight(tp - bp, s.eps)) - sqrt(_eps_weight(un, s.eps)) < s.best):
+            stopped = True
+            break
+    if not stopped and have_b and have_t and kb != kt:  # the cut where the ends met
+        _candidate_at(&s, bp, bn, kb, kt, 1, 2 * kt)
+        _candidate_at(&s, tp - bp, tn - bn, kb, kt, 2, 2 * kt + 1)
+    out[0] = s
+    return False
 
 
 cdef inline bint _cut_values(Sweep *s, const int32_t *full_order_j, Py_ssize_t M,
@@ -527,7 +640,7 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
                const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
                const int32_t[::1] n_valid, const double[:, ::1] XcT,
                const int64_t[::1] signed_q, const uint8_t[::1] grow,
-               double w_pos, double w_neg):
+               double w_pos, double w_neg, work=None):
     """GrowRule (Section 3) on a dense table in one call: from the rule
     covering the GrowSet ``grow`` (``w_pos``, ``w_neg``: its weights),
     add the condition maximising eq. 6 (``sqrt(W+) - sqrt(W-)``) until the
@@ -548,6 +661,11 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
     the discrete counts); ``signed_q``: :func:`fixed_point` of ``+D`` for a
     positive and ``-D`` for a negative (the sweeps'); ``XcT``: the
     continuous columns, one row each.
+
+    ``work``: optional scratch space for the compacted rows, an int32
+    array of at least ``2 * (len(order) * len(grow) + 1)`` entries (a
+    caller growing many rules on one table passes the same one each time,
+    sparing the allocation and the first touch of its pages).
 
     Returns ``(conds, lengths)``: the conditions ``(kind, col, op,
     value)`` in the order added, and for every example the number of
@@ -581,8 +699,14 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
     cdef Py_ssize_t n_cov = 0, m = 0
     for i in range(n):
         n_cov += covered[i] != 0
-    o_arr = np.empty(n_cont * n_cov + 1, dtype=np.int32)
-    g_arr = np.empty(n_cont * n_cov + 1, dtype=np.int32)
+    if work is None:
+        work = np.empty(2 * (n_cont * n_cov + 1), dtype=np.int32)
+    elif not (isinstance(work, np.ndarray) and work.dtype == np.int32 and work.ndim == 1
+              and work.flags.c_contiguous and work.shape[0] >= 2 * (n_cont * n_cov + 1)):
+        raise ValueError("work must be a contiguous int32 array of at least "
+                         "2 * (len(order) * len(grow) + 1) entries")
+    o_arr = work[:n_cont * n_cov + 1]
+    g_arr = work[n_cont * n_cov + 1:2 * (n_cont * n_cov + 1)]
     nv_arr = np.empty(max(n_cont, 1), dtype=np.int32)
     cdef int32_t[::1] o = o_arr, g = g_arr, nv = nv_arr
     cdef bint bad = False
@@ -635,8 +759,8 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
                 for j in range(n_cont):
                     if bad:
                         break
-                    bad = _sweep_dense(&s, &o[j * m], &g[j * m], m, nv[j], &signed_q[0],
-                                       &covered[0], n, all_p, all_n, score)
+                    bad = _sweep_dense_ends(&s, &o[j * m], &g[j * m], m, nv[j], &signed_q[0],
+                                            &covered[0], n, all_p, all_n, score)
                     if s.op and not bad:
                         bad = _cut_values(&s, &order[j, 0], M, &XcT[j, 0], n, &a_val, &z_val)
                         best_j, score, op, thr = j, s.best, s.op, _midpoint(a_val, z_val)
