@@ -241,6 +241,14 @@ def test_the_core_grows_the_reference_rule_bit_for_bit(d):
     (a refinement at a time, the sweeps and counts called from Python):
     the same conditions, thresholds to the last bit, and prefix lengths,
     over several rounds of reweighted examples."""
+    _grow_both_ways(d, lambda D, ypos, covered, rng: D * np.exp(rng.normal(size=len(D))))
+
+
+def _grow_both_ways(d, reweight, rounds=4):
+    """Grow with the core and with the reference ``rounds`` times on the
+    table of ``d`` (from :func:`tables`): the same conditions and prefix
+    lengths each time; ``reweight(D, ypos, covered, rng)`` gives the next
+    distribution before its normalisation."""
     from orangecontrib.rules import encode_table
     from orangecontrib.rules.slipper import _FitCache, _split, grow_rule, prefix_lengths
 
@@ -250,13 +258,14 @@ def test_the_core_grows_the_reference_rule_bit_for_bit(d):
     ypos = np.ascontiguousarray(enc.y == 1, dtype=np.int32)
     D = w / w.sum()
     cache = _FitCache(enc)
-    for _ in range(4):
+    work = cache.scratch()
+    for _ in range(rounds):
         grow, _ = _split(rng, D)
         conds, masks = grow_rule(enc, ypos, D, grow, cache)
-        got, lengths = cache.grow(ypos, D, grow)
+        got, lengths = cache.grow(ypos, D, grow, work)
         assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
         np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
-        D = D * np.exp(rng.normal(size=enc.n))  # another distribution
+        D = reweight(D, ypos, lengths >= len(got), rng)
         D /= D.sum()
 
 
@@ -269,25 +278,8 @@ def test_the_sweeps_from_both_ends_keep_the_rule_of_the_ascending_sweeps(d):
     from each end) reweighted as boosting does, by two factors, so equal
     scores stay common and the first of them must still win: the same
     rules, to the last bit."""
-    from orangecontrib.rules import encode_table
-    from orangecontrib.rules.slipper import _FitCache, _split, grow_rule, prefix_lengths
-
-    data, w, seed = d
-    enc = encode_table(data)
-    rng = np.random.default_rng(seed)
-    ypos = np.ascontiguousarray(enc.y == 1, dtype=np.int32)
-    D = w / w.sum()
-    cache = _FitCache(enc)
-    work = cache.scratch()
-    for _ in range(4):
-        grow, _ = _split(rng, D)
-        conds, masks = grow_rule(enc, ypos, D, grow, cache)
-        got, lengths = cache.grow(ypos, D, grow, work)
-        assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
-        np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
-        covered = lengths >= len(got)
-        D = np.where(covered, D * np.where(ypos == 1, 0.5, 2.0), D)
-        D /= D.sum()
+    _grow_both_ways(d, lambda D, ypos, covered, rng:
+                    np.where(covered, D * np.where(ypos == 1, 0.5, 2.0), D))
 
 
 def test_grow_dense_rejects_bad_input():
@@ -319,3 +311,84 @@ def test_grow_dense_rejects_bad_input():
         call(order=np.array([[0, 1, 2, 2]], np.int32), grow=np.array([1, 1, 0, 1], np.uint8))
     with pytest.raises(ValueError, match="sorted columns"):  # an example outside 0..n-1
         call(order=np.array([[0, 1, 2, 9]], np.int32))
+
+
+@st.composite
+def weighted_rounds(draw):
+    """A distribution ``D`` (zeros, ties and magnitudes far apart), classes
+    0/1 and a random mask, as a boosting round sees them."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    n = draw(st.sampled_from([1, 2, 7, 8, 9, 127, 128, 129, 300, 1000, 4099]))
+    D = rng.random(n) * 10.0 ** rng.integers(-6, 3, n)
+    D[rng.random(n) < draw(st.sampled_from([0.0, 0.3]))] = 0.0
+    if draw(st.booleans()):  # many equal weights, as in the first rounds
+        D = np.round(D, 1)
+    D[0] += 1.0
+    D /= D.sum()
+    ypos = (rng.random(n) < draw(st.sampled_from([0.1, 0.5]))).astype(np.int32)
+    mask = rng.random(n) < draw(st.sampled_from([0.1, 0.67, 1.0]))
+    return D, ypos, mask, rng
+
+
+@settings(max_examples=150, deadline=None)
+@given(weighted_rounds())
+def test_a_rounds_sums_are_numpys_to_the_last_bit(d):
+    """The core's sums of a boosting round (the split, the rule's weights,
+    PruneRule's table, the reweighting) against the numpy expressions they
+    replace: equal floats, not close ones."""
+    import slipper_reference as ref
+    D, ypos, mask, rng = d
+    assert core._slipper.np_sum(D) == np.sum(D)
+    assert core.class_sums(D, ypos, mask) == ref.class_sums(D, ypos, mask)
+    assert core.class_sums(D, ypos) == ref.class_sums(D, ypos, np.ones(len(D), bool))
+    perm = rng.permutation(len(D))
+    np.testing.assert_array_equal(core.split_grow(perm, D).view(bool), ref.split_grow(perm, D))
+    np.testing.assert_array_equal(core.signed_fixed_point(D, ypos),
+                                  core.fixed_point(np.where(ypos == 1, D, -D)))
+    L = int(rng.integers(1, 6))
+    lengths = rng.integers(0, L, len(D)).astype(np.int32)
+    cov, d_prune = core.prune_table(lengths, mask.view(np.uint8), ypos, D, L)
+    cov_ref, d_prune_ref = ref.prune_table(lengths, mask, ypos, D, L)
+    np.testing.assert_array_equal(cov, cov_ref)
+    assert d_prune == d_prune_ref
+    e_pos, e_neg = np.exp(np.array([-0.7, 0.7]))
+    np.testing.assert_array_equal(core.reweight(D, mask.view(np.uint8), ypos, e_pos, e_neg),
+                                  ref.reweight(D, mask, ypos, e_pos, e_neg))
+
+
+def test_the_growset_ends_where_the_running_sum_first_reaches_two_thirds():
+    import slipper_reference as ref
+    for n in (3, 6, 12):  # equal weights: a running sum equals 2/3 exactly
+        D, perm = np.full(n, 1.0 / n), np.arange(n)[::-1].copy()
+        grow = core.split_grow(perm, D).view(bool)
+        np.testing.assert_array_equal(grow, ref.split_grow(perm, D))
+        assert grow.sum() == 2 * n // 3
+
+
+def test_a_rounds_sums_are_numpys_on_a_million_weights():
+    import slipper_reference as ref
+    rng = np.random.default_rng(5)
+    D = rng.random(10**6) ** 3
+    D /= D.sum()
+    ypos = (rng.random(10**6) < 0.3).astype(np.int32)
+    mask = rng.random(10**6) < 0.67
+    assert core._slipper.np_sum(D) == np.sum(D)
+    assert core.class_sums(D, ypos, mask) == ref.class_sums(D, ypos, mask)
+
+
+def test_a_rounds_sums_reject_bad_input():
+    D, y = np.full(4, 0.25), np.array([0, 1, 0, 1], np.int32)
+    with pytest.raises(ValueError):
+        core.class_sums(D, y[:3])
+    with pytest.raises(ValueError):
+        core.class_sums(D, y, np.ones(3, bool))
+    with pytest.raises(ValueError):
+        core.split_grow(np.array([0, 1, 2, 7]), D)  # not a permutation's range
+    with pytest.raises(ValueError):
+        core.split_grow(np.arange(3), D)
+    with pytest.raises(ValueError, match="distribution"):
+        core.signed_fixed_point(np.array([2.0, 0, 0, 0]), y)
+    with pytest.raises(ValueError, match="prefix length"):
+        core.prune_table(np.array([0, 3, 0, 0], np.int32), np.ones(4, np.uint8), y, D, 2)
+    with pytest.raises(ValueError):
+        core.reweight(D, np.ones(3, np.uint8), y, 0.5, 2.0)

@@ -21,9 +21,10 @@ import scipy.sparse as sp
 from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
                    in_name_order)
 from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
-                   best_sqrt_thresholds, best_sqrt_thresholds_sparse, class_weights,
-                   column_mask, compact_sorted, discrete_refinements, fixed_point,
-                   grow_dense, tie_groups)
+                   best_sqrt_thresholds, best_sqrt_thresholds_sparse, class_sums,
+                   class_weights, column_mask, compact_sorted, discrete_refinements,
+                   fixed_point, grow_dense, prune_table, reweight, signed_fixed_point,
+                   split_grow, tie_groups)
 from .features import EncodedData, ShortThresholds, stored_order
 from .tables import stratified_rows
 from .parallel import parallel_jobs, parallel_map
@@ -167,10 +168,10 @@ class _FitCache:
             conds, masks = grow_rule(enc, ypos, D, grow, self)
             return ([(k.kind, int(k.col), k.op, float(k.value)) for k in conds],
                     prefix_lengths(masks, len(D)))
-        # the GrowSet's weights by numpy's sums, as grow_rule takes them (the
-        # core sums in another order, which could differ in the last bit)
-        w_pos, w_neg = D[grow & (ypos == 1)].sum(), D[grow & (ypos == 0)].sum()
-        signed = fixed_point(np.where(ypos == 1, D, -D))
+        # the GrowSet's weights as grow_rule takes them, numpy's sums to the
+        # last bit (grow_dense's own running sums could differ in it)
+        w_pos, w_neg = class_sums(D, ypos, grow)
+        signed = signed_fixed_point(D, ypos)
         return grow_dense(enc.Xd, enc.n_values, ypos, D, enc.order, self.groups, enc.n_valid,
                           self.XcT, signed, grow.view(np.uint8), w_pos, w_neg, work)
 
@@ -233,13 +234,11 @@ def prune_rule(conds, masks, ypos, D, grow, prune, n, lengths=None):
     L = len(conds) + 1
     if lengths is None:
         lengths = prefix_lengths(masks, len(D))
-    # weight of each (prefix length, set, class), then covered by each
-    # prefix length 0..L-1 (a reversed cumsum): columns GrowSet+,
-    # GrowSet-, PruneSet+, PruneSet-
-    group = np.where(grow, 0, 2) + (ypos != 1)
-    w = np.bincount(lengths * 4 + group, weights=D, minlength=4 * L).reshape(L, 4)
-    cov = np.cumsum(w[::-1], axis=0)[::-1]
-    d_prune = D[prune].sum()
+    # the weight covered by each prefix length 0..L-1, columns GrowSet+,
+    # GrowSet-, PruneSet+, PruneSet- (prune is ~grow), and the PruneSet's
+    cov, d_prune = prune_table(np.ascontiguousarray(lengths, dtype=np.int32),
+                               np.ascontiguousarray(grow).view(np.uint8),
+                               np.ascontiguousarray(ypos, dtype=np.int32), D, L)
     if d_prune <= 0:
         return len(conds)
     best_len, best_loss = len(conds), np.inf
@@ -252,12 +251,10 @@ def prune_rule(conds, masks, ypos, D, grow, prune, n, lengths=None):
 
 
 def _split(rng, D):
-    """GrowSet of about 2/3 of the total weight, the rest PruneSet (random)."""
-    perm = rng.permutation(len(D))
-    cum = np.cumsum(D[perm])
-    n_grow = int(np.searchsorted(cum, cum[-1] * 2 / 3, side="left")) + 1
-    grow = np.zeros(len(D), bool)
-    grow[perm[:n_grow]] = True
+    """GrowSet of about 2/3 of the total weight, the rest PruneSet (random):
+    the examples in a random order up to where the running sum of ``D``
+    first reaches 2/3 of the total (``core.split_grow``)."""
+    grow = split_grow(rng.permutation(len(D)), D).view(bool)
     return grow, ~grow
 
 
@@ -271,7 +268,6 @@ def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
     n = len(ypos)
     D = w0 / w0.sum()
     ypos = np.ascontiguousarray(ypos, dtype=np.int32)
-    pos, neg = ypos == 1, ypos == 0
     cache = _FitCache(enc) if cache is None else cache
     work = cache.scratch() if T else None
     for _ in range(T):
@@ -279,8 +275,8 @@ def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
         conds, lengths = cache.grow(ypos, D, grow, work)
         conds = conds[:prune_rule(conds, None, ypos, D, grow, prune, n, lengths)]
         covered = lengths >= len(conds)
-        w_pos, w_neg = D[covered & pos].sum(), D[covered & neg].sum()
-        d_pos, d_neg = D[pos].sum(), D[neg].sum()
+        w_pos, w_neg = class_sums(D, ypos, covered)
+        d_pos, d_neg = class_sums(D, ypos)
         c_rule = smoothed_confidence(w_pos, w_neg, n)
         # eq. 5: the pruned rule (if positively correlated) or the default rule
         if not conds or c_rule <= 0 or z_score(d_pos, d_neg) <= z_score(w_pos, w_neg):
@@ -289,10 +285,10 @@ def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
         else:
             c = c_rule
         yield tuple(conds), c
-        # weight update: D exp(-y C) on the covered examples (y = +-1)
+        # weight update: D exp(-y C) on the covered examples (y = +-1),
+        # renormalised
         e_pos, e_neg = np.exp(np.array([-c, c]))
-        D = np.where(covered, D * np.where(pos, e_pos, e_neg), D)
-        D /= D.sum()
+        D = reweight(D, covered.view(np.uint8), ypos, e_pos, e_neg)
 
 
 def boost(enc: EncodedData, ypos, w0, T, rng, callback=None, cache=None):

@@ -38,7 +38,7 @@ its reference and the sparse tables' grower, calls.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int32_t, int64_t, int8_t, uint8_t
-from libc.math cimport INFINITY, sqrt
+from libc.math cimport INFINITY, rint, sqrt
 from libc.string cimport memset
 
 from ._coverage cimport (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, code_satisfies,
@@ -260,6 +260,27 @@ cdef bint _dense_totals(const int32_t *order0, Py_ssize_t m, const int64_t *sign
     return False
 
 
+cdef inline bint _less_missing(const int32_t *order_j, Py_ssize_t nv, Py_ssize_t m,
+                               const int64_t *signed_q, const uint8_t *covered, Py_ssize_t n,
+                               int64_t *tp, int64_t *tn) noexcept nogil:
+    """Subtract from ``tp``, ``tn`` the covered examples of a sorted column's
+    missing tail (positions ``nv..m-1``), which are in no candidate's
+    weights; True on an index outside ``0..n-1``."""
+    cdef Py_ssize_t p
+    cdef int32_t i
+    cdef int64_t d, p_sum = tp[0], n_sum = tn[0]
+    for p in range(nv, m):
+        i = order_j[p]
+        if i < 0 or i >= n:
+            return True
+        if covered[i]:
+            d = signed_q[i]
+            p_sum -= (_abs(d) + d) >> 1
+            n_sum -= (_abs(d) - d) >> 1
+    tp[0], tn[0] = p_sum, n_sum
+    return False
+
+
 cdef bint _sweep_dense(Sweep *out, const int32_t *order_j, const int32_t *groups_j,
                        Py_ssize_t m, Py_ssize_t nv, const int64_t *signed_q,
                        const uint8_t *covered, Py_ssize_t n, int64_t all_p, int64_t all_n,
@@ -275,14 +296,8 @@ cdef bint _sweep_dense(Sweep *out, const int32_t *order_j, const int32_t *groups
     cdef Sweep s
     cdef bint bad = False
     _start(out, 0, 0, 0, floor)  # no candidate, if an index is out of range
-    for p in range(nv, m):
-        i = order_j[p]
-        if i < 0 or i >= n:
-            return True
-        if covered[i]:
-            d = signed_q[i]
-            tp -= (_abs(d) + d) >> 1
-            tn -= (_abs(d) - d) >> 1
+    if _less_missing(order_j, nv, m, signed_q, covered, n, &tp, &tn):
+        return True
     _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
     for p in range(nv):
         i = order_j[p]
@@ -355,14 +370,8 @@ cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *g
     cdef bint have_b = False, have_t = False, stopped = False
     cdef Sweep s
     _start(out, 0, 0, 0, floor)  # no candidate, if an index is out of range
-    for p in range(nv, m):
-        i = order_j[p]
-        if i < 0 or i >= n:
-            return True
-        if covered[i]:
-            d = signed_q[i]
-            tp -= (_abs(d) + d) >> 1
-            tn -= (_abs(d) - d) >> 1
+    if _less_missing(order_j, nv, m, signed_q, covered, n, &tp, &tn):
+        return True
     _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
     while lo_p <= hi_p:
         end = min(lo_p + ENDS_BLOCK, hi_p + 1)
@@ -787,3 +796,197 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
                 n_cov += covered[i]
         current = best
     return conds, lengths_arr
+
+
+# ------------------------------------------------- a boosting round's sums
+#
+# The round around a grow (slipper.boost_rounds: the split, PruneRule's
+# table, the rule's weights, the reweighting) sums example weights. numpy's
+# sums of these arrays took about 0.2 ms a round, as long as a short grow;
+# the functions below give the very same floats in one pass each: a sum of
+# a float64 array is numpy's pairwise sum of it (_np_sum), a running sum
+# is sequential in numpy (cumsum, bincount) and here.
+
+cdef double _np_sum(const double *a, Py_ssize_t n) noexcept nogil:
+    """``np.sum`` of the contiguous ``a[:n]``, term for term as numpy adds
+    them: fewer than 8 terms in order; up to 128 in eight interleaved
+    running sums, added in pairs, then the rest in order; more, the two
+    halves (the first a multiple of 8 terms) summed so and added."""
+    cdef double r0, r1, r2, r3, r4, r5, r6, r7, res
+    cdef Py_ssize_t i, n2
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    if n <= 128:
+        r0, r1, r2, r3 = a[0], a[1], a[2], a[3]
+        r4, r5, r6, r7 = a[4], a[5], a[6], a[7]
+        i = 8
+        while i < n - n % 8:
+            r0 += a[i]
+            r1 += a[i + 1]
+            r2 += a[i + 2]
+            r3 += a[i + 3]
+            r4 += a[i + 4]
+            r5 += a[i + 5]
+            r6 += a[i + 6]
+            r7 += a[i + 7]
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _np_sum(a, n2) + _np_sum(a + n2, n - n2)
+
+
+def np_sum(const double[::1] a):
+    """``np.sum(a)`` to the last bit (:func:`_np_sum`); for the tests."""
+    return _np_sum(&a[0], a.shape[0]) if a.shape[0] else 0.0
+
+
+def class_sums(const double[::1] D, const int32_t[::1] ypos, mask=None):
+    """``(D[mask & (ypos == 1)].sum(), D[mask & (ypos == 0)].sum())`` to the
+    last bit, without the two masked copies (``mask``: uint8 or bool of
+    ``len(D)``; ``None``: every example)."""
+    cdef Py_ssize_t n = D.shape[0], i, k_pos = 0, k_neg = 0
+    if ypos.shape[0] != n:
+        raise ValueError("D and ypos differ in length")
+    cdef const uint8_t[::1] m
+    cdef bint masked = mask is not None
+    if masked:
+        m = np.ascontiguousarray(mask).view(np.uint8)
+        if m.shape[0] != n:
+            raise ValueError("mask and D differ in length")
+    buf_arr = np.empty(max(n, 1), dtype=np.float64)
+    cdef double[::1] buf = buf_arr
+    cdef double w_pos, w_neg
+    with nogil:
+        # positives from the front of the buffer, negatives from its back
+        for i in range(n):
+            if masked and not m[i]:
+                continue
+            if ypos[i] == 1:
+                buf[k_pos] = D[i]
+                k_pos += 1
+            elif ypos[i] == 0:
+                k_neg += 1
+                buf[n - k_neg] = D[i]
+        w_pos = _np_sum(&buf[0], k_pos)
+        # the negatives were written backwards: put them in order
+        for i in range(k_neg // 2):
+            buf[n - k_neg + i], buf[n - 1 - i] = buf[n - 1 - i], buf[n - k_neg + i]
+        w_neg = _np_sum(&buf[n - k_neg], k_neg) if k_neg else 0.0
+    return w_pos, w_neg
+
+
+def split_grow(const int64_t[::1] perm, const double[::1] D):
+    """The GrowSet of ``slipper._split`` for its permutation ``perm`` of the
+    examples: the first of them in that order up to the one where the
+    running sum of ``D`` (``np.cumsum``) first reaches 2/3 of its total
+    (``np.searchsorted(..., side="left")``), as a uint8 mask."""
+    cdef Py_ssize_t n = D.shape[0], i, k
+    if perm.shape[0] != n or n == 0:
+        raise ValueError("perm must be a permutation of the examples of D (at least one)")
+    cum_arr = np.empty(n, dtype=np.float64)
+    grow_arr = np.zeros(n, dtype=np.uint8)
+    cdef double[::1] cum = cum_arr
+    cdef uint8_t[::1] grow = grow_arr
+    cdef double run = 0.0, target
+    for i in range(n):
+        if perm[i] < 0 or perm[i] >= n:
+            raise ValueError("perm must be a permutation of the examples of D")
+    with nogil:
+        run = D[perm[0]]
+        cum[0] = run
+        for i in range(1, n):
+            run = run + D[perm[i]]
+            cum[i] = run
+        target = cum[n - 1] * 2 / 3
+        k = 0
+        while k < n and not cum[k] >= target:
+            k += 1
+        for i in range(min(k + 1, n)):
+            grow[perm[i]] = 1
+    return grow_arr
+
+
+def signed_fixed_point(const double[::1] D, const int32_t[::1] ypos):
+    """:func:`fixed_point` of ``+D`` for a positive (``ypos == 1``) and
+    ``-D`` otherwise, to the last bit, in one pass."""
+    cdef Py_ssize_t n = D.shape[0], i
+    if ypos.shape[0] != n:
+        raise ValueError("D and ypos differ in length")
+    out_arr = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] out = out_arr
+    cdef double d
+    cdef bint bad = False
+    with nogil:
+        for i in range(n):
+            d = D[i] if ypos[i] == 1 else -D[i]
+            if not (d <= 1 and d >= -1):
+                bad = True
+                break
+            out[i] = <int64_t>rint(d * 4503599627370496.0)  # 2**52
+    if bad:
+        raise ValueError("signed weights must lie in [-1, 1] (a distribution)")
+    return out_arr
+
+
+def prune_table(const int32_t[::1] lengths, const uint8_t[::1] grow,
+                const int32_t[::1] ypos, const double[::1] D, Py_ssize_t L):
+    """PruneRule's table (``slipper.prune_rule``): ``(cov, d_prune)``, the
+    weights covered by each prefix length ``0..L-1`` of the rule (a row of
+    ``cov``: GrowSet positives, GrowSet negatives, PruneSet positives,
+    PruneSet negatives) and the PruneSet's total, to the last bit as numpy
+    computes them (``np.bincount`` of the examples by prefix length, set
+    and class, summed from the longest prefix down; ``D[~grow].sum()``)."""
+    cdef Py_ssize_t n = D.shape[0], i, l, c, k = 0
+    if lengths.shape[0] != n or grow.shape[0] != n or ypos.shape[0] != n or L < 1:
+        raise ValueError("lengths, grow, ypos and D differ in length (or L < 1)")
+    for i in range(n):
+        if lengths[i] < 0 or lengths[i] >= L:
+            raise ValueError("a prefix length outside 0..L-1")
+    cov_arr = np.zeros((L, 4), dtype=np.float64)
+    buf_arr = np.empty(max(n, 1), dtype=np.float64)
+    cdef double[:, ::1] cov = cov_arr
+    cdef double[::1] buf = buf_arr
+    cdef double d_prune
+    with nogil:
+        for i in range(n):
+            c = (0 if grow[i] else 2) + (ypos[i] != 1)
+            cov[lengths[i], c] += D[i]
+            if not grow[i]:
+                buf[k] = D[i]
+                k += 1
+        for l in range(L - 2, -1, -1):
+            for c in range(4):
+                cov[l, c] = cov[l + 1, c] + cov[l, c]
+        d_prune = _np_sum(&buf[0], k) if k else 0.0
+    return cov_arr, d_prune
+
+
+def reweight(const double[::1] D, const uint8_t[::1] covered, const int32_t[::1] ypos,
+             double e_pos, double e_neg):
+    """SLIPPER's update of ``D`` (Fig. 1): a covered positive's weight times
+    ``e_pos``, a covered negative's times ``e_neg``, then all divided by
+    their sum; to the last bit as ``np.where`` and ``D /= D.sum()``."""
+    cdef Py_ssize_t n = D.shape[0], i
+    if covered.shape[0] != n or ypos.shape[0] != n or n == 0:
+        raise ValueError("D, covered and ypos differ in length (or are empty)")
+    out_arr = np.empty(n, dtype=np.float64)
+    cdef double[::1] out = out_arr
+    cdef double total
+    with nogil:
+        for i in range(n):
+            if covered[i]:
+                out[i] = D[i] * (e_pos if ypos[i] == 1 else e_neg)
+            else:
+                out[i] = D[i]
+        total = _np_sum(&out[0], n)
+        for i in range(n):
+            out[i] = out[i] / total
+    return out_arr
