@@ -40,6 +40,8 @@ def test_pruning_keeps_a_prefix(seed, length):
     masks = [rng.random(n) < 0.8 for _ in range(length)]
     kept = prune_rule(list(range(length)), masks, ypos, D, grow, ~grow, n)
     assert 1 <= kept <= length
+    with pytest.raises(ValueError, match="~grow"):  # the PruneSet is the rest
+        prune_rule(list(range(length)), masks, ypos, D, grow, grow, n)
 
 
 def noise_data(n=400, pos_share=0.3, seed=0):

@@ -228,9 +228,12 @@ def prune_rule(conds, masks, ypos, D, grow, prune, n, lengths=None):
     on the PruneSet, with the confidence eq. 4 from the GrowSet. Ties go to
     the shorter rule, so pruning never lengthens a rule. ``lengths``:
     :func:`prefix_lengths` of ``masks`` if already known (``masks`` is then
-    not read and may be ``None``)."""
+    not read and may be ``None``). ``prune`` must be ``~grow``, as
+    :func:`_split` gives them."""
     if not conds:
         return 0
+    if np.any(prune == grow):
+        raise ValueError("prune must be the examples outside grow (~grow)")
     L = len(conds) + 1
     if lengths is None:
         lengths = prefix_lengths(masks, len(D))

@@ -33,7 +33,15 @@ On a dense table the grower calls :func:`grow_dense`, which runs the whole
 GrowRule loop here (the sweeps, the compactions and each chosen
 condition's test of the examples), with nothing returned to Python between
 refinements; the per-call functions above are what ``slipper.grow_rule``,
-its reference and the sparse tables' grower, calls.
+its reference and the sparse tables' grower, calls. There each column is
+swept from both ends, stopping where no cut left can win
+(:func:`_sweep_dense_ends`); ``best_sqrt_thresholds`` sweeps in ascending
+order to the end, the reference it is tested against.
+
+The sums of a boosting round around the grow (the split, the class
+weights, PruneRule's table, the reweighting: :func:`split_grow`,
+:func:`class_sums`, :func:`prune_table`, :func:`reweight`) are here too,
+the very floats numpy gives (:func:`_np_sum`).
 """
 import numpy as np
 cimport numpy as cnp
