@@ -869,25 +869,22 @@ def class_sums(const double[::1] D, const int32_t[::1] ypos, mask=None):
         m = np.ascontiguousarray(mask).view(np.uint8)
         if m.shape[0] != n:
             raise ValueError("mask and D differ in length")
-    buf_arr = np.empty(max(n, 1), dtype=np.float64)
-    cdef double[::1] buf = buf_arr
+    # each class's weights gathered in order, as numpy's masked copies
+    buf_arr = np.empty((2, max(n, 1)), dtype=np.float64)
+    cdef double[:, ::1] buf = buf_arr
     cdef double w_pos, w_neg
     with nogil:
-        # positives from the front of the buffer, negatives from its back
         for i in range(n):
             if masked and not m[i]:
                 continue
             if ypos[i] == 1:
-                buf[k_pos] = D[i]
+                buf[1, k_pos] = D[i]
                 k_pos += 1
             elif ypos[i] == 0:
+                buf[0, k_neg] = D[i]
                 k_neg += 1
-                buf[n - k_neg] = D[i]
-        w_pos = _np_sum(&buf[0], k_pos)
-        # the negatives were written backwards: put them in order
-        for i in range(k_neg // 2):
-            buf[n - k_neg + i], buf[n - 1 - i] = buf[n - 1 - i], buf[n - k_neg + i]
-        w_neg = _np_sum(&buf[n - k_neg], k_neg) if k_neg else 0.0
+        w_pos = _np_sum(&buf[1, 0], k_pos)
+        w_neg = _np_sum(&buf[0, 0], k_neg)
     return w_pos, w_neg
 
 
