@@ -300,12 +300,58 @@ def test_vector_counting_of_every_pass_size_makes_the_same_searches(vector_path,
     vector = core.SLSData(codes, nb, ordinal, w, simd=vector_path)
     scalar = core.SLSData(codes, nb, ordinal, w, simd=False)
     assert vector.n_groups == {40: 6, 80: 12}[n_attrs]
+    # AVX2 and the scalar loops score by the slots' bits here (no missing
+    # slot, no wide attribute), checked against the loops over the
+    # attributes' ranges at every step; AVX-512 scores in vector registers
+    assert vector.by_bits == (vector_path == "avx2") and scalar.by_bits
     for k in (1, 3):
         got = core.sls_search(vector, bits(y), k, 300, 0.2, 0.01, k, check=True)
         want = core.sls_search(scalar, bits(y), k, 300, 0.2, 0.01, k, check=True)
         np.testing.assert_array_equal(got[0], want[0])
         assert got[1:3] == want[1:3]
         np.testing.assert_array_equal(got[3], want[3])
+
+
+@pytest.fixture(scope="module", params=["scalar", "avx2"])
+def bits_path(request):
+    """The paths that score by the slots' bits: the scalar loops (every
+    machine) and AVX2 where the CPU runs it (else skipped, the reason in
+    the test output)."""
+    if request.param not in core._sls.simd_paths():
+        pytest.skip(f"this CPU or build cannot run the SLS kernel's {request.param} "
+                    f"path (it runs: {', '.join(core._sls.simd_paths())})")
+    return request.param
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 40),
+       st.sampled_from([(2, 3), (3, 12), (10, 11), (20, 40)]), st.booleans())
+def test_scoring_by_the_slots_bits_lists_the_loops_ties_in_their_order(bits_path, seed, k,
+                                                                      n_attrs, widths,
+                                                                      nominal_missing):
+    """Scoring by the slots' bits (``SLSData.by_bits``) against the loops
+    over every attribute's ranges, at every specialisation (``check=True``),
+    and the same searches as the loops alone (``by_bits=False``): nominal
+    and ordinal attributes of 2 to 39 values, attributes that straddle two
+    groups of 64 slots, missing nominal values (no slot of their own), so
+    the ties' literal order matters across groups."""
+    codes, nb, ordinal, y, w = random_coded_data(seed, 300, n_attrs, widths, False, False)
+    if nominal_missing:
+        rng = np.random.default_rng(seed)
+        codes[(rng.random(codes.shape) < 0.1) & (ordinal == 0)] = -1
+    by_bits = core.SLSData(codes, nb, ordinal, w, simd=bits_path)
+    loops = core.SLSData(codes, nb, ordinal, w, simd=bits_path, by_bits=False)
+    assert by_bits.by_bits and not loops.by_bits
+    got = core.sls_search(by_bits, bits(y), k, 300, 0.2, 0.01, seed, check=True)
+    want = core.sls_search(loops, bits(y), k, 300, 0.2, 0.01, seed, check=True)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1:3] == want[1:3] and got[4] == want[4]
+    np.testing.assert_array_equal(got[3], want[3])
+    # a missing ordinal value (a slot of its own) or an attribute wider
+    # than a group: the loops score
+    codes[0, int(np.argmax(ordinal))] = -1 if ordinal.any() else codes[0, 0]
+    assert core.SLSData(codes, nb, ordinal, w, simd=bits_path).by_bits == (not ordinal.any())
+    assert not core.SLSData(codes[:, :1], [70], [0], w, simd=bits_path).by_bits
 
 
 def test_moves_on_a_hand_made_case():

@@ -11,7 +11,9 @@ repetition runs 72 searches (the shape's first three classes, k = 1..8,
 three seeds, 5,000 steps, the paper's p_noise and p_restart) with every
 build; printed: the least and the median microseconds per step, and the
 summed score of the searches (equal between builds that search the same).
-``DIR:scalar`` runs that build's scalar loops (``SLSData(simd=False)``).
+``DIR:scalar`` runs that build's scalar loops (``SLSData(simd=False)``);
+``:nobits`` (``DIR:nobits``, ``DIR:scalar:nobits``) scores the candidates
+with the loops over the attributes' ranges (``SLSData(by_bits=False)``).
 """
 import glob
 import importlib.util
@@ -45,9 +47,11 @@ def main():
     y = data.Y.astype(int)
     runs = {}
     for b in builds:
-        root, _, mode = b.partition(":")
+        root, *modes = b.split(":")
         module = load(root)
-        kw = {"simd": False} if mode == "scalar" else {}
+        kw = {"simd": False} if "scalar" in modes else {}
+        if "nobits" in modes:
+            kw["by_bits"] = False
         try:
             sd = module.SLSData(codes, n_bins, ordinal, np.ones(len(data)), **kw)
         except TypeError:  # a build from before the simd switch

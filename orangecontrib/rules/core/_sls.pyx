@@ -35,14 +35,19 @@ scored 16 at a time; and with VPOPCNTDQ the passes over the examples' words
 (the only-covered set, the distances to the kept sets, the misclassified
 examples, a generalisation's newly covered ones) use vector popcounts.
 Same integers, so the same searches as the scalar loops, which every other
-CPU runs.
+CPU runs. Without AVX-512 (the AVX2 path and the scalar loops) the
+candidates are read off the slots' bits: the example's mask in prefix form
+splits the slots the rule leaves open into its lower and its upper bounds,
+and the lowest change and its ties are found over those bits, not
+attribute by attribute (:func:`_best_by_bits`).
 
 The random numbers come from a splitmix64 generator seeded by the caller, so
 a search depends on its seed only.
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport (INT32_MAX, INT32_MIN, INT64_MAX, int8_t, int32_t, int64_t, uint8_t,
+                          uint64_t)
 from libc.math cimport INFINITY, fabs
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
@@ -185,7 +190,9 @@ cdef class SLSData:
     loops; a level name; the searches are the same on every path);
     ``fixed_stride`` (tests: ``False``) lets the scalar loops count with the
     same number of slots per attribute where that is cheap (``stride``; 0
-    on the vector paths, which count from their masks).
+    on the vector paths, which count from their masks); ``by_bits`` (tests
+    and measurements: ``False``) lets the scalar and AVX2 paths score the
+    candidate literals by the slots' bits where they can (``by_bits``).
 
     The bitsets are built here, per attribute: one per value or bin
     (``code = b``), then for an ordinal attribute its literals, the lower
@@ -218,9 +225,11 @@ cdef class SLSData:
     cdef readonly Py_ssize_t m, n_attrs, n_words, n_slots, n_vslots, n_literals, n_groups
     cdef readonly Py_ssize_t stride  # slots per attribute when they are equal (else 0)
     cdef readonly bint unit, simd, vpop
+    cdef readonly bint by_bits       # the scalar or AVX2 path scores by the slots' bits
     cdef readonly str level          # the path of simd_level
 
-    def __init__(self, codes, n_bins, ordinal, w, simd=None, fixed_stride=True):
+    def __init__(self, codes, n_bins, ordinal, w, simd=None, fixed_stride=True,
+                 by_bits=True):
         self.codes_arr = np.ascontiguousarray(codes, dtype=np.int32)
         self.n_bins_arr = np.ascontiguousarray(n_bins, dtype=np.int32)
         self.ordinal_arr = np.ascontiguousarray(ordinal, dtype=np.int8)
@@ -257,6 +266,11 @@ cdef class SLSData:
         self.simd = self.level != "scalar"
         self.vpop = self.level == "avx512"
         self._vector_layout()
+        # every attribute in a group of 64 slots and no ordinal one with a
+        # missing slot: what _best_by_bits reads (AVX-512 scores in vectors)
+        self.by_bits = (bool(by_bits) and self.level in ("scalar", "avx2")
+                        and self.n_groups > 0 and self.wide.shape[0] == 0
+                        and not np.any((np.asarray(self.has_missing) != 0) & ordinal_))
         # histogram slots (n_bins + 1 per attribute: values or bins, then
         # missing), one attribute after the other; for the scalar loops the
         # same number for every attribute (the most any needs) where that
@@ -271,7 +285,8 @@ cdef class SLSData:
             width = np.full(A, widest, dtype=np.int64)
         self.off = (np.cumsum(width) - width).astype(np.int32)
         self.n_slots = int(width.sum())
-        self.masks_arr = np.zeros((m, self.n_groups if self.simd else 0), dtype=np.uint64)
+        self.masks_arr = np.zeros((m, self.n_groups if self.simd or self.by_bits else 0),
+                                  dtype=np.uint64)
         self.masks = self.masks_arr
         self.unit = bool(np.all(self.w_arr == self.w_arr[0]))
         # off[a] + code, or the missing slot off[a] + n_bins[a]; made in place
@@ -335,7 +350,7 @@ cdef class SLSData:
                 v = self.codes[x, a]
                 if v >= 0:
                     self.bits[self.row[a] + v, x >> 6] |= bit
-                if not self.simd or self.voff[a] >= 64 * self.n_groups:
+                if not (self.simd or self.by_bits) or self.voff[a] >= 64 * self.n_groups:
                     continue
                 # the example's slots in prefix form (_vector_layout)
                 nbm = self.nb[a] - 1
@@ -366,7 +381,7 @@ cdef class SLSData:
 
     def __reduce__(self):
         return SLSData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr, self.w_arr,
-                         self.level, self.stride > 0)
+                         self.level, self.stride > 0, self.by_bits)
 
     def __sizeof__(self):
         """The bytes it holds (what a task would copy if it were pickled)."""
@@ -463,6 +478,21 @@ cdef struct Search:
     const int32_t *wide       # (n_wide,) the attributes in no group
     Py_ssize_t n_wide
     int32_t *score_scratch    # (40 A,) for best_literals
+    # scoring by the slots' bits (_best_by_bits; SLSData.by_bits: the scalar
+    # or AVX2 path, no missing slot, no wide attribute): per slot of the
+    # prefix form (64 G of them)
+    # its lower- and upper-bound literal numbers (-1: none), and bitsets of
+    # G words: every value slot, the ordinal attributes' slots, scratch
+    bint by_bits
+    int32_t *lit_lower        # (64 G,)
+    int32_t *lit_upper        # (64 G,)
+    uint64_t *value_slots     # (G,)
+    uint64_t *ordinal_slots   # (G,)
+    uint64_t *allowed         # (G,) the slots rule t leaves open
+    uint64_t *tie_lower       # (G,)
+    uint64_t *tie_upper       # (G,)
+    int64_t *group_best       # (G,)
+    int32_t *prefix           # (64 G,) the scalar loops' counts in prefix form
     uint64_t *plus_bits       # (W,) examples to add (scratch)
     uint64_t *minus_bits      # (W,) examples to subtract (scratch)
     Py_ssize_t row_cost       # cost of counting one example, in slot adds
@@ -1234,6 +1264,186 @@ cdef Py_ssize_t _candidates(Search *s, const int32_t *xv, const int32_t *lo_t,
     return n
 
 
+cdef int _alloc_by_bits(Search *s) except -1:
+    """The slot tables of :func:`_best_by_bits` (``SLSData.by_bits``)."""
+    cdef Py_ssize_t a, l, nbm, G = s.G
+    s.lit_lower = <int32_t *>malloc(64 * G * sizeof(int32_t))
+    s.lit_upper = <int32_t *>malloc(64 * G * sizeof(int32_t))
+    s.value_slots = <uint64_t *>calloc(G, sizeof(uint64_t))
+    s.ordinal_slots = <uint64_t *>calloc(G, sizeof(uint64_t))
+    s.allowed = <uint64_t *>calloc(G, sizeof(uint64_t))
+    s.tie_lower = <uint64_t *>calloc(G, sizeof(uint64_t))
+    s.tie_upper = <uint64_t *>calloc(G, sizeof(uint64_t))
+    s.group_best = <int64_t *>calloc(G, sizeof(int64_t))
+    s.prefix = <int32_t *>calloc(64 * G, sizeof(int32_t))
+    if (s.lit_lower == NULL or s.lit_upper == NULL or s.value_slots == NULL
+            or s.ordinal_slots == NULL or s.allowed == NULL or s.tie_lower == NULL
+            or s.tie_upper == NULL or s.group_best == NULL or s.prefix == NULL):
+        _free_search(s)
+        raise MemoryError()
+    for l in range(64 * G):
+        s.lit_lower[l] = s.lit_upper[l] = -1
+    for a in range(s.A):
+        nbm = s.nb[a] - 1
+        # ordinal: bins 0..nbm-1, a lower bound (literal l) uncovers bins
+        # <= l, an upper bound (literal nbm + l) bins > l; nominal: values
+        for l in range(nbm if s.ordinal[a] else nbm + 1):
+            _set_bit(s.value_slots, s.voff[a] + l)
+            if s.ordinal[a]:
+                _set_bit(s.ordinal_slots, s.voff[a] + l)
+                s.lit_lower[s.voff[a] + l] = <int32_t>(s.lit[a] + l)
+                s.lit_upper[s.voff[a] + l] = <int32_t>(s.lit[a] + nbm + l)
+            else:
+                s.lit_upper[s.voff[a] + l] = <int32_t>(s.lit[a] + l)
+    s.by_bits = True
+    return 0
+
+
+cdef const int32_t *_prefix_form(Search *s, const int32_t *D) noexcept nogil:
+    """The scalar loops' counts ``D`` (histogram slots, ``off``) in the
+    vector code's prefix form (``voff``), for :func:`_best_by_bits`: an
+    ordinal attribute's examples in bins ``<= l`` for ``l = 0..n-2``, a
+    nominal one's per value (no missing slot: ``by_bits``)."""
+    cdef Py_ssize_t a, l, nbm
+    cdef int32_t run
+    cdef const int32_t *d
+    cdef int32_t *p
+    for a in range(s.A):
+        nbm = s.nb[a] - 1
+        d, p = D + s.off[a], s.prefix + s.voff[a]
+        if s.ordinal[a]:
+            run = 0
+            for l in range(nbm):
+                run += d[l]
+                p[l] = run
+        else:
+            for l in range(nbm + 1):
+                p[l] = d[l]
+    return s.prefix
+
+
+cdef inline void _set_bit(uint64_t *bits, Py_ssize_t i) noexcept nogil:
+    bits[i >> 6] |= (<uint64_t>1) << (i & 63)
+
+
+cdef inline void _clear_bit(uint64_t *bits, Py_ssize_t i) noexcept nogil:
+    bits[i >> 6] &= ~((<uint64_t>1) << (i & 63))
+
+
+cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32_t *D,
+                              int32_t total) noexcept nogil:
+    """The literals of :func:`best_literals_prefix`, in the same order, read
+    off the slots' bits: equal weights, counts ``D`` in prefix form with no
+    missing slot and every attribute in a group of 64 slots
+    (``s.by_bits``). Rule ``t`` covers ``x``, so the literals it can take
+    that ``x`` violates are, among the slots it leaves open (an ordinal
+    attribute's bins ``lo..hi-1``, an untested nominal one's values), the
+    lower bounds at the slots of ``x``'s mask (bins ``v..``: change
+    ``D[l]``) and the upper bounds or other values at the others (change
+    ``total - D[l]``). One pass takes the lowest change of each group of
+    64 slots without branching on it, a second lists the literals of that
+    change in the groups that reach it, lower and upper bounds merged by
+    literal number. Replaces a loop over every attribute's ranges
+    (doc/sls.md, "Scoring by the slots' bits")."""
+    cdef Py_ssize_t g, G = s.G, i, a, l, first, n = 0, gl = 0, gu = 0
+    cdef const uint64_t *mx = s.masks + x * G
+    cdef uint64_t lw, uw, wl, wu
+    cdef const int32_t *d
+    cdef int32_t lmin, umax, v, ll, lu
+    cdef int64_t best = INT64_MAX, gb
+    memcpy(s.allowed, s.value_slots, G * sizeof(uint64_t))
+    for i in range(s.n_tested[t]):
+        a = s.tested[t * s.A + i]
+        first = s.voff[a]
+        if not s.ordinal[a]:  # tested: its values are closed
+            for l in range(s.nb[a]):
+                _clear_bit(s.allowed, first + l)
+            continue
+        for l in range(s.lo[t * s.A + a]):
+            _clear_bit(s.allowed, first + l)
+        for l in range(s.hi[t * s.A + a], s.nb[a] - 1):
+            _clear_bit(s.allowed, first + l)
+    for g in range(G):
+        lw = mx[g] & s.ordinal_slots[g] & s.allowed[g]
+        uw = ~mx[g] & s.allowed[g]
+        d = D + 64 * g
+        lmin, umax = INT32_MAX, INT32_MIN
+        while lw:
+            v = d[ctz64(lw)]
+            lw &= lw - 1
+            lmin = v if v < lmin else lmin
+        while uw:
+            v = d[ctz64(uw)]
+            uw &= uw - 1
+            umax = v if v > umax else umax
+        gb = lmin
+        if <int64_t>total - umax < gb:
+            gb = <int64_t>total - umax
+        s.group_best[g] = gb
+        if gb < best:
+            best = gb
+    for g in range(G):
+        s.tie_lower[g] = s.tie_upper[g] = 0
+        if s.group_best[g] != best:
+            continue
+        lw = mx[g] & s.ordinal_slots[g] & s.allowed[g]
+        uw = ~mx[g] & s.allowed[g]
+        d = D + 64 * g
+        while lw:
+            l = ctz64(lw)
+            if d[l] == best:
+                s.tie_lower[g] |= (<uint64_t>1) << l
+            lw &= lw - 1
+        while uw:
+            l = ctz64(uw)
+            if <int64_t>total - d[l] == best:
+                s.tie_upper[g] |= (<uint64_t>1) << l
+            uw &= uw - 1
+    # merge by literal number (an attribute may span two groups)
+    wl, wu = s.tie_lower[0], s.tie_upper[0]
+    while True:
+        while wl == 0 and gl < G - 1:
+            gl += 1
+            wl = s.tie_lower[gl]
+        while wu == 0 and gu < G - 1:
+            gu += 1
+            wu = s.tie_upper[gu]
+        if wl == 0 and wu == 0:
+            break
+        ll = s.lit_lower[64 * gl + ctz64(wl)] if wl else INT32_MAX
+        lu = s.lit_upper[64 * gu + ctz64(wu)] if wu else INT32_MAX
+        if ll < lu:
+            s.ties[n] = ll
+            wl &= wl - 1
+        else:
+            s.ties[n] = lu
+            wu &= wu - 1
+        n += 1
+    return n
+
+
+cdef void _check_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32_t *D,
+                         int32_t total, Py_ssize_t n_ties) noexcept nogil:
+    """Tests: ``s.err = 4`` unless :func:`best_literals_prefix` (the loops
+    over the attributes' ranges) gives the ties of :func:`_best_by_bits`."""
+    cdef Py_ssize_t i, n
+    cdef int32_t *mine = <int32_t *>malloc(max(n_ties, 1) * sizeof(int32_t))
+    if mine == NULL:
+        s.err = 4
+        return
+    memcpy(mine, s.ties, n_ties * sizeof(int32_t))
+    n = best_literals_prefix(D, total, s.A, s.codes + x * s.A, s.lo + t * s.A,
+                             s.hi + t * s.A, s.voff, s.nb, s.lit, s.ordinal, s.has_missing,
+                             s.ties)
+    if n != n_ties:
+        s.err = 4
+    else:
+        for i in range(n):
+            if s.ties[i] != mine[i]:
+                s.err = 4
+    free(mine)
+
+
 cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept nogil:
     """``x`` is a covered negative. A random rule covering ``x`` gets one
     literal that ``x`` violates and the rule can take: a random one with
@@ -1266,14 +1476,18 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
                 t = r
     if t < 0:
         return -1
-    # the literals the rule can take and x violates (free_range)
+    # the literals the rule can take and x violates (free_range): is there
+    # one? (counted in full only for a random move, which needs their number)
     xv, lo_t, hi_t = s.codes + x * A, s.lo + t * A, s.hi + t * A
     for a in range(A):
-        n_free += free_range(xv[a], s.nb[a] - 1, s.ordinal[a], lo_t[a], hi_t[a], rg)
-    if n_free == 0:
+        if free_range(xv[a], s.nb[a] - 1, s.ordinal[a], lo_t[a], hi_t[a], rg):
+            break
+    else:
         return t
     if _uniform(&s.state) < p_noise:  # the r-th of them, in literal order
         counted = False
+        for a in range(A):
+            n_free += free_range(xv[a], s.nb[a] - 1, s.ordinal[a], lo_t[a], hi_t[a], rg)
         r = _randint(&s.state, n_free)
         for a in range(A):
             free_range(xv[a], s.nb[a] - 1, s.ordinal[a], lo_t[a], hi_t[a], rg)
@@ -1314,7 +1528,13 @@ cdef Py_ssize_t _specialise(Search *s, Py_ssize_t x, double p_noise) noexcept no
             if s.check:
                 n_cand_attr = _candidates(s, xv, lo_t, hi_t)
                 _check_kept(s, t, n_cand_attr, n_words, D, tp, tn)
-            if s.avx2:  # the same literals from the counts in prefix form
+            if s.by_bits:  # the same literals from the counts in prefix form
+                if not s.simd:
+                    D = _prefix_form(s, D)
+                n_ties = _best_by_bits(s, t, x, D, <int32_t>(n_pos - n_neg))
+                if s.check:
+                    _check_by_bits(s, t, x, D, <int32_t>(n_pos - n_neg), n_ties)
+            elif s.avx2:
                 n_ties = best_literals_prefix(D, <int32_t>(n_pos - n_neg), A, xv, lo_t, hi_t,
                                               s.voff, s.nb, s.lit, s.ordinal, s.has_missing,
                                               s.ties)
@@ -1384,6 +1604,15 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.kept_next)
     free(s.plus_bits)
     free(s.score_scratch)
+    free(s.lit_lower)
+    free(s.lit_upper)
+    free(s.value_slots)
+    free(s.ordinal_slots)
+    free(s.allowed)
+    free(s.tie_lower)
+    free(s.tie_upper)
+    free(s.group_best)
+    free(s.prefix)
     free(s.minus_bits)
 
 
@@ -1458,6 +1687,10 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         if s.score_scratch == NULL:
             _free_search(s)
             raise MemoryError()
+    if data.by_bits:
+        s.masks = &data.masks[0, 0]
+        s.G = data.n_groups
+        _alloc_by_bits(s)
     if (s.lo == NULL or s.hi == NULL or s.tested == NULL or s.n_tested == NULL
             or s.cov == NULL or s.others == NULL or s.covered == NULL or s.mis == NULL or s.scratch == NULL
             or s.only == NULL or s.only_pos == NULL or s.only_neg == NULL or s.words == NULL
