@@ -364,3 +364,49 @@ def test_parallel_config_n_jobs_reaches_thread_loops():
     finally:
         S._search_batch = original
     assert seen and "MainThread" not in seen
+
+
+def test_a_fit_leaves_the_older_objects_out_of_the_collectors_passes_and_restores_them(
+        titanic, monkeypatch):
+    """``base.heap_frozen``: during a fit the objects that existed before
+    it are frozen (``gc.freeze``), after it (also after an error, and after
+    fits in two threads at once) nothing is; a program's own freeze is
+    left as it was; the model is the same."""
+    import gc
+    import threading
+
+    from orangecontrib.rules import EVCRuleLearner
+
+    assert gc.get_freeze_count() == 0
+    seen = []
+    original = EVCRuleLearner.fit_rules
+
+    def spy(self, data, enc):
+        seen.append(gc.get_freeze_count())
+        return original(self, data, enc)
+
+    monkeypatch.setattr(EVCRuleLearner, "fit_rules", spy)
+    model = EVCRuleLearner()(titanic)
+    assert seen[0] > 1000 and gc.get_freeze_count() == 0
+    gc.freeze()  # a program's own freeze stays; the same rules either way
+    try:
+        again = EVCRuleLearner()(titanic)
+        assert gc.get_freeze_count() > 1000  # not unfrozen by the fit
+    finally:
+        gc.unfreeze()
+    assert [str(r) for r in again.rule_list] == [str(r) for r in model.rule_list]
+
+    def fail(self, data, enc):
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(EVCRuleLearner, "fit_rules", fail)
+    with pytest.raises(RuntimeError, match="stop"):
+        EVCRuleLearner()(titanic)
+    assert gc.get_freeze_count() == 0
+    monkeypatch.setattr(EVCRuleLearner, "fit_rules", spy)
+    threads = [threading.Thread(target=EVCRuleLearner(), args=(titanic,)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert gc.get_freeze_count() == 0 and all(n > 0 for n in seen)
