@@ -403,8 +403,8 @@ def heap_frozen():
     Python objects (rule sets, conditions, rules); each time they pass a
     quarter of the older objects the collector walks every object of the
     process, which in Orange (its widgets, scikit-learn, Qt) is hundreds
-    of thousands: measured 0.39 s of a 3.8 s SLS fit in two such passes.
-    The fit's own garbage is collected as usual. A program that froze
+    of thousands (doc/architecture.md). The fit's own garbage is
+    collected as usual. A program that froze
     objects itself keeps them frozen: then the fits leave the collector
     alone."""
     global _frozen_fits, _froze
