@@ -354,6 +354,68 @@ def test_scoring_by_the_slots_bits_lists_the_loops_ties_in_their_order(bits_path
     assert not core.SLSData(codes[:, :1], [70], [0], w, simd=bits_path).by_bits
 
 
+def reference_differences(data, plus, minus):
+    """Per slot, the examples of ``plus`` (a boolean mask) minus those of
+    ``minus`` (numpy): from their histogram slots on the scalar path, from
+    their 64-bit masks per group of slots on the vector paths (bit ``i`` of
+    group ``g``: slot ``64 g + i``)."""
+    if data.simd:
+        slot_bits = np.unpackbits(data.masks_arr.view(np.uint8), axis=1, bitorder="little")
+        return (slot_bits[plus].sum(axis=0, dtype=np.int64)
+                - slot_bits[minus].sum(axis=0, dtype=np.int64))[:data.n_vslots]
+    want = np.zeros(data.n_slots, dtype=np.int64)
+    np.add.at(want, data.slots_arr[plus].ravel(), 1)
+    np.add.at(want, data.slots_arr[minus].ravel(), -1)
+    return want
+
+
+@pytest.fixture(scope="module", params=["scalar", "avx2", "avx512bw", "avx512"])
+def count_path(request):
+    """Every path of the SLS kernel's counting this CPU runs (the others
+    skipped, the reason in the test output)."""
+    if request.param not in core._sls.simd_paths():
+        pytest.skip(f"this CPU or build cannot run the SLS kernel's {request.param} "
+                    f"path (it runs: {', '.join(core._sls.simd_paths())})")
+    return request.param
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 30, 95, 96, 97, 700, 2031, 2033, 4500]),
+       st.integers(1, 40), st.sampled_from([(2, 3), (10, 11), (3, 30)]), st.booleans(),
+       st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_counting_gives_each_slots_examples(count_path, seed, m, n_attrs, widths, missing,
+                                            p_plus, p_minus):
+    """``d[slot] +=`` the examples of one bitset minus those of another, on
+    each path, against numpy on the examples' slots (histogram slots on the
+    scalar path, their 64-bit masks on the vector paths): few examples and
+    many (the AVX2 path adds 96 or more by bit-sliced counters: blocks of
+    sixteen, byte counters emptied every 127 blocks), one to six groups of
+    64 slots (a pass of up to four groups with AVX2), overlapping bitsets."""
+    codes, nb, ordinal, _, _ = random_coded_data(seed, m, n_attrs, widths, missing, False)
+    data = core.SLSData(codes, nb, ordinal, np.ones(m), simd=count_path)
+    assert data.level == count_path
+    rng = np.random.default_rng(seed + 1)
+    plus, minus = rng.random(m) < p_plus, rng.random(m) < p_minus
+    got = core._sls.count_differences(data, bits(plus), bits(minus))
+    np.testing.assert_array_equal(got, reference_differences(data, plus, minus))
+
+
+def test_counting_many_examples_in_one_slot(count_path):
+    """Thousands of examples in the same slots (a nominal attribute of one
+    value, an ordinal one of two bins): the AVX2 path's byte counters of
+    the sixteens are emptied before they overflow."""
+    m = 9000
+    codes = np.zeros((m, 2), np.int32)
+    codes[::3, 1] = 1
+    data = core.SLSData(codes, [1, 2], [0, 1], np.ones(m), simd=count_path)
+    plus = np.ones(m, bool)
+    minus = np.zeros(m, bool)
+    minus[::7] = True
+    got = core._sls.count_differences(data, bits(plus), bits(minus))
+    np.testing.assert_array_equal(got, reference_differences(data, plus, minus))
+    assert got[0] == m - minus.sum() == 7714  # the nominal value's slot comes first
+
+
 def test_moves_on_a_hand_made_case():
     # nominal A, B with values 0/1; positives: A=0; rule set {A=1 AND B=0}
     codes = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], np.int32)

@@ -61,7 +61,7 @@ cdef extern from "_sls_count.h" nogil:
     int avx2_available "rules_sls_avx2_available"()
     void count_packed_avx2 "rules_sls_count_packed_avx2"(
         const uint64_t *masks, Py_ssize_t G, const uint64_t *plus, const uint64_t *minus,
-        Py_ssize_t W, int32_t *d)
+        Py_ssize_t W, int32_t *d, int32_t *idx, Py_ssize_t n)
     Py_ssize_t best_literals_prefix "rules_sls_best_literals_prefix"(
         const int32_t *D, int32_t total, Py_ssize_t A, const int32_t *xv, const int32_t *lo,
         const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
@@ -475,6 +475,7 @@ cdef struct Search:
     bint vpop                 # and passes over words with vector popcounts (equal weights)
     const uint64_t *masks     # (m, G) the slots of each example per group of 64
     Py_ssize_t G
+    int32_t *order            # (m + 64,) AVX2: the examples to count, listed (scratch)
     const int32_t *wide       # (n_wide,) the attributes in no group
     Py_ssize_t n_wide
     int32_t *score_scratch    # (40 A,) for best_literals
@@ -886,12 +887,14 @@ cdef inline void _add_prefix(Search *s, Py_ssize_t x, Py_ssize_t a, int32_t *d,
 
 
 cdef void _add_differences(Search *s, const uint64_t *plus, const uint64_t *minus,
-                           int32_t *d) noexcept nogil:
+                           int32_t *d, Py_ssize_t n) noexcept nogil:
     """``d[slot] +=`` the examples of ``plus`` minus those of ``minus`` in
     the slot, for every attribute: with vector registers for the
     attributes in groups of 64 slots when the CPU has them (``_sls_count.h``,
     the slots in prefix form, ``SLSData._vector_layout``), else one add per
-    example and attribute (histogram slots)."""
+    example and attribute (histogram slots). ``n``: how many examples the
+    two hold together (-1: not known), which tells the AVX2 path whether
+    any side may be many."""
     cdef Py_ssize_t i, x, a, j
     cdef uint64_t word
     if not s.simd:
@@ -902,7 +905,7 @@ cdef void _add_differences(Search *s, const uint64_t *plus, const uint64_t *minu
                 _count_rows(s, minus[j], j, d, -1)
         return
     if s.avx2:
-        count_packed_avx2(s.masks, s.G, plus, minus, s.W, d)
+        count_packed_avx2(s.masks, s.G, plus, minus, s.W, d, s.order, n)
     else:
         count_packed(s.masks, s.G, plus, minus, s.W, d)
     for i in range(s.n_wide):
@@ -1071,18 +1074,18 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
                 s.plus_bits[j] = (now & ~before & s.pos[j]) | (before & ~now & ~s.pos[j])
                 s.minus_bits[j] = (before & ~now & s.pos[j]) | (now & ~before & ~s.pos[j])
                 kb[j] = now
-        _add_differences(s, s.plus_bits, s.minus_bits, d)
+        _add_differences(s, s.plus_bits, s.minus_bits, d, n_diff)
         return d
     if cost * rc < pop and n_only == cost:  # the set's examples
         memset(d, 0, S * sizeof(int32_t))
-        _add_differences(s, s.only_pos, s.only_neg, d)
+        _add_differences(s, s.only_pos, s.only_neg, d, n_only)
     elif cost * rc < pop:  # all examples' but those outside the set
         memcpy(d, s.all_diff, S * sizeof(int32_t))
         for j in range(W):
             out = s.valid[j] & ~s.only[j]
             s.plus_bits[j] = out & ~s.pos[j]
             s.minus_bits[j] = out & s.pos[j]
-        _add_differences(s, s.plus_bits, s.minus_bits, d)
+        _add_differences(s, s.plus_bits, s.minus_bits, d, s.n_valid - n_only)
     else:  # popcounts of every bin's bitset, into histogram slots or prefix form
         if s.vpop:
             _list_words(s)
@@ -1614,6 +1617,7 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.group_best)
     free(s.prefix)
     free(s.minus_bits)
+    free(s.order)
 
 
 cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssize_t k,
@@ -1684,7 +1688,9 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         s.n_wide = data.wide.shape[0]
         s.row_cost = (AVX2_ROW_COST if s.avx2 else SIMD_ROW_COST) * s.G + s.n_wide
         s.score_scratch = <int32_t *>malloc(40 * s.A * sizeof(int32_t))
-        if s.score_scratch == NULL:
+        if s.avx2:
+            s.order = <int32_t *>malloc((s.m + 64) * sizeof(int32_t))
+        if s.score_scratch == NULL or (s.avx2 and s.order == NULL):
             _free_search(s)
             raise MemoryError()
     if data.by_bits:
@@ -1710,7 +1716,7 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
         s.plus_bits[j] = s.valid[j] & s.pos[j]
         s.minus_bits[j] = s.valid[j] & ~s.pos[j]
     if s.unit:
-        _add_differences(s, s.plus_bits, s.minus_bits, s.all_diff)
+        _add_differences(s, s.plus_bits, s.minus_bits, s.all_diff, s.n_valid)
     return 0
 
 
@@ -1791,6 +1797,24 @@ def empty_rules(SLSData data, Py_ssize_t k):
     out[:, :, 0] = np.where(data.ordinal_arr != 0, 0, -1)
     out[:, :, 1] = np.where(data.ordinal_arr != 0, data.n_bins_arr - 1, -1)
     return out
+
+
+def count_differences(SLSData data, plus, minus):
+    """Per slot, the examples of the bitset ``plus`` minus those of
+    ``minus`` in it, as a search counts them (``_add_differences``: histogram
+    slots on the scalar path, the prefix form of ``SLSData._vector_layout``
+    on the vector paths, ``data.n_vslots`` of them). For tests."""
+    plus_arr, minus_arr = _check_pos(data, plus), _check_pos(data, minus)
+    cdef const uint64_t[::1] p = plus_arr, q = minus_arr
+    cdef Search s
+    _alloc_search(&s, data, p, 1, 0)
+    out = np.zeros(max(s.DS, 1), dtype=np.int32)
+    cdef int32_t[::1] d = out
+    try:
+        _add_differences(&s, &p[0], &q[0], &d[0], -1)
+    finally:
+        _free_search(&s)
+    return out[:s.DS]
 
 
 def sls_move(SLSData data, pos, rules_in, Py_ssize_t x, double p_noise=0.0,

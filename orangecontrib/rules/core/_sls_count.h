@@ -16,8 +16,9 @@
  * With AVX2 (no mask registers, 16 vector registers of 256 bits) the
  * same counts take two byte registers per group, and an example's mask is
  * spread to bytes by a broadcast, a byte shuffle and a compare
- * (rules_sls_spread); the scoring reads the counts in prefix form with
- * scalar loops (rules_sls_best_literals_prefix).
+ * (RULES_SLS_SPREAD); many examples are added by bit-sliced counters
+ * instead (rules_sls_sliced_avx2). The scoring reads the counts in prefix
+ * form with scalar loops (rules_sls_best_literals_prefix).
  *
  * The counts are exact integers, so the search makes the same choices as
  * with the scalar loops of core/_sls.pyx on any CPU. Only x86-64 with GCC or
@@ -233,7 +234,7 @@ static RULES_AVX2 void rules_sls_chunk2_##N(                                    
     int since = 0;                                                                \
     for (int g = 0; g < 2 * N; g++) acc[g] = _mm256_setzero_si256();              \
     for (ptrdiff_t j = 0; j < W; j++) {                                           \
-        uint64_t word = plus[j];                                                  \
+        uint64_t word = plus ? plus[j] : 0;                                       \
         while (word) {                                                            \
             const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
             word &= word - 1;                                                     \
@@ -244,7 +245,7 @@ static RULES_AVX2 void rules_sls_chunk2_##N(                                    
             }                                                                     \
             if (++since == 127) { RULES_SLS_FLUSH2(acc, N, d + 64 * g0); since = 0; } \
         }                                                                         \
-        word = minus[j];                                                          \
+        word = minus ? minus[j] : 0;                                              \
         while (word) {                                                            \
             const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
             word &= word - 1;                                                     \
@@ -267,16 +268,177 @@ static const rules_sls_chunk_fn rules_sls_chunks2[RULES_SLS_MAX_CHUNK2 + 1] = {
     NULL, rules_sls_chunk2_1, rules_sls_chunk2_2, rules_sls_chunk2_3, rules_sls_chunk2_4,
     rules_sls_chunk2_5, rules_sls_chunk2_6};
 
-/* rules_sls_count_packed with AVX2: one pass over the examples per six
- * groups (12 of the 16 vector registers; the compiler reads the three
- * constants from memory where it must), so forty attributes of ten bins
- * (six groups) take one pass instead of two */
+/* ---- AVX2, many examples: bit-sliced counters (Harley-Seal) ----
+ *
+ * Four groups' masks of an example are one 256-bit vector. Sixteen
+ * examples are added up by a tree of carry-save adders (each a full adder
+ * on every bit: 5 logic instructions) into four bit planes, the counts'
+ * bits 1, 2, 4 and 8, which carry over to the next sixteen; the tree's
+ * carry out of the top plane (16) is spread to byte counters once per
+ * sixteen examples, the planes once at the end. About 5 logic
+ * instructions an example for four groups, against 9 a group when each
+ * example is spread to bytes. */
+#define RULES_SLS_CSA(h, l, a, b, c) do {                                         \
+    __m256i u_ = _mm256_xor_si256(a, b);                                          \
+    h = _mm256_or_si256(_mm256_and_si256(a, b), _mm256_and_si256(u_, c));         \
+    l = _mm256_xor_si256(u_, c);                                                  \
+} while (0)
+
+/* the 64 bits of the word *w as 64 bytes, -1 where set, subtracted `times`
+ * times (1..8) from the two byte counters acc[0], acc[1] */
+static RULES_AVX2 inline void rules_sls_spread_sub(const uint64_t *w, __m256i *acc, int times) {
+    const __m256i shuf_lo = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                             2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i shuf_hi = _mm256_setr_epi8(4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5,
+                                             6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7);
+    const __m256i bits = _mm256_set1_epi64x((long long)0x8040201008040201ULL);
+    __m256i lo, hi;
+    RULES_SLS_SPREAD(w, lo, hi);
+    for (int i = 0; i < times; i++) {
+        acc[0] = _mm256_sub_epi8(acc[0], lo);
+        acc[1] = _mm256_sub_epi8(acc[1], hi);
+    }
+}
+
+/* d[slot] += weight * (the byte counters acc of n groups), and clear them */
+static RULES_AVX2 inline void rules_sls_flush_weighted(__m256i *acc, ptrdiff_t n_groups,
+                                                       int32_t weight, int32_t *d) {
+    const __m256i wv = _mm256_set1_epi32(weight);
+    for (ptrdiff_t g = 0; g < 2 * n_groups; g++) {
+        __m256i *q = (__m256i *)(d + 32 * g);
+        __m128i lo = _mm256_castsi256_si128(acc[g]), hi = _mm256_extracti128_si256(acc[g], 1);
+        __m256i v[4] = {_mm256_cvtepi8_epi32(lo), _mm256_cvtepi8_epi32(_mm_srli_si128(lo, 8)),
+                        _mm256_cvtepi8_epi32(hi), _mm256_cvtepi8_epi32(_mm_srli_si128(hi, 8))};
+        for (int i = 0; i < 4; i++)
+            _mm256_storeu_si256(q + i, _mm256_add_epi32(_mm256_loadu_si256(q + i),
+                                                        _mm256_mullo_epi32(v[i], wv)));
+        acc[g] = _mm256_setzero_si256();
+    }
+}
+
+/* d[slot] += sign * (the examples idx[0..n) in the slot), for the groups
+ * g0..g0+lanes-1 (lanes <= 4) */
+static RULES_AVX2 void rules_sls_sliced_avx2(const uint64_t *masks, ptrdiff_t G, ptrdiff_t g0,
+                                             ptrdiff_t lanes, const int32_t *idx, ptrdiff_t n,
+                                             int32_t sign, int32_t *d) {
+    const __m256i keep = _mm256_setr_epi64x(-1, lanes > 1 ? -1 : 0, lanes > 2 ? -1 : 0,
+                                            lanes > 3 ? -1 : 0);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i ones = zero, twos = zero, fours = zero, eights = zero, sixteens;
+    __m256i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, in[16];
+    __m256i acc[8];
+    uint64_t word[4] __attribute__((aligned(32)));
+    int blocks = 0;
+    for (int g = 0; g < 8; g++) acc[g] = zero;
+    for (ptrdiff_t i = 0; i < n; i += 16) {
+        for (int k = 0; k < 16; k++) {
+            if (i + k >= n)
+                in[k] = zero;
+            else if (lanes == 4)
+                in[k] = _mm256_loadu_si256((const __m256i *)(masks + (ptrdiff_t)idx[i + k] * G + g0));
+            else  /* the lanes past the last group are not read */
+                in[k] = _mm256_maskload_epi64(
+                    (const long long *)(masks + (ptrdiff_t)idx[i + k] * G + g0), keep);
+        }
+        RULES_SLS_CSA(twos_a, ones, ones, in[0], in[1]);
+        RULES_SLS_CSA(twos_b, ones, ones, in[2], in[3]);
+        RULES_SLS_CSA(fours_a, twos, twos, twos_a, twos_b);
+        RULES_SLS_CSA(twos_a, ones, ones, in[4], in[5]);
+        RULES_SLS_CSA(twos_b, ones, ones, in[6], in[7]);
+        RULES_SLS_CSA(fours_b, twos, twos, twos_a, twos_b);
+        RULES_SLS_CSA(eights_a, fours, fours, fours_a, fours_b);
+        RULES_SLS_CSA(twos_a, ones, ones, in[8], in[9]);
+        RULES_SLS_CSA(twos_b, ones, ones, in[10], in[11]);
+        RULES_SLS_CSA(fours_a, twos, twos, twos_a, twos_b);
+        RULES_SLS_CSA(twos_a, ones, ones, in[12], in[13]);
+        RULES_SLS_CSA(twos_b, ones, ones, in[14], in[15]);
+        RULES_SLS_CSA(fours_b, twos, twos, twos_a, twos_b);
+        RULES_SLS_CSA(eights_b, fours, fours, fours_a, fours_b);
+        RULES_SLS_CSA(sixteens, eights, eights, eights_a, eights_b);
+        _mm256_store_si256((__m256i *)word, sixteens);
+        for (ptrdiff_t l = 0; l < lanes; l++)
+            if (word[l]) rules_sls_spread_sub(word + l, acc + 2 * l, 1);
+        if (++blocks == 127) {  /* before a byte counter can overflow */
+            rules_sls_flush_weighted(acc, lanes, 16 * sign, d + 64 * g0);
+            blocks = 0;
+        }
+    }
+    rules_sls_flush_weighted(acc, lanes, 16 * sign, d + 64 * g0);
+    {   /* what the planes hold: at most 15 in a slot */
+        __m256i planes[4] = {ones, twos, fours, eights};
+        for (int p = 0; p < 4; p++) {
+            _mm256_store_si256((__m256i *)word, planes[p]);
+            for (ptrdiff_t l = 0; l < lanes; l++)
+                if (word[l]) rules_sls_spread_sub(word + l, acc + 2 * l, 1 << p);
+        }
+    }
+    rules_sls_flush_weighted(acc, lanes, sign, d + 64 * g0);
+}
+
+/* the examples of the bitset b (W words) as indices, ascending; returns
+ * how many. Every CPU with AVX2 has BMI1 (trailing zeros and lowest-bit
+ * clear in one instruction each); eight indices are written per non-zero
+ * word whatever its count, so idx needs room for 64 past the last one. */
+static __attribute__((target("avx2,bmi,popcnt"))) ptrdiff_t rules_sls_list(
+        const uint64_t *b, ptrdiff_t W, int32_t *idx) {
+    ptrdiff_t n = 0;
+    for (ptrdiff_t j = 0; j < W; j++) {
+        uint64_t word = b[j];
+        if (!word) continue;
+        int count = __builtin_popcountll(word);
+        int32_t base = (int32_t)(64 * j), *out = idx + n;
+        for (int i = 0; i < 8; i++) {
+            out[i] = base + (int32_t)__builtin_ctzll(word);
+            word &= word - 1;
+        }
+        for (int i = 8; i < count; i++) {
+            out[i] = base + (int32_t)__builtin_ctzll(word);
+            word &= word - 1;
+        }
+        n += count;
+    }
+    return n;
+}
+
+/* rules_sls_count_packed with AVX2. The examples of plus and of minus,
+ * each side by bit-sliced counters if it has RULES_SLS_SLICED or more
+ * (listed in idx, which has room for 64 more than the examples; one pass
+ * per four groups), else each example spread to bytes, one pass over them
+ * per six groups (12 of the 16 vector registers; the compiler reads the
+ * three constants from memory where it must), so forty attributes of ten
+ * bins (six groups) take one pass instead of two. n: the examples of
+ * plus and minus together if the caller knows it (else -1). */
+#ifndef RULES_SLS_SLICED
+#define RULES_SLS_SLICED 96
+#endif
 static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
                                         const uint64_t *plus, const uint64_t *minus,
-                                        ptrdiff_t W, int32_t *d) {
-    for (ptrdiff_t g0 = 0; g0 < G; g0 += RULES_SLS_MAX_CHUNK2) {
-        ptrdiff_t n = G - g0 < RULES_SLS_MAX_CHUNK2 ? G - g0 : RULES_SLS_MAX_CHUNK2;
-        rules_sls_chunks2[n](masks, G, g0, plus, minus, W, d);
+                                        ptrdiff_t W, int32_t *d, int32_t *idx, ptrdiff_t n) {
+    ptrdiff_t np = 0, nm = 0;
+    if (n >= 0 && n < RULES_SLS_SLICED) {  /* both sides few */
+        for (ptrdiff_t g0 = 0; g0 < G; g0 += RULES_SLS_MAX_CHUNK2) {
+            ptrdiff_t k = G - g0 < RULES_SLS_MAX_CHUNK2 ? G - g0 : RULES_SLS_MAX_CHUNK2;
+            rules_sls_chunks2[k](masks, G, g0, plus, minus, W, d);
+        }
+        return;
+    }
+    for (ptrdiff_t j = 0; j < W; j++) {
+        np += __builtin_popcountll(plus[j]);
+        nm += __builtin_popcountll(minus[j]);
+    }
+    const uint64_t *few_plus = np < RULES_SLS_SLICED ? plus : NULL;
+    const uint64_t *few_minus = nm < RULES_SLS_SLICED ? minus : NULL;
+    if (few_plus || few_minus)
+        for (ptrdiff_t g0 = 0; g0 < G; g0 += RULES_SLS_MAX_CHUNK2) {
+            ptrdiff_t k = G - g0 < RULES_SLS_MAX_CHUNK2 ? G - g0 : RULES_SLS_MAX_CHUNK2;
+            rules_sls_chunks2[k](masks, G, g0, few_plus, few_minus, W, d);
+        }
+    for (int side = 0; side < 2; side++) {
+        if (side ? few_minus != NULL : few_plus != NULL) continue;
+        ptrdiff_t listed = rules_sls_list(side ? minus : plus, W, idx);
+        for (ptrdiff_t g0 = 0; g0 < G; g0 += 4)
+            rules_sls_sliced_avx2(masks, G, g0, G - g0 < 4 ? G - g0 : 4, idx, listed,
+                                  side ? -1 : 1, d);
     }
 }
 
@@ -501,8 +663,8 @@ static int rules_sls_simd_available(void) { return 0; }
 static int rules_sls_avx2_available(void) { return 0; }
 static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
                                         const uint64_t *plus, const uint64_t *minus,
-                                        ptrdiff_t W, int32_t *d) {
-    (void)masks; (void)G; (void)plus; (void)minus; (void)W; (void)d;
+                                        ptrdiff_t W, int32_t *d, int32_t *idx, ptrdiff_t n) {
+    (void)masks; (void)G; (void)plus; (void)minus; (void)W; (void)d; (void)idx; (void)n;
 }
 static int rules_sls_vpopcnt_available(void) { return 0; }
 static void rules_sls_only_set(const uint64_t *cov, const uint64_t *others, const uint64_t *pos,
