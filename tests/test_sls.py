@@ -402,18 +402,22 @@ def test_counting_gives_each_slots_examples(count_path, seed, m, n_attrs, widths
 
 def test_counting_many_examples_in_one_slot(count_path):
     """Thousands of examples in the same slots (a nominal attribute of one
-    value, an ordinal one of two bins): the AVX2 path's byte counters of
-    the sixteens are emptied before they overflow."""
+    value, an ordinal one of two bins) and a nominal attribute with missing
+    values: the AVX2 path's byte counters of the sixteens are emptied
+    before they overflow, and the scalar loops' bit-sliced counts (in
+    prefix form) become histogram slots, the missing ones' too."""
     m = 9000
-    codes = np.zeros((m, 2), np.int32)
+    codes = np.zeros((m, 3), np.int32)
     codes[::3, 1] = 1
-    data = core.SLSData(codes, [1, 2], [0, 1], np.ones(m), simd=count_path)
+    codes[:, 2] = np.arange(m) % 4 - 1  # values 0, 1, 2 and missing
+    data = core.SLSData(codes, [1, 2, 3], [0, 1, 0], np.ones(m), simd=count_path)
+    assert data.by_bits == (count_path in ("scalar", "avx2"))
     plus = np.ones(m, bool)
     minus = np.zeros(m, bool)
-    minus[::7] = True
+    minus[::100] = True  # few: counted one by one, the others bit-sliced
     got = core._sls.count_differences(data, bits(plus), bits(minus))
     np.testing.assert_array_equal(got, reference_differences(data, plus, minus))
-    assert got[0] == m - minus.sum() == 7714  # the nominal value's slot comes first
+    assert got[0] == m - minus.sum() == 8910  # the nominal value's slot comes first
 
 
 def test_moves_on_a_hand_made_case():

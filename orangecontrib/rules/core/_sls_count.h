@@ -20,6 +20,9 @@
  * instead (rules_sls_sliced_avx2). The scoring reads the counts in prefix
  * form with scalar loops (rules_sls_best_literals_prefix).
  *
+ * The scalar loops count many examples by bit-sliced counters in plain C
+ * (rules_sls_sliced, for every compiler and CPU).
+ *
  * The counts are exact integers, so the search makes the same choices as
  * with the scalar loops of core/_sls.pyx on any CPU. Only x86-64 with GCC or
  * Clang builds the vector code; it runs where the CPU has AVX2 or
@@ -92,6 +95,69 @@ static ptrdiff_t rules_sls_best_literals_prefix(
             rules_sls_keep(total - d[l - nbm], lit + (int32_t)l, &best, &n_ties, ties);
     }
     return n_ties;
+}
+
+/* Bit-sliced counting in plain C, for the scalar path on any compiler and
+ * CPU: out[64 g + i] += the examples idx[0..n) whose mask of group g has
+ * bit i, for the G <= RULES_SLS_SLICED_GROUPS groups. Per group, sixteen
+ * examples' masks go through a tree of carry-save adders (a full adder on
+ * every bit of a 64-bit word: five logic operations) into the count's bits
+ * of weight 1, 2, 4 and 8, which carry over to the next sixteen; the carry
+ * of weight 16 is added to the higher bits by a ripple of half adders
+ * (mostly one or two). So an example costs about six operations a group
+ * of 64 slots, whatever its bits, and the bits become counts once, at the
+ * end. */
+#define RULES_SLS_SLICED_GROUPS 32
+#define RULES_SLS_CSA64(h, l, a, b, c) do {                                       \
+    uint64_t u_ = (a) ^ (b);                                                      \
+    h = ((a) & (b)) | (u_ & (c));                                                 \
+    l = u_ ^ (c);                                                                 \
+} while (0)
+
+static void rules_sls_sliced(const uint64_t *masks, ptrdiff_t G, const int32_t *idx,
+                             ptrdiff_t n, int32_t *out) {
+    static const uint64_t none[RULES_SLS_SLICED_GROUPS] = {0};
+    uint64_t planes[RULES_SLS_SLICED_GROUPS][32];  /* bit q of the counts: weight 2^q */
+    const uint64_t *row[16];
+    for (ptrdiff_t g = 0; g < G; g++)
+        for (int q = 0; q < 32; q++) planes[g][q] = 0;
+    for (ptrdiff_t i = 0; i < n; i += 16) {
+        for (int k = 0; k < 16; k++)
+            row[k] = i + k < n ? masks + (ptrdiff_t)idx[i + k] * G : none;
+        for (ptrdiff_t g = 0; g < G; g++) {
+            uint64_t *p = planes[g];
+            uint64_t ones = p[0], twos = p[1], fours = p[2], eights = p[3];
+            uint64_t twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, carry;
+            RULES_SLS_CSA64(twos_a, ones, ones, row[0][g], row[1][g]);
+            RULES_SLS_CSA64(twos_b, ones, ones, row[2][g], row[3][g]);
+            RULES_SLS_CSA64(fours_a, twos, twos, twos_a, twos_b);
+            RULES_SLS_CSA64(twos_a, ones, ones, row[4][g], row[5][g]);
+            RULES_SLS_CSA64(twos_b, ones, ones, row[6][g], row[7][g]);
+            RULES_SLS_CSA64(fours_b, twos, twos, twos_a, twos_b);
+            RULES_SLS_CSA64(eights_a, fours, fours, fours_a, fours_b);
+            RULES_SLS_CSA64(twos_a, ones, ones, row[8][g], row[9][g]);
+            RULES_SLS_CSA64(twos_b, ones, ones, row[10][g], row[11][g]);
+            RULES_SLS_CSA64(fours_a, twos, twos, twos_a, twos_b);
+            RULES_SLS_CSA64(twos_a, ones, ones, row[12][g], row[13][g]);
+            RULES_SLS_CSA64(twos_b, ones, ones, row[14][g], row[15][g]);
+            RULES_SLS_CSA64(fours_b, twos, twos, twos_a, twos_b);
+            RULES_SLS_CSA64(eights_b, fours, fours, fours_a, fours_b);
+            RULES_SLS_CSA64(carry, eights, eights, eights_a, eights_b);
+            p[0] = ones; p[1] = twos; p[2] = fours; p[3] = eights;
+            for (int q = 4; carry; q++) {  /* count < 2^32: q stays below 32 */
+                uint64_t t = p[q] & carry;
+                p[q] ^= carry;
+                carry = t;
+            }
+        }
+    }
+    for (ptrdiff_t g = 0; g < G; g++)
+        for (int q = 0; q < 32; q++) {
+            uint64_t w = planes[g][q];
+            if (!w) continue;
+            for (int b = 0; b < 64; b++)
+                out[64 * g + b] += (int32_t)(((w >> b) & 1u) << q);
+        }
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
