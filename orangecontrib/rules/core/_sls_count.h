@@ -114,6 +114,28 @@ static ptrdiff_t rules_sls_best_literals_prefix(
     l = u_ ^ (c);                                                                 \
 } while (0)
 
+/* The tree of carry-save adders (full adders CSA on values of type T):
+ * the sixteen inputs in(0)..in(15) added to the bit planes ones, twos,
+ * fours and eights; the carry of weight 16 comes out in carry. */
+#define RULES_SLS_SIXTEEN(T, CSA, in, ones, twos, fours, eights, carry) do {       \
+    T ta_, tb_, fa_, fb_, ea_, eb_;                                               \
+    CSA(ta_, ones, ones, in(0), in(1));                                           \
+    CSA(tb_, ones, ones, in(2), in(3));                                           \
+    CSA(fa_, twos, twos, ta_, tb_);                                               \
+    CSA(ta_, ones, ones, in(4), in(5));                                           \
+    CSA(tb_, ones, ones, in(6), in(7));                                           \
+    CSA(fb_, twos, twos, ta_, tb_);                                               \
+    CSA(ea_, fours, fours, fa_, fb_);                                             \
+    CSA(ta_, ones, ones, in(8), in(9));                                           \
+    CSA(tb_, ones, ones, in(10), in(11));                                         \
+    CSA(fa_, twos, twos, ta_, tb_);                                               \
+    CSA(ta_, ones, ones, in(12), in(13));                                         \
+    CSA(tb_, ones, ones, in(14), in(15));                                         \
+    CSA(fb_, twos, twos, ta_, tb_);                                               \
+    CSA(eb_, fours, fours, fa_, fb_);                                             \
+    CSA(carry, eights, eights, ea_, eb_);                                         \
+} while (0)
+
 static void rules_sls_sliced(const uint64_t *masks, ptrdiff_t G, const int32_t *idx,
                              ptrdiff_t n, int32_t *out) {
     static const uint64_t none[RULES_SLS_SLICED_GROUPS] = {0};
@@ -126,23 +148,11 @@ static void rules_sls_sliced(const uint64_t *masks, ptrdiff_t G, const int32_t *
             row[k] = i + k < n ? masks + (ptrdiff_t)idx[i + k] * G : none;
         for (ptrdiff_t g = 0; g < G; g++) {
             uint64_t *p = planes[g];
-            uint64_t ones = p[0], twos = p[1], fours = p[2], eights = p[3];
-            uint64_t twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, carry;
-            RULES_SLS_CSA64(twos_a, ones, ones, row[0][g], row[1][g]);
-            RULES_SLS_CSA64(twos_b, ones, ones, row[2][g], row[3][g]);
-            RULES_SLS_CSA64(fours_a, twos, twos, twos_a, twos_b);
-            RULES_SLS_CSA64(twos_a, ones, ones, row[4][g], row[5][g]);
-            RULES_SLS_CSA64(twos_b, ones, ones, row[6][g], row[7][g]);
-            RULES_SLS_CSA64(fours_b, twos, twos, twos_a, twos_b);
-            RULES_SLS_CSA64(eights_a, fours, fours, fours_a, fours_b);
-            RULES_SLS_CSA64(twos_a, ones, ones, row[8][g], row[9][g]);
-            RULES_SLS_CSA64(twos_b, ones, ones, row[10][g], row[11][g]);
-            RULES_SLS_CSA64(fours_a, twos, twos, twos_a, twos_b);
-            RULES_SLS_CSA64(twos_a, ones, ones, row[12][g], row[13][g]);
-            RULES_SLS_CSA64(twos_b, ones, ones, row[14][g], row[15][g]);
-            RULES_SLS_CSA64(fours_b, twos, twos, twos_a, twos_b);
-            RULES_SLS_CSA64(eights_b, fours, fours, fours_a, fours_b);
-            RULES_SLS_CSA64(carry, eights, eights, eights_a, eights_b);
+            uint64_t ones = p[0], twos = p[1], fours = p[2], eights = p[3], carry;
+#define RULES_SLS_ROW(k) row[k][g]
+            RULES_SLS_SIXTEEN(uint64_t, RULES_SLS_CSA64, RULES_SLS_ROW, ones, twos, fours,
+                              eights, carry);
+#undef RULES_SLS_ROW
             p[0] = ones; p[1] = twos; p[2] = fours; p[3] = eights;
             for (int q = 4; carry; q++) {  /* count < 2^32: q stays below 32 */
                 uint64_t t = p[q] & carry;
@@ -391,8 +401,7 @@ static RULES_AVX2 void rules_sls_sliced_avx2(const uint64_t *masks, ptrdiff_t G,
                                             lanes > 3 ? -1 : 0);
     const __m256i zero = _mm256_setzero_si256();
     __m256i ones = zero, twos = zero, fours = zero, eights = zero, sixteens;
-    __m256i twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, in[16];
-    __m256i acc[8];
+    __m256i in[16], acc[8];
     uint64_t word[4] __attribute__((aligned(32)));
     int blocks = 0;
     for (int g = 0; g < 8; g++) acc[g] = zero;
@@ -406,21 +415,10 @@ static RULES_AVX2 void rules_sls_sliced_avx2(const uint64_t *masks, ptrdiff_t G,
                 in[k] = _mm256_maskload_epi64(
                     (const long long *)(masks + (ptrdiff_t)idx[i + k] * G + g0), keep);
         }
-        RULES_SLS_CSA(twos_a, ones, ones, in[0], in[1]);
-        RULES_SLS_CSA(twos_b, ones, ones, in[2], in[3]);
-        RULES_SLS_CSA(fours_a, twos, twos, twos_a, twos_b);
-        RULES_SLS_CSA(twos_a, ones, ones, in[4], in[5]);
-        RULES_SLS_CSA(twos_b, ones, ones, in[6], in[7]);
-        RULES_SLS_CSA(fours_b, twos, twos, twos_a, twos_b);
-        RULES_SLS_CSA(eights_a, fours, fours, fours_a, fours_b);
-        RULES_SLS_CSA(twos_a, ones, ones, in[8], in[9]);
-        RULES_SLS_CSA(twos_b, ones, ones, in[10], in[11]);
-        RULES_SLS_CSA(fours_a, twos, twos, twos_a, twos_b);
-        RULES_SLS_CSA(twos_a, ones, ones, in[12], in[13]);
-        RULES_SLS_CSA(twos_b, ones, ones, in[14], in[15]);
-        RULES_SLS_CSA(fours_b, twos, twos, twos_a, twos_b);
-        RULES_SLS_CSA(eights_b, fours, fours, fours_a, fours_b);
-        RULES_SLS_CSA(sixteens, eights, eights, eights_a, eights_b);
+#define RULES_SLS_IN(k) in[k]
+        RULES_SLS_SIXTEEN(__m256i, RULES_SLS_CSA, RULES_SLS_IN, ones, twos, fours, eights,
+                          sixteens);
+#undef RULES_SLS_IN
         _mm256_store_si256((__m256i *)word, sixteens);
         for (ptrdiff_t l = 0; l < lanes; l++)
             if (word[l]) rules_sls_spread_sub(word + l, acc + 2 * l, 1);
