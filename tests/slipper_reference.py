@@ -25,3 +25,20 @@ def prune_table(lengths, grow, ypos, D, L):
 def reweight(D, covered, ypos, e_pos, e_neg):
     D = np.where(covered, D * np.where(ypos == 1, e_pos, e_neg), D)
     return D / D.sum()
+
+
+def prune_length(conds, masks, ypos, D, grow, n):
+    """PruneRule one prefix at a time (as ``slipper.prune_rule`` did before
+    it took every prefix's eq. 4 and eq. 7 at once): the prefix length."""
+    from orangecontrib.rules.slipper import prefix_lengths, prune_loss, smoothed_confidence
+    L = len(conds) + 1
+    cov, d_prune = prune_table(prefix_lengths(masks, len(D)), grow, ypos, D, L)
+    if d_prune <= 0:
+        return len(conds)
+    best_len, best_loss = len(conds), np.inf
+    for length in range(1, L):
+        c = smoothed_confidence(cov[length, 0], cov[length, 1], n)
+        loss = prune_loss(cov[length, 2] / d_prune, cov[length, 3] / d_prune, c)
+        if loss < best_loss - 1e-12:
+            best_len, best_loss = length, loss
+    return best_len

@@ -40,6 +40,9 @@ def test_pruning_keeps_a_prefix(seed, length):
     masks = [rng.random(n) < 0.8 for _ in range(length)]
     kept = prune_rule(list(range(length)), masks, ypos, D, grow, ~grow, n)
     assert 1 <= kept <= length
+    # the same prefix as one prefix at a time (the numpy reference's sums)
+    import slipper_reference as reference
+    assert kept == reference.prune_length(list(range(length)), masks, ypos, D, grow, n)
     with pytest.raises(ValueError, match="~grow"):  # the PruneSet is the rest
         prune_rule(list(range(length)), masks, ypos, D, grow, grow, n)
 

@@ -244,10 +244,12 @@ def prune_rule(conds, masks, ypos, D, grow, prune, n, lengths=None):
                                np.ascontiguousarray(ypos, dtype=np.int32), D, L)
     if d_prune <= 0:
         return len(conds)
+    # eq. 4 and eq. 7 of every prefix at once (numpy's elementwise floats,
+    # those of one prefix at a time), then the first clearly lowest loss
+    c = smoothed_confidence(cov[1:, 0], cov[1:, 1], n)
+    losses = prune_loss(cov[1:, 2] / d_prune, cov[1:, 3] / d_prune, c)
     best_len, best_loss = len(conds), np.inf
-    for length in range(1, L):
-        c = smoothed_confidence(cov[length, 0], cov[length, 1], n)
-        loss = prune_loss(cov[length, 2] / d_prune, cov[length, 3] / d_prune, c)
+    for length, loss in enumerate(losses.tolist(), 1):
         if loss < best_loss - 1e-12:
             best_len, best_loss = length, loss
     return best_len
