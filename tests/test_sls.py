@@ -420,6 +420,47 @@ def test_counting_many_examples_in_one_slot(count_path):
     assert got[0] == m - minus.sum() == 8910  # the nominal value's slot comes first
 
 
+@pytest.mark.parametrize("path", ["scalar", "avx2"])
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-2**31, 2**31 - 1), min_size=64, max_size=64),
+       st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1),
+       st.sampled_from([0, 1, 2, 4, 64]))
+def test_group_extremes_take_the_masks_slots(path, values, lw, uw, sparse):
+    """The lowest value over one mask's slots and the highest over the
+    other's, read without a branch per slot (the loop the compiler turns
+    into vector code; with AVX2 where the CPU has it), against numpy: any
+    bits, empty masks, one bit, the int32 extremes."""
+    if path not in core._sls.simd_paths():
+        pytest.skip(f"this CPU or build cannot run the SLS kernel's {path} path")
+    d = np.array(values, np.int32)
+    if sparse:  # few bits: the low ones of each mask (none with sparse 64 and lw 0)
+        lw &= (1 << sparse) - 1 if sparse < 64 else 0
+        uw &= (1 << sparse) - 1
+    on = lambda w: np.array([(w >> b) & 1 for b in range(64)], bool)  # noqa: E731
+    lmin = int(d[on(lw)].min()) if lw else 2**31 - 1
+    umax = int(d[on(uw)].max()) if uw else -2**31
+    assert core._sls.group_extremes_check(d, lw, uw, path == "avx2") == (lmin, umax)
+
+
+@pytest.mark.parametrize("path", ["scalar", "avx2"])
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=64, max_size=64), st.integers(-4, 4),
+       st.integers(-4, 4), st.sampled_from([0, 2**31, -2**31 - 1, 2**32]))
+def test_group_ties_mark_the_slots_of_a_value(path, values, a, b, shift):
+    """The masks of the slots holding one value and another (ties of the
+    best change), without a branch per slot, against numpy: few distinct
+    values so that many slots tie; a value outside int32 marks no slot
+    (shift: the same low 32 bits, another int64)."""
+    if path not in core._sls.simd_paths():
+        pytest.skip(f"this CPU or build cannot run the SLS kernel's {path} path")
+    d = np.array(values, np.int32)
+    mask = lambda hit: sum(1 << int(b) for b in np.flatnonzero(hit))  # noqa: E731
+    a, b = a + shift, b - shift
+    want = (mask(d == a) if -2**31 <= a < 2**31 else 0,
+            mask(d == b) if -2**31 <= b < 2**31 else 0)
+    assert core._sls.group_ties_check(d, a, b, path == "avx2") == want
+
+
 def test_moves_on_a_hand_made_case():
     # nominal A, B with values 0/1; positives: A=0; rule set {A=1 AND B=0}
     codes = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], np.int32)

@@ -91,6 +91,14 @@ cdef extern from "_sls_count.h" nogil:
     # in literal order (one definition for the Cython and the C scoring)
     void keep "rules_sls_keep"(int32_t delta, int32_t lit, int32_t *best,
                                Py_ssize_t *n_ties, int32_t *ties)
+    void group_extremes "rules_sls_group_extremes"(const int32_t *d, uint64_t lw, uint64_t uw,
+                                                    int32_t *lmin, int32_t *umax)
+    void group_extremes_avx2 "rules_sls_group_extremes_avx2"(
+        const int32_t *d, uint64_t lw, uint64_t uw, int32_t *lmin, int32_t *umax)
+    void group_ties "rules_sls_group_ties"(const int32_t *d, int64_t a, int64_t b,
+                                            uint64_t *el, uint64_t *eu)
+    void group_ties_avx2 "rules_sls_group_ties_avx2"(const int32_t *d, int64_t a, int64_t b,
+                                                      uint64_t *el, uint64_t *eu)
     int32_t free_range "rules_sls_free_range"(int32_t v, int32_t nbm, int8_t ordinal,
                                               int32_t lo, int32_t hi, int32_t *r)
     Py_ssize_t best_literals "rules_sls_best_literals"(
@@ -1398,15 +1406,17 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
     lower bounds at the slots of ``x``'s mask (bins ``v..``: change
     ``D[l]``) and the upper bounds or other values at the others (change
     ``total - D[l]``). One pass takes the lowest change of each group of
-    64 slots without branching on it, a second lists the literals of that
+    64 slots without branching on it (``rules_sls_group_extremes``: all 64
+    slots read, each kept or not by its bit, which the compiler makes
+    vector code; built for AVX2 too, taken on the AVX2 path), a second
+    lists the literals of that
     change in the groups that reach it, lower and upper bounds merged by
     literal number. Replaces a loop over every attribute's ranges
     (doc/sls.md, "Scoring by the slots' bits")."""
     cdef Py_ssize_t g, G = s.G, i, a, l, first, n = 0, gl = 0, gu = 0
     cdef const uint64_t *mx = s.masks + x * G
     cdef uint64_t lw, uw, wl, wu
-    cdef const int32_t *d
-    cdef int32_t lmin, umax, v, ll, lu
+    cdef int32_t lmin, umax, ll, lu
     cdef int64_t best = INT64_MAX, gb
     memcpy(s.allowed, s.value_slots, G * sizeof(uint64_t))
     for i in range(s.n_tested[t]):
@@ -1423,16 +1433,10 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
     for g in range(G):
         lw = mx[g] & s.ordinal_slots[g] & s.allowed[g]
         uw = ~mx[g] & s.allowed[g]
-        d = D + 64 * g
-        lmin, umax = INT32_MAX, INT32_MIN
-        while lw:
-            v = d[ctz64(lw)]
-            lw &= lw - 1
-            lmin = v if v < lmin else lmin
-        while uw:
-            v = d[ctz64(uw)]
-            uw &= uw - 1
-            umax = v if v > umax else umax
+        if s.avx2:
+            group_extremes_avx2(D + 64 * g, lw, uw, &lmin, &umax)
+        else:
+            group_extremes(D + 64 * g, lw, uw, &lmin, &umax)
         gb = lmin
         if <int64_t>total - umax < gb:
             gb = <int64_t>total - umax
@@ -1443,19 +1447,14 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
         s.tie_lower[g] = s.tie_upper[g] = 0
         if s.group_best[g] != best:
             continue
-        lw = mx[g] & s.ordinal_slots[g] & s.allowed[g]
-        uw = ~mx[g] & s.allowed[g]
-        d = D + 64 * g
-        while lw:
-            l = ctz64(lw)
-            if d[l] == best:
-                s.tie_lower[g] |= (<uint64_t>1) << l
-            lw &= lw - 1
-        while uw:
-            l = ctz64(uw)
-            if <int64_t>total - d[l] == best:
-                s.tie_upper[g] |= (<uint64_t>1) << l
-            uw &= uw - 1
+        # the slots of the best change: d[l] = best among lw's, total -
+        # d[l] = best among uw's
+        if s.avx2:
+            group_ties_avx2(D + 64 * g, best, <int64_t>total - best, &wl, &wu)
+        else:
+            group_ties(D + 64 * g, best, <int64_t>total - best, &wl, &wu)
+        s.tie_lower[g] = wl & mx[g] & s.ordinal_slots[g] & s.allowed[g]
+        s.tie_upper[g] = wu & ~mx[g] & s.allowed[g]
     # merge by literal number (an attribute may span two groups)
     wl, wu = s.tie_lower[0], s.tie_upper[0]
     while True:
@@ -1876,6 +1875,39 @@ def count_differences(SLSData data, plus, minus):
     finally:
         _free_search(&s)
     return out[:s.DS]
+
+
+def group_extremes_check(const int32_t[::1] d, uint64_t lw, uint64_t uw, bint avx2=False):
+    """``(lowest d[l] over the bits l of lw, highest over those of uw)`` for
+    one group of 64 slots, as :func:`_best_by_bits` takes them (``avx2``:
+    the AVX2 build of the loop; ``INT32_MAX`` / ``INT32_MIN`` for no bit).
+    For tests."""
+    if d.shape[0] != 64:
+        raise ValueError("d must hold the 64 slots of a group")
+    if avx2 and not avx2_available():
+        raise RuntimeError("this CPU or build cannot run AVX2")
+    cdef int32_t lmin, umax
+    if avx2:
+        group_extremes_avx2(&d[0], lw, uw, &lmin, &umax)
+    else:
+        group_extremes(&d[0], lw, uw, &lmin, &umax)
+    return lmin, umax
+
+
+def group_ties_check(const int32_t[::1] d, int64_t a, int64_t b, bint avx2=False):
+    """``(mask of the slots l with d[l] == a, mask of those with d[l] ==
+    b)`` for one group of 64 slots, as :func:`_best_by_bits` lists the ties
+    (``avx2``: the AVX2 build of the loop). For tests."""
+    if d.shape[0] != 64:
+        raise ValueError("d must hold the 64 slots of a group")
+    if avx2 and not avx2_available():
+        raise RuntimeError("this CPU or build cannot run AVX2")
+    cdef uint64_t el, eu
+    if avx2:
+        group_ties_avx2(&d[0], a, b, &el, &eu)
+    else:
+        group_ties(&d[0], a, b, &el, &eu)
+    return el, eu
 
 
 def sls_move(SLSData data, pos, rules_in, Py_ssize_t x, double p_noise=0.0,
