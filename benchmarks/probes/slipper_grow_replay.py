@@ -1,7 +1,7 @@
 """SLIPPER's grow step of two builds of the core, on the very calls a fit
 makes, in one process:
 
-    OMP_NUM_THREADS=1 python benchmarks/probes/slipper_grow_replay.py SHAPE[,...] REPS OLD [NEW] [--every K]
+    OMP_NUM_THREADS=1 python benchmarks/probes/slipper_grow_replay.py SHAPE[,...] REPS OLD [NEW] [--every K] [--per-call]
 
 Fits SLIPPER (its defaults) on each shape of ``bench_shapes.py`` (the
 training two thirds) with this tree, recording every ``K``-th call of
@@ -10,7 +10,11 @@ with ``OLD``'s and ``NEW``'s ``_slipper`` extension (checkouts with their
 extensions built in place; ``NEW``: this tree), the two in turn, ``REPS``
 times (a build whose grower takes scratch space gets one for all calls,
 as a booster passes it). Prints the median seconds of all the calls per build, their ratio
-new / old, and whether the two builds grew the same rules.
+new / old, and whether the two builds grew the same rules. With
+``--per-call`` the builds take turns call by call instead (which goes
+first alternating), each repetition printing the two builds' summed
+seconds and their ratio: the machine's drift then falls on both alike
+(two runs of one build gave ratios of 0.998-1.000).
 """
 import glob
 import importlib.util
@@ -72,12 +76,33 @@ def replay(module, calls):
     return time.perf_counter() - start, out
 
 
+def per_call(builds, calls):
+    """Both builds on every call, taking turns call by call: their summed
+    seconds ``(old, new)`` and whether they grew the same rules."""
+    size = max(2 * (args[4].shape[0] * args[2].shape[0] + 1) for args in calls)
+    work = {name: (np.empty(size, dtype=np.int32),) for name in builds}
+    for name, module in builds.items():
+        try:
+            module.grow_dense(*calls[0], *work[name])
+        except TypeError:  # a grower without the scratch space
+            work[name] = ()
+    seconds, agree = {"old": 0.0, "new": 0.0}, True
+    for k, args in enumerate(calls):
+        out = {}
+        for name in (("old", "new") if k % 2 else ("new", "old")):
+            start = time.perf_counter()
+            out[name] = builds[name].grow_dense(*args, *work[name])
+            seconds[name] += time.perf_counter() - start
+        agree = agree and same([out["old"]], [out["new"]])
+    return seconds["old"], seconds["new"], agree
+
+
 def same(a, b):
     return all(ca == cb and np.array_equal(la, lb) for (ca, la), (cb, lb) in zip(a, b))
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--every")]
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
     every = 1
     for a in sys.argv[1:]:
         if a.startswith("--every"):
@@ -87,6 +112,12 @@ def main():
     builds = {"old": load(old, "old"), "new": load(new, "new")}
     for shape in shapes:
         calls = record(shape, every)
+        if "--per-call" in sys.argv:
+            for _ in range(reps):
+                o, n, agree = per_call(builds, calls)
+                print(f"{shape}: {len(calls)} calls, new {n:.3f} s, old {o:.3f} s, new / old "
+                      f"{n / o:.3f}; same rules: {agree}", flush=True)
+            continue
         times = {"old": [], "new": []}
         outs = {}
         for _ in range(reps):

@@ -1877,37 +1877,26 @@ def count_differences(SLSData data, plus, minus):
     return out[:s.DS]
 
 
-def group_extremes_check(const int32_t[::1] d, uint64_t lw, uint64_t uw, bint avx2=False):
-    """``(lowest d[l] over the bits l of lw, highest over those of uw)`` for
-    one group of 64 slots, as :func:`_best_by_bits` takes them (``avx2``:
-    the AVX2 build of the loop; ``INT32_MAX`` / ``INT32_MIN`` for no bit).
-    For tests."""
+def group_passes_check(const int32_t[::1] d, uint64_t lw, uint64_t uw, int64_t a, int64_t b,
+                       bint avx2=False):
+    """The two passes of :func:`_best_by_bits` on one group of 64 slots:
+    ``(lowest d[l] over the bits l of lw, highest over those of uw, mask of
+    the slots with d[l] == a, mask of those with d[l] == b)``
+    (``INT32_MAX`` / ``INT32_MIN`` for an empty mask; ``avx2``: the AVX2
+    build of the loops). For tests."""
     if d.shape[0] != 64:
         raise ValueError("d must hold the 64 slots of a group")
     if avx2 and not avx2_available():
         raise RuntimeError("this CPU or build cannot run AVX2")
     cdef int32_t lmin, umax
-    if avx2:
-        group_extremes_avx2(&d[0], lw, uw, &lmin, &umax)
-    else:
-        group_extremes(&d[0], lw, uw, &lmin, &umax)
-    return lmin, umax
-
-
-def group_ties_check(const int32_t[::1] d, int64_t a, int64_t b, bint avx2=False):
-    """``(mask of the slots l with d[l] == a, mask of those with d[l] ==
-    b)`` for one group of 64 slots, as :func:`_best_by_bits` lists the ties
-    (``avx2``: the AVX2 build of the loop). For tests."""
-    if d.shape[0] != 64:
-        raise ValueError("d must hold the 64 slots of a group")
-    if avx2 and not avx2_available():
-        raise RuntimeError("this CPU or build cannot run AVX2")
     cdef uint64_t el, eu
     if avx2:
+        group_extremes_avx2(&d[0], lw, uw, &lmin, &umax)
         group_ties_avx2(&d[0], a, b, &el, &eu)
     else:
+        group_extremes(&d[0], lw, uw, &lmin, &umax)
         group_ties(&d[0], a, b, &el, &eu)
-    return el, eu
+    return lmin, umax, el, eu
 
 
 def sls_move(SLSData data, pos, rules_in, Py_ssize_t x, double p_noise=0.0,
