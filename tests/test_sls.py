@@ -421,7 +421,7 @@ def test_counting_many_examples_in_one_slot(count_path):
 
 
 @pytest.mark.parametrize("path", ["scalar", "avx2"])
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(-2**31, 2**31 - 1), min_size=64, max_size=64),
        st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1),
        st.sampled_from([0, 1, 2, 4, 64]))
@@ -443,7 +443,7 @@ def test_group_extremes_take_the_masks_slots(path, values, lw, uw, sparse):
 
 
 @pytest.mark.parametrize("path", ["scalar", "avx2"])
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(-3, 3), min_size=64, max_size=64), st.integers(-4, 4),
        st.integers(-4, 4), st.sampled_from([0, 2**31, -2**31 - 1, 2**32]))
 def test_group_ties_mark_the_slots_of_a_value(path, values, a, b, shift):

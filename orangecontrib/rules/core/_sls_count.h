@@ -40,9 +40,10 @@
  * empty mask: the first pass of _best_by_bits (core/_sls.pyx). Every slot
  * is read and kept or not by its bit, without a branch, so the compiler
  * turns the loop into vector code (SSE2 on any x86-64, NEON on ARM64,
- * wider where the build allows): measured cheaper than visiting the set
- * bits one by one once a group has more than a handful of them. d must
- * hold 64 readable values (the slots no mask holds are not used). */
+ * AVX2 in the build below): measured cheaper than visiting the set bits
+ * one by one on the shapes of benchmarks/bench_shapes.py, whose groups
+ * have most of their slots open (doc/sls.md). d must hold 64 readable
+ * values (the slots no mask holds are not used). */
 static const uint32_t rules_sls_lane_bit[32] = {
     1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
     1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
