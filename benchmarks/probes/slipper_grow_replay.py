@@ -41,24 +41,32 @@ def load(root, name):
     return module
 
 
-def record(shape, every):
+def record_fit_calls(name, shape, every=1, keep=lambda args: args):
+    """The calls of ``slipper.<name>`` during a SLIPPER fit (its defaults)
+    on the training two thirds of ``shape``: every ``every``-th call's
+    arguments as ``keep`` makes them (copies of what the fit changes)."""
     calls, seen = [], [0]
-    real = slipper.grow_dense
+    real = getattr(slipper, name)
 
     def recording(*args):
-        if seen[0] % every == 0:  # without the scratch space (args[12]), if any
-            # copies of the arrays of this round (ypos, D, signed_q, grow); the
-            # table's (Xd, n_values, order, groups, n_valid, XcT) are not changed
-            calls.append(tuple(np.array(a) if k in (2, 3, 8, 9) else a
-                               for k, a in enumerate(args[:12])))
+        if seen[0] % every == 0:
+            calls.append(keep(args))
         seen[0] += 1
         return real(*args)
-    slipper.grow_dense = recording
+    setattr(slipper, name, recording)
     try:
         make_learner("slipper")(split(make_shape(shape))[0])
     finally:
-        slipper.grow_dense = real
+        setattr(slipper, name, real)
     return calls
+
+
+def record(shape, every):
+    # without the scratch space (args[12]), if any; copies of the arrays of
+    # this round (ypos, D, signed_q, grow); the table's (Xd, n_values,
+    # order, groups, n_valid, XcT) are not changed
+    return record_fit_calls("grow_dense", shape, every, lambda args: tuple(
+        np.array(a) if k in (2, 3, 8, 9) else a for k, a in enumerate(args[:12])))
 
 
 def replay(module, calls):

@@ -1406,13 +1406,13 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
     lower bounds at the slots of ``x``'s mask (bins ``v..``: change
     ``D[l]``) and the upper bounds or other values at the others (change
     ``total - D[l]``). One pass takes the lowest change of each group of
-    64 slots without branching on it (``rules_sls_group_extremes``: all 64
+    64 slots, a second the slots of that change in the groups that reach
+    it (``rules_sls_group_extremes``, ``rules_sls_group_ties``: all 64
     slots read, each kept or not by its bit, which the compiler makes
-    vector code; built for AVX2 too, taken on the AVX2 path), a second
-    lists the literals of that
-    change in the groups that reach it, lower and upper bounds merged by
-    literal number. Replaces a loop over every attribute's ranges
-    (doc/sls.md, "Scoring by the slots' bits")."""
+    vector code; built for AVX2 too, taken on the AVX2 path); their
+    literals are then listed, lower and upper bounds merged by literal
+    number. Replaces a loop over every attribute's ranges (doc/sls.md,
+    "Scoring by the slots' bits")."""
     cdef Py_ssize_t g, G = s.G, i, a, l, first, n = 0, gl = 0, gu = 0
     cdef const uint64_t *mx = s.masks + x * G
     cdef uint64_t lw, uw, wl, wu
