@@ -262,9 +262,12 @@ def _grow_both_ways(d, reweight, rounds=4):
     for _ in range(rounds):
         grow, _ = _split(rng, D)
         conds, masks = grow_rule(enc, ypos, D, grow, cache)
-        got, lengths = cache.grow(ypos, D, grow, work)
-        assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
-        np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
+        # the sweeps reading the weights by example and in the sorted
+        # columns' order (the default from core._slipper.SORTED_WEIGHTS_ROWS rows)
+        for sorted_weights in (False, True):
+            got, lengths = cache.grow(ypos, D, grow, work, sorted_weights)
+            assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
+            np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
         D = reweight(D, ypos, lengths >= len(got), rng)
         D /= D.sum()
 
@@ -311,6 +314,11 @@ def test_grow_dense_rejects_bad_input():
         call(order=np.array([[0, 1, 2, 2]], np.int32), grow=np.array([1, 1, 0, 1], np.uint8))
     with pytest.raises(ValueError, match="sorted columns"):  # an example outside 0..n-1
         call(order=np.array([[0, 1, 2, 9]], np.int32))
+    with pytest.raises(ValueError, match="work must be"):  # room for the indices only
+        call(work=np.empty(2 * (n + 1), np.int32))
+    for sorted_weights in (False, True):  # the same rule either way
+        got = call(work=np.empty(4 * (n + 1), np.int32), sorted_weights=sorted_weights)
+        assert got[0] == conds and np.array_equal(got[1], lengths)
 
 
 @st.composite

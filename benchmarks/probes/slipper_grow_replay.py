@@ -72,7 +72,7 @@ def record(shape, every):
 def replay(module, calls):
     """The calls with ``module``'s grower; one scratch space for all of
     them where the grower takes one (as a booster passes it)."""
-    size = max(2 * (args[4].shape[0] * args[2].shape[0] + 1) for args in calls)
+    size = max(4 * (args[4].shape[0] * args[2].shape[0] + 1) for args in calls)
     work = np.empty(size, dtype=np.int32)
     try:
         module.grow_dense(*calls[0], work)
@@ -87,7 +87,7 @@ def replay(module, calls):
 def per_call(builds, calls):
     """Both builds on every call, taking turns call by call: their summed
     seconds ``(old, new)`` and whether they grew the same rules."""
-    size = max(2 * (args[4].shape[0] * args[2].shape[0] + 1) for args in calls)
+    size = max(4 * (args[4].shape[0] * args[2].shape[0] + 1) for args in calls)
     work = {name: (np.empty(size, dtype=np.int32),) for name in builds}
     for name, module in builds.items():
         try:

@@ -156,13 +156,15 @@ class _FitCache:
             return best_sqrt_thresholds(*cols[0], enc.order, self.XcT, signed, mask, beat)
         return dense
 
-    def grow(self, ypos, D, grow, work=None):
+    def grow(self, ypos, D, grow, work=None, sorted_weights=None):
         """GrowRule on the GrowSet ``grow``: ``(conds, lengths)``, the
         conditions ``(kind, col, op, value)`` in the order added and every
         example's :func:`prefix_lengths`. A dense table grows in one call of
         the core (``core.grow_dense``: no Python between refinements, the
         rule of :func:`grow_rule` bit for bit), a sparse one by
-        :func:`grow_rule`. ``work``: :meth:`scratch`, or ``None``."""
+        :func:`grow_rule`. ``work``: :meth:`scratch`, or ``None``;
+        ``sorted_weights``: ``core.grow_dense``'s (``None``: by the number
+        of examples)."""
         enc = self.enc
         if self.stored is not None:
             conds, masks = grow_rule(enc, ypos, D, grow, self)
@@ -173,7 +175,8 @@ class _FitCache:
         w_pos, w_neg = class_sums(D, ypos, grow)
         signed = signed_fixed_point(D, ypos)
         return grow_dense(enc.Xd, enc.n_values, ypos, D, enc.order, self.groups, enc.n_valid,
-                          self.XcT, signed, grow.view(np.uint8), w_pos, w_neg, work)
+                          self.XcT, signed, grow.view(np.uint8), w_pos, w_neg, work,
+                          sorted_weights)
 
     def scratch(self):
         """Scratch space for :meth:`grow` (``core.grow_dense``'s ``work``),
@@ -181,7 +184,7 @@ class _FitCache:
         share the cache, and may run in threads."""
         if self.stored is not None:
             return None
-        return np.empty(2 * (self.enc.order.shape[0] * self.enc.n + 1), dtype=np.int32)
+        return np.empty(4 * (self.enc.order.shape[0] * self.enc.n + 1), dtype=np.int32)
 
 
 def grow_rule(enc, ypos, D, grow, cache=None):

@@ -21,10 +21,13 @@ Two layouts of the sorted columns:
   equal values, equal groups), both restricted to the examples the rule
   still covers (:func:`compact_sorted`), so a sweep reads two int32 a
   covered example sequentially and costs ``O(covered)`` per column; the
-  signed weights are read by example from one array that fits in the
-  cache, and the values only for the best cut of a column. In every row
-  the first ``n_valid[j]`` entries are non-missing; every row holds the
-  same examples.
+  signed weights are read by example from one array, and the values only
+  for the best cut of a column. In every row the first ``n_valid[j]``
+  entries are non-missing; every row holds the same examples. When that
+  array of weights no longer fits in the cache (from
+  :data:`SORTED_WEIGHTS_ROWS` examples), :func:`grow_dense` also keeps
+  each example's weight beside its tie group, so its sweeps read only in
+  order.
 * sparse (:func:`best_sqrt_thresholds_sparse`): per column only its stored
   non-zero entries in sorted order; the zeros are one block between the
   negative and the positive values, so a sweep costs ``O(non-zeros)``.
@@ -248,43 +251,52 @@ cdef void _covered_totals(const int64_t[::1] signed_q, const uint8_t[::1] covere
 
 cdef bint _dense_totals(const int32_t *order0, Py_ssize_t m, const int64_t *signed_q,
                        const uint8_t *covered, Py_ssize_t n, int64_t *all_p,
-                       int64_t *all_n) noexcept nogil:
+                       int64_t *all_n, const int64_t *w0=NULL,
+                       bint every=False) noexcept nogil:
     """The covered examples' W+ and W- (fixed point) from one row of the
     sorted order (every row holds the same examples); True on an index
-    outside ``0..n-1``."""
+    outside ``0..n-1``. ``w0``: the row's weights in its order, read
+    instead of ``signed_q``; ``every``: each example of the row is covered
+    (``covered`` is not read)."""
     cdef Py_ssize_t p
     cdef int32_t i
     cdef int64_t d, tp = 0, tn = 0  # locals: stores through the pointers could alias signed_q
     all_p[0] = all_n[0] = 0
     for p in range(m):
-        i = order0[p]
-        if i < 0 or i >= n:
-            return True
-        if covered[i]:
-            d = signed_q[i]
-            tp += (_abs(d) + d) >> 1
-            tn += (_abs(d) - d) >> 1
+        if not every:
+            i = order0[p]
+            if i < 0 or i >= n:
+                return True
+            if not covered[i]:
+                continue
+        d = w0[p] if w0 != NULL else signed_q[order0[p]]
+        tp += (_abs(d) + d) >> 1
+        tn += (_abs(d) - d) >> 1
     all_p[0], all_n[0] = tp, tn
     return False
 
 
 cdef inline bint _less_missing(const int32_t *order_j, Py_ssize_t nv, Py_ssize_t m,
                                const int64_t *signed_q, const uint8_t *covered, Py_ssize_t n,
-                               int64_t *tp, int64_t *tn) noexcept nogil:
+                               int64_t *tp, int64_t *tn, const int64_t *w_j=NULL,
+                               bint every=False) noexcept nogil:
     """Subtract from ``tp``, ``tn`` the covered examples of a sorted column's
     missing tail (positions ``nv..m-1``), which are in no candidate's
-    weights; True on an index outside ``0..n-1``."""
+    weights; True on an index outside ``0..n-1``. ``w_j``, ``every``: as
+    in :func:`_dense_totals`."""
     cdef Py_ssize_t p
     cdef int32_t i
     cdef int64_t d, p_sum = tp[0], n_sum = tn[0]
     for p in range(nv, m):
-        i = order_j[p]
-        if i < 0 or i >= n:
-            return True
-        if covered[i]:
-            d = signed_q[i]
-            p_sum -= (_abs(d) + d) >> 1
-            n_sum -= (_abs(d) - d) >> 1
+        if not every:
+            i = order_j[p]
+            if i < 0 or i >= n:
+                return True
+            if not covered[i]:
+                continue
+        d = w_j[p] if w_j != NULL else signed_q[order_j[p]]
+        p_sum -= (_abs(d) + d) >> 1
+        n_sum -= (_abs(d) - d) >> 1
     tp[0], tn[0] = p_sum, n_sum
     return False
 
@@ -351,10 +363,28 @@ cdef enum:
     ENDS_BLOCK = 32  # examples taken from each end between two tests of the bound
 
 
+cdef struct ByExample:
+    # the signed weights of every example, read at the example's index
+    const int64_t *q
+
+
+cdef struct InOrder:
+    # one sorted column's signed weights in its order, read at the position
+    const int64_t *q
+
+
+ctypedef fused Weights:
+    # where a sweep reads the weights (each a specialisation of its own:
+    # neither pays for the other's tests)
+    ByExample
+    InOrder
+
+
 cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *groups_j,
-                            Py_ssize_t m, Py_ssize_t nv, const int64_t *signed_q,
-                            const uint8_t *covered, Py_ssize_t n, int64_t all_p,
-                            int64_t all_n, double floor) noexcept nogil:
+                            Weights w, Py_ssize_t m, Py_ssize_t nv,
+                            const uint8_t *covered, bint every,
+                            Py_ssize_t n, int64_t all_p, int64_t all_n,
+                            double floor) noexcept nogil:
     """:func:`_sweep_dense` from both ends of the sorted column, stopping
     where no cut left between them can beat the best so far: the same
     condition, threshold and weights, reading fewer examples.
@@ -369,7 +399,12 @@ cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *g
     (a square root, the ``eps`` cut and a rounded difference never
     decrease in the larger term nor increase in the smaller, so the bounds
     hold for the computed scores too), the rest cannot change the result.
-    True on an index outside ``0..n-1``."""
+
+    ``w``: the signed weights by example, or the column's in its order
+    (:func:`_weights_in_order`). ``every``: every example of the row is
+    covered (as right after a compaction), so ``covered`` is not read (nor,
+    with the weights in order, ``order_j``). True on an index outside
+    ``0..n-1``."""
     cdef Py_ssize_t p, lo_p = 0, hi_p = nv - 1, end
     cdef int32_t i
     cdef int64_t d, tp = all_p, tn = all_n  # minus the covered missing ones (the tail)
@@ -378,39 +413,46 @@ cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *g
     cdef bint have_b = False, have_t = False, stopped = False
     cdef Sweep s
     _start(out, 0, 0, 0, floor)  # no candidate, if an index is out of range
-    if _less_missing(order_j, nv, m, signed_q, covered, n, &tp, &tn):
+    if Weights is ByExample:
+        if _less_missing(order_j, nv, m, w.q, covered, n, &tp, &tn, NULL, every):
+            return True
+    elif _less_missing(order_j, nv, m, NULL, covered, n, &tp, &tn, w.q, every):
         return True
     _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
     while lo_p <= hi_p:
         end = min(lo_p + ENDS_BLOCK, hi_p + 1)
         for p in range(lo_p, end):  # from the bottom
-            i = order_j[p]
-            if i < 0 or i >= n:
-                return True
-            if covered[i]:
-                key = groups_j[p]
-                if have_b and key != kb:
-                    _candidate_at(&s, bp, bn, kb, key, 1, 2 * key)
-                    _candidate_at(&s, tp - bp, tn - bn, kb, key, 2, 2 * key + 1)
-                d = signed_q[i]
-                bp += (_abs(d) + d) >> 1
-                bn += (_abs(d) - d) >> 1
-                kb, have_b = key, True
+            if Weights is ByExample or not every:
+                i = order_j[p]
+                if i < 0 or i >= n:
+                    return True
+                if not every and not covered[i]:
+                    continue
+            key = groups_j[p]
+            if have_b and key != kb:
+                _candidate_at(&s, bp, bn, kb, key, 1, 2 * key)
+                _candidate_at(&s, tp - bp, tn - bn, kb, key, 2, 2 * key + 1)
+            d = w.q[i] if Weights is ByExample else w.q[p]
+            bp += (_abs(d) + d) >> 1
+            bn += (_abs(d) - d) >> 1
+            kb, have_b = key, True
         lo_p = end
         end = max(hi_p - ENDS_BLOCK, lo_p - 1)
         for p in range(hi_p, end, -1):  # from the top
-            i = order_j[p]
-            if i < 0 or i >= n:
-                return True
-            if covered[i]:
-                key = groups_j[p]
-                if have_t and key != kt:
-                    _candidate_at(&s, tp - up, tn - un, key, kt, 1, 2 * kt)
-                    _candidate_at(&s, up, un, key, kt, 2, 2 * kt + 1)
-                d = signed_q[i]
-                up += (_abs(d) + d) >> 1
-                un += (_abs(d) - d) >> 1
-                kt, have_t = key, True
+            if Weights is ByExample or not every:
+                i = order_j[p]
+                if i < 0 or i >= n:
+                    return True
+                if not every and not covered[i]:
+                    continue
+            key = groups_j[p]
+            if have_t and key != kt:
+                _candidate_at(&s, tp - up, tn - un, key, kt, 1, 2 * kt)
+                _candidate_at(&s, up, un, key, kt, 2, 2 * kt + 1)
+            d = w.q[i] if Weights is ByExample else w.q[p]
+            up += (_abs(d) + d) >> 1
+            un += (_abs(d) - d) >> 1
+            kt, have_t = key, True
         hi_p = end
         if (lo_p <= hi_p and s.best > -INFINITY
                 and sqrt(_eps_weight(tp - up, s.eps)) - sqrt(_eps_weight(bn, s.eps)) < s.best
@@ -614,6 +656,19 @@ cdef bint _compact(const int32_t *o_in, const int32_t *g_in, const int32_t *nv_i
     return False
 
 
+cdef void _weights_in_order(const int32_t *o, Py_ssize_t size, const int64_t *signed_q,
+                            int64_t *w) noexcept nogil:
+    """The signed weights of the examples ``o[:size]`` (rows :func:`_compact`
+    wrote) in their slots: the grower's sweeps then read them in order,
+    not at wherever each example lies in ``signed_q``. On a million rows
+    that array is larger than the cache, and the sweeps' reads of it in the
+    columns' orders were most of their time; here only the kept examples
+    are read, at addresses known in advance."""
+    cdef Py_ssize_t k
+    for k in range(size):
+        w[k] = signed_q[o[k]]
+
+
 def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
                    const int32_t[::1] n_valid, const uint8_t[::1] covered):
     """Restrict every row of ``order`` and ``groups`` to the covered
@@ -648,6 +703,14 @@ def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
     return (o_flat[:size].reshape(n_cont, kept), g_flat[:size].reshape(n_cont, kept), v_arr)
 
 
+#: from this many examples on, :func:`grow_dense` keeps the signed weights
+#: in the sorted columns' order (``sorted_weights``): below it the weights
+#: by example (8 bytes each, 512 KB here) fit in a core's own cache on
+#: most CPUs, and copying them at each compaction costs about what the
+#: sweeps gain (benchmarks/results/slipper_sorted_weights.md)
+SORTED_WEIGHTS_ROWS = 65_536
+
+
 _NOT_SORTED = ("order, groups and n_valid are not the sorted columns of every example "
                "(rows of other examples or an index outside 0..n-1)")
 
@@ -657,7 +720,7 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
                const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
                const int32_t[::1] n_valid, const double[:, ::1] XcT,
                const int64_t[::1] signed_q, const uint8_t[::1] grow,
-               double w_pos, double w_neg, work=None):
+               double w_pos, double w_neg, work=None, sorted_weights=None):
     """GrowRule (Section 3) on a dense table in one call: from the rule
     covering the GrowSet ``grow`` (``w_pos``, ``w_neg``: its weights),
     add the condition maximising eq. 6 (``sqrt(W+) - sqrt(W-)``) until the
@@ -679,8 +742,14 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
     positive and ``-D`` for a negative (the sweeps'); ``XcT``: the
     continuous columns, one row each.
 
+    With ``sorted_weights`` (default: from :data:`SORTED_WEIGHTS_ROWS`
+    examples on) the compacted rows carry each example's signed weight
+    beside its tie group (:func:`_weights_in_order`), so that the sweeps
+    read only in order; either way a sweep does not test coverage when
+    every example of the rows is covered. The same rule with and without.
+
     ``work``: optional scratch space for the compacted rows, an int32
-    array of at least ``2 * (len(order) * len(grow) + 1)`` entries (a
+    array of at least ``4 * (len(order) * len(grow) + 1)`` entries (a
     caller growing many rules on one table passes the same one each time,
     sparing the allocation and the first touch of its pages).
 
@@ -716,21 +785,34 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
     cdef Py_ssize_t n_cov = 0, m = 0
     for i in range(n):
         n_cov += covered[i] != 0
+    cdef Py_ssize_t size = n_cont * n_cov + 1
     if work is None:
-        work = np.empty(2 * (n_cont * n_cov + 1), dtype=np.int32)
+        work = np.empty(4 * size, dtype=np.int32)
     elif not (isinstance(work, np.ndarray) and work.dtype == np.int32 and work.ndim == 1
-              and work.flags.c_contiguous and work.shape[0] >= 2 * (n_cont * n_cov + 1)):
+              and work.flags.c_contiguous and work.shape[0] >= 4 * size):
         raise ValueError("work must be a contiguous int32 array of at least "
-                         "2 * (len(order) * len(grow) + 1) entries")
-    o_arr = work[:n_cont * n_cov + 1]
-    g_arr = work[n_cont * n_cov + 1:2 * (n_cont * n_cov + 1)]
+                         "4 * (len(order) * len(grow) + 1) entries")
+    if sorted_weights is None:
+        sorted_weights = n >= SORTED_WEIGHTS_ROWS
+    o_arr, g_arr, w_arr = work[:size], work[size:2 * size], work[2 * size:4 * size].view(np.int64)
+    if not w_arr.flags.aligned:
+        w_arr = np.empty(size, dtype=np.int64)
+    cdef int64_t *w_sorted = NULL
+    cdef ByExample by_example
+    cdef InOrder in_order
+    by_example.q = &signed_q[0]
     nv_arr = np.empty(max(n_cont, 1), dtype=np.int32)
     cdef int32_t[::1] o = o_arr, g = g_arr, nv = nv_arr
+    cdef int64_t[::1] w = w_arr
+    if sorted_weights:
+        w_sorted = &w[0]
     cdef bint bad = False
     if n_cont:
         with nogil:
             bad = _compact(&order[0, 0], &groups[0, 0], &n_valid[0], n_cont, M, &covered[0],
                            n, n_cov, &o[0], &g[0], &nv[0])
+            if w_sorted != NULL and not bad:
+                _weights_in_order(&o[0], n_cont * n_cov, &signed_q[0], w_sorted)
         if bad:
             raise ValueError(_NOT_SORTED)
         m = n_cov
@@ -769,15 +851,23 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
                     bad = _compact(&o[0], &g[0], &nv[0], n_cont, m, &covered[0], n, n_cov,
                                    &o[0], &g[0], &nv[0])
                     m = n_cov
+                    if w_sorted != NULL and not bad:
+                        _weights_in_order(&o[0], n_cont * m, &signed_q[0], w_sorted)
                 if not bad:
-                    bad = _dense_totals(&o[0], m, &signed_q[0], &covered[0], n, &all_p, &all_n)
+                    bad = _dense_totals(&o[0], m, &signed_q[0], &covered[0], n, &all_p, &all_n,
+                                        w_sorted, n_cov == m)
                 best_j = -1
                 score = best if best > beat else beat  # the score to beat, carried
                 for j in range(n_cont):
                     if bad:
                         break
-                    bad = _sweep_dense_ends(&s, &o[j * m], &g[j * m], m, nv[j], &signed_q[0],
-                                            &covered[0], n, all_p, all_n, score)
+                    if w_sorted != NULL:
+                        in_order.q = w_sorted + j * m
+                        bad = _sweep_dense_ends(&s, &o[j * m], &g[j * m], in_order, m, nv[j],
+                                                &covered[0], n_cov == m, n, all_p, all_n, score)
+                    else:
+                        bad = _sweep_dense_ends(&s, &o[j * m], &g[j * m], by_example, m, nv[j],
+                                                &covered[0], n_cov == m, n, all_p, all_n, score)
                     if s.op and not bad:
                         bad = _cut_values(&s, &order[j, 0], M, &XcT[j, 0], n, &a_val, &z_val)
                         best_j, score, op, thr = j, s.best, s.op, _midpoint(a_val, z_val)
