@@ -315,9 +315,9 @@ def test_grow_dense_rejects_bad_input():
     with pytest.raises(ValueError, match="sorted columns"):  # an example outside 0..n-1
         call(order=np.array([[0, 1, 2, 9]], np.int32))
     with pytest.raises(ValueError, match="work must be"):  # room for the indices only
-        call(work=np.empty(2 * (n + 1), np.int32))
-    for sorted_weights in (False, True):  # the same rule either way
-        got = call(work=np.empty(4 * (n + 1), np.int32), sorted_weights=sorted_weights)
+        call(work=np.empty(2 * (n + 1), np.int32), sorted_weights=True)
+    for sorted_weights, room in ((False, 2), (True, 4)):  # the same rule either way
+        got = call(work=np.empty(room * (n + 1), np.int32), sorted_weights=sorted_weights)
         assert got[0] == conds and np.array_equal(got[1], lengths)
 
 

@@ -749,9 +749,10 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
     every example of the rows is covered. The same rule with and without.
 
     ``work``: optional scratch space for the compacted rows, an int32
-    array of at least ``4 * (len(order) * len(grow) + 1)`` entries (a
-    caller growing many rules on one table passes the same one each time,
-    sparing the allocation and the first touch of its pages).
+    array of at least ``2 * (len(order) * len(grow) + 1)`` entries (with
+    ``sorted_weights`` twice that; a caller growing many rules on one
+    table passes the same one each time, sparing the allocation and the
+    first touch of its pages).
 
     Returns ``(conds, lengths)``: the conditions ``(kind, col, op,
     value)`` in the order added, and for every example the number of
@@ -786,26 +787,26 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
     for i in range(n):
         n_cov += covered[i] != 0
     cdef Py_ssize_t size = n_cont * n_cov + 1
-    if work is None:
-        work = np.empty(4 * size, dtype=np.int32)
-    elif not (isinstance(work, np.ndarray) and work.dtype == np.int32 and work.ndim == 1
-              and work.flags.c_contiguous and work.shape[0] >= 4 * size):
-        raise ValueError("work must be a contiguous int32 array of at least "
-                         "4 * (len(order) * len(grow) + 1) entries")
     if sorted_weights is None:
         sorted_weights = n >= SORTED_WEIGHTS_ROWS
-    o_arr, g_arr, w_arr = work[:size], work[size:2 * size], work[2 * size:4 * size].view(np.int64)
-    if not w_arr.flags.aligned:
-        w_arr = np.empty(size, dtype=np.int64)
+    cdef Py_ssize_t need = (4 if sorted_weights else 2) * size
+    if work is None:
+        work = np.empty(need, dtype=np.int32)
+    elif not (isinstance(work, np.ndarray) and work.dtype == np.int32 and work.ndim == 1
+              and work.flags.c_contiguous and work.shape[0] >= need):
+        raise ValueError("work must be a contiguous int32 array of at least "
+                         "2 * (len(order) * len(grow) + 1) entries, 4 * with sorted_weights")
+    nv_arr = np.empty(max(n_cont, 1), dtype=np.int32)
+    cdef int32_t[::1] o = work[:size], g = work[size:2 * size], nv = nv_arr
+    cdef int64_t[::1] w
     cdef int64_t *w_sorted = NULL
+    if sorted_weights:
+        w_arr = work[2 * size:4 * size].view(np.int64)
+        w = w_arr if w_arr.flags.aligned else np.empty(size, dtype=np.int64)
+        w_sorted = &w[0]
     cdef ByExample by_example
     cdef InOrder in_order
     by_example.q = &signed_q[0]
-    nv_arr = np.empty(max(n_cont, 1), dtype=np.int32)
-    cdef int32_t[::1] o = o_arr, g = g_arr, nv = nv_arr
-    cdef int64_t[::1] w = w_arr
-    if sorted_weights:
-        w_sorted = &w[0]
     cdef bint bad = False
     if n_cont:
         with nogil:
