@@ -514,27 +514,55 @@ static RULES_AVX2 void rules_sls_sliced_avx2(const uint64_t *masks, ptrdiff_t G,
     rules_sls_flush_weighted(acc, lanes, sign, d + 64 * g0);
 }
 
+/* the positions of the set bits of each byte, ascending, then zeros:
+ * filled once when the extension is loaded */
+static int32_t rules_sls_byte_bits[256][8] __attribute__((aligned(32)));
+
+__attribute__((constructor)) static void rules_sls_byte_bits_fill(void) {
+    for (int b = 0; b < 256; b++) {
+        int k = 0;
+        for (int i = 0; i < 8; i++)
+            if (b >> i & 1) rules_sls_byte_bits[b][k++] = i;
+        while (k < 8) rules_sls_byte_bits[b][k++] = 0;
+    }
+}
+
 /* the examples of the bitset b (W words) as indices, ascending; returns
- * how many. Every CPU with AVX2 has BMI1 (trailing zeros and lowest-bit
- * clear in one instruction each); eight indices are written per non-zero
- * word whatever its count, so idx needs room for 64 past the last one. */
+ * how many. A word of at most eight examples: a trailing-zero count and a
+ * lowest-bit clear per example (one instruction each with BMI1, which
+ * every CPU with AVX2 has), eight indices written whatever its count. A
+ * word of more: a byte at a time, the byte's set bits from
+ * rules_sls_byte_bits plus the byte's first index, stored as eight
+ * indices of which the first popcount(byte) count (the next byte
+ * overwrites the rest): no chain of dependent instructions from one
+ * example to the next, nor a loop exit that depends on the count. idx
+ * needs room for 64 past the last index. */
 static __attribute__((target("avx2,bmi,popcnt"))) ptrdiff_t rules_sls_list(
         const uint64_t *b, ptrdiff_t W, int32_t *idx) {
+    const __m256i eight = _mm256_set1_epi32(8);
     ptrdiff_t n = 0;
     for (ptrdiff_t j = 0; j < W; j++) {
         uint64_t word = b[j];
         if (!word) continue;
-        int count = __builtin_popcountll(word);
-        int32_t base = (int32_t)(64 * j), *out = idx + n;
-        for (int i = 0; i < 8; i++) {
-            out[i] = base + (int32_t)__builtin_ctzll(word);
-            word &= word - 1;
+        const int count = __builtin_popcountll(word);
+        if (count <= 8) {
+            int32_t base = (int32_t)(64 * j), *out = idx + n;
+            for (int i = 0; i < 8; i++) {
+                out[i] = base + (int32_t)__builtin_ctzll(word);
+                word &= word - 1;
+            }
+            n += count;
+            continue;
         }
-        for (int i = 8; i < count; i++) {
-            out[i] = base + (int32_t)__builtin_ctzll(word);
-            word &= word - 1;
+        __m256i base = _mm256_set1_epi32((int32_t)(64 * j));
+        for (int q = 0; q < 8; q++) {
+            const unsigned byte = (unsigned)(word & 0xff);
+            const __m256i bits = _mm256_load_si256((const __m256i *)rules_sls_byte_bits[byte]);
+            _mm256_storeu_si256((__m256i *)(idx + n), _mm256_add_epi32(bits, base));
+            n += __builtin_popcount(byte);
+            word >>= 8;
+            base = _mm256_add_epi32(base, eight);
         }
-        n += count;
     }
     return n;
 }
