@@ -283,21 +283,14 @@ cdef inline bint _less_missing(const int32_t *order_j, Py_ssize_t nv, Py_ssize_t
     """Subtract from ``tp``, ``tn`` the covered examples of a sorted column's
     missing tail (positions ``nv..m-1``), which are in no candidate's
     weights; True on an index outside ``0..n-1``. ``w_j``, ``every``: as
-    in :func:`_dense_totals`."""
-    cdef Py_ssize_t p
-    cdef int32_t i
-    cdef int64_t d, p_sum = tp[0], n_sum = tn[0]
-    for p in range(nv, m):
-        if not every:
-            i = order_j[p]
-            if i < 0 or i >= n:
-                return True
-            if not covered[i]:
-                continue
-        d = w_j[p] if w_j != NULL else signed_q[order_j[p]]
-        p_sum -= (_abs(d) + d) >> 1
-        n_sum -= (_abs(d) - d) >> 1
-    tp[0], tn[0] = p_sum, n_sum
+    in :func:`_dense_totals` (integer sums: the tail's total is what
+    subtracting its examples one by one leaves)."""
+    cdef int64_t mp, mn
+    if _dense_totals(order_j + nv, m - nv, signed_q, covered, n, &mp, &mn,
+                     w_j + nv if w_j != NULL else NULL, every):
+        return True
+    tp[0] -= mp
+    tn[0] -= mn
     return False
 
 
