@@ -396,8 +396,10 @@ cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *g
     ``w``: the signed weights by example, or the column's in its order
     (:func:`_weights_in_order`). ``every``: every example of the row is
     covered (as right after a compaction), so ``covered`` is not read (nor,
-    with the weights in order, ``order_j``). True on an index outside
-    ``0..n-1``."""
+    with the weights in order, ``order_j``). ``order_j`` is a row
+    :func:`_compact` wrote, which checked every index it kept, so the
+    sweep does not check them again; True on an index outside ``0..n-1``
+    in the missing tail (:func:`_less_missing`)."""
     cdef Py_ssize_t p, lo_p = 0, hi_p = nv - 1, end
     cdef int32_t i
     cdef int64_t d, tp = all_p, tn = all_n  # minus the covered missing ones (the tail)
@@ -417,8 +419,6 @@ cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *g
         for p in range(lo_p, end):  # from the bottom
             if Weights is ByExample or not every:
                 i = order_j[p]
-                if i < 0 or i >= n:
-                    return True
                 if not every and not covered[i]:
                     continue
             key = groups_j[p]
@@ -434,8 +434,6 @@ cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *g
         for p in range(hi_p, end, -1):  # from the top
             if Weights is ByExample or not every:
                 i = order_j[p]
-                if i < 0 or i >= n:
-                    return True
                 if not every and not covered[i]:
                     continue
             key = groups_j[p]
