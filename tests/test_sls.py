@@ -400,6 +400,33 @@ def test_counting_gives_each_slots_examples(count_path, seed, m, n_attrs, widths
     np.testing.assert_array_equal(got, reference_differences(data, plus, minus))
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=31, max_size=31),
+       st.integers(0, 31), st.sampled_from([0, 1, 3, 5, 17, 64]))
+def test_bit_planes_become_counts(planes, top, sparse):
+    """The scalar loops' bit-sliced counting ends by turning each group's
+    bit planes into the 64 counts (``rules_sls_planes_to_counts``: a byte
+    of a plane spread to eight bytes at a time, the counts' bytes read
+    out): against numpy, with planes up to bit 30 (a count below 2^31),
+    empty planes above ``top`` and sparse planes."""
+    rng = np.random.default_rng(top + sparse)
+    p = np.zeros(32, np.uint64)
+    p[:31] = planes
+    p[top:] = 0
+    if sparse:  # few bits a plane
+        keep = np.zeros(32, np.uint64)
+        for q in range(32):
+            for b in rng.choice(64, sparse, replace=False):
+                keep[q] |= np.uint64(1) << np.uint64(b)
+        p &= keep
+    want = np.zeros(64, np.int64)
+    for q in range(31):
+        want += ((p[q] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)).astype(np.int64) << q
+    np.testing.assert_array_equal(core._sls.planes_to_counts_check(p), want)
+    with pytest.raises(ValueError, match="32 bit planes"):
+        core._sls.planes_to_counts_check(p[:31].copy())
+
+
 def test_counting_many_examples_in_one_slot(count_path):
     """Thousands of examples in the same slots (a nominal attribute of one
     value, an ordinal one of two bins) and a nominal attribute with missing

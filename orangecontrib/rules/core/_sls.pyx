@@ -66,6 +66,7 @@ cdef extern from "_sls_count.h" nogil:
         const int32_t *D, int32_t total, Py_ssize_t A, const int32_t *xv, const int32_t *lo,
         const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
         const int8_t *ordinal, const int8_t *has_missing, int32_t *ties)
+    void planes_to_counts "rules_sls_planes_to_counts"(const uint64_t *plane, int32_t *out)
     void sliced_count "rules_sls_sliced"(const uint64_t *masks, Py_ssize_t G,
                                           const int32_t *idx, Py_ssize_t n, int32_t *out)
     enum: SLICED_GROUPS "RULES_SLS_SLICED_GROUPS"
@@ -428,6 +429,10 @@ cdef enum:
     # the scalar loops count a bitset's examples by bit-sliced counters
     # from this many on (_add_side)
     SCALAR_SLICED = 128
+    # so there the popcounts of every bin weigh this many times more
+    # against counting examples (_kept_differences; 4, 8 and 16 measured
+    # alike, 1 slower: doc/sls.md)
+    SCALAR_SLICED_GAIN = 4
 
 cdef struct Search:
     Py_ssize_t m, A, W, S, k
@@ -956,16 +961,19 @@ cdef void _add_side(Search *s, const uint64_t *b, int32_t *d, int32_t sign) noex
     cdef const int32_t *p
     cdef int32_t *h
     for j in range(s.W):
-        word = b[j]
-        while word:
-            s.order[n] = <int32_t>(j * 64 + ctz64(word))
-            n += 1
-            word &= word - 1
+        n += popcount64(b[j])
     if n < SCALAR_SLICED:
         for j in range(s.W):
             if b[j]:
                 _count_rows(s, b[j], j, d, sign)
         return
+    n = 0
+    for j in range(s.W):
+        word = b[j]
+        while word:
+            s.order[n] = <int32_t>(j * 64 + ctz64(word))
+            n += 1
+            word &= word - 1
     memset(s.sliced, 0, 64 * s.G * sizeof(int32_t))
     sliced_count(s.masks, s.G, s.order, n, s.sliced)
     for a in range(s.A):
@@ -1096,7 +1104,8 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     a fresh count of the set's examples, of the valid examples outside it
     (subtracted from those of all examples), or popcounts of every bin's
     bitset. It replaces the oldest kept set. Costs in added slots, the
-    popcounts' weighed as measured."""
+    popcounts' weighed as measured (on the scalar loops, whose counts of
+    many examples are bit-sliced, ``SCALAR_SLICED_GAIN`` times more)."""
     cdef Py_ssize_t j, a, b, A = s.A, W = s.W, S = s.DS, n_diff = -1, r, best = -1, nbm
     cdef long long kp, kn, sd
     cdef uint64_t now, before, out
@@ -1105,6 +1114,8 @@ cdef const int32_t *_kept_differences(Search *s, Py_ssize_t t, Py_ssize_t n_word
     cdef Py_ssize_t cost, pop = s.n_bins * n_words * 2, rc = s.row_cost
     # the snapshot nearest the set, and the slot the result goes to (the oldest)
     cdef Py_ssize_t dist[N_KEPT]
+    if not s.simd and s.sliced != NULL:
+        pop *= SCALAR_SLICED_GAIN
     if s.vpop:
         distances(s.only, s.kept_bits + t * N_KEPT * W, s.n_kept[t], W, dist)
     else:
@@ -1875,6 +1886,18 @@ def count_differences(SLSData data, plus, minus):
     finally:
         _free_search(&s)
     return out[:s.DS]
+
+
+def planes_to_counts_check(const uint64_t[::1] planes):
+    """The 64 counts whose bit ``q`` is bit ``b`` of ``planes[q]``, as the
+    scalar loops' bit-sliced counting reads them out at its end
+    (``rules_sls_planes_to_counts``; 32 planes). For tests."""
+    if planes.shape[0] != 32:
+        raise ValueError("planes must hold the 32 bit planes of a group")
+    out = np.zeros(64, dtype=np.int32)
+    cdef int32_t[::1] o = out
+    planes_to_counts(&planes[0], &o[0])
+    return out
 
 
 def group_passes_check(const int32_t[::1] d, uint64_t lw, uint64_t uw, int64_t a, int64_t b,

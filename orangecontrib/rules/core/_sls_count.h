@@ -211,6 +211,38 @@ static ptrdiff_t rules_sls_best_literals_prefix(
     CSA(carry, eights, eights, ea_, eb_);                                         \
 } while (0)
 
+/* byte i of the result: bit i of the byte b (0 or 1) */
+static inline uint64_t rules_sls_spread_byte(uint64_t b) {
+    uint64_t t = (b * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+    return ((t + 0x7F7F7F7F7F7F7F7FULL) >> 7) & 0x0101010101010101ULL;
+}
+
+/* out[b] += the count whose bit q is bit b of plane[q], for the 64 slots
+ * b of a group. Eight slots at a time: each plane's byte is spread to
+ * eight bytes of 0 or 1 (a multiply and three logic operations) and put
+ * at bit q % 8 of the bytes of the (q / 8)-th byte of the counts, so a
+ * plane costs eight spreads, not 64 shifts; the counts are then read out
+ * of those bytes. */
+static inline void rules_sls_planes_to_counts(const uint64_t *plane, int32_t *out) {
+    uint64_t part[4][8] = {{0}};  /* [byte of the counts][eight slots] */
+    int top = -1;
+    for (int q = 0; q < 32; q++) {
+        uint64_t w = plane[q];
+        if (!w) continue;
+        top = q;
+        for (int c = 0; c < 8; c++)
+            part[q >> 3][c] |= rules_sls_spread_byte((w >> (8 * c)) & 0xFF) << (q & 7);
+    }
+    if (top < 0) return;
+    for (int c = 0; c < 8; c++)
+        for (int i = 0; i < 8; i++) {
+            uint32_t v = (uint32_t)((part[0][c] >> (8 * i)) & 0xFF);
+            for (int r = 1; r <= top >> 3; r++)
+                v |= (uint32_t)((part[r][c] >> (8 * i)) & 0xFF) << (8 * r);
+            out[8 * c + i] += (int32_t)v;
+        }
+}
+
 static void rules_sls_sliced(const uint64_t *masks, ptrdiff_t G, const int32_t *idx,
                              ptrdiff_t n, int32_t *out) {
     static const uint64_t none[RULES_SLS_SLICED_GROUPS] = {0};
@@ -237,12 +269,7 @@ static void rules_sls_sliced(const uint64_t *masks, ptrdiff_t G, const int32_t *
         }
     }
     for (ptrdiff_t g = 0; g < G; g++)
-        for (int q = 0; q < 32; q++) {
-            uint64_t w = planes[g][q];
-            if (!w) continue;
-            for (int b = 0; b < 64; b++)
-                out[64 * g + b] += (int32_t)(((w >> b) & 1u) << q);
-        }
+        rules_sls_planes_to_counts(planes[g], out + 64 * g);
 }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
