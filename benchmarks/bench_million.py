@@ -9,7 +9,9 @@ Data: the first ``rows`` rows of one draw of ``make_classification(1,100,000,
 20, n_informative=10, n_redundant=0, random_state=0)``; its last 100,000
 rows are the held-out test set of every size (so every size samples one
 distribution). Learners with their defaults, one job (``slipper-T100``:
-SLIPPER with ``T = 100``, a fixed number of rounds; ``rf``: Orange's random
+SLIPPER with ``T = 100``, a fixed number of rounds; ``slipper-paper``:
+``T`` chosen up to the paper's fixed ``T_max = 100``, ``max_doublings=0``,
+the default before; ``rf``: Orange's random
 forest; ``evc-paper``, ``scoring-paper``, ``lrr-paper``: the paper's
 covering, ``min_new_coverage=0``, and the Gumbel fit on every row, the
 defaults before; ``slipper-5folds``: ``T`` by five folds at every size;
@@ -67,6 +69,7 @@ def make_learner(name):
         S.CV_TRAIN_ROWS = None
     paper_evc = dict(min_new_coverage=0.0, gumbel_sample=None)
     return {"slipper": R.SlipperLearner, "slipper-T100": lambda: R.SlipperLearner(T=100),
+            "slipper-paper": lambda: R.SlipperLearner(max_doublings=0),
             "slipper-5folds": R.SlipperLearner, "slipper-wholefold": R.SlipperLearner,
             # the paper's covering, every row in the Gumbel fit (the old defaults)
             "evc-paper": lambda: R.EVCRuleLearner(**paper_evc),

@@ -244,8 +244,8 @@ def test_wvote_with_confidences_near_zero_is_finite():
 
 #: per learner, values each parameter must refuse (with the parameter's name)
 BAD_PARAMETERS = {
-    "slipper": dict(T=0, T_max=-1, n_folds=0, patience=0, positive_class=-1, n_jobs=0,
-                    random_state=-1, max_rules=0),
+    "slipper": dict(T=0, T_max=-1, max_doublings=-1, n_folds=0, patience=0,
+                    positive_class=-1, n_jobs=0, random_state=-1, max_rules=0),
     "evc": dict(quality="x", m=-1, beam_width=-1, max_rule_length=0,
                 min_covered_examples=float("nan"), alpha=2, parent_alpha=0,
                 n_permutations=0, gumbel="x", strategy="best", max_rules_per_class=0,

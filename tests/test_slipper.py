@@ -326,3 +326,117 @@ def test_choosing_T_on_a_sample_of_the_training_part(name, monkeypatch):
         errors = [S._fold_errors(enc, ypos, tr, te, 20, s)
                   for (tr, te), s in zip(folds, seeds[1:])]
         np.testing.assert_allclose(mean, np.mean(errors, axis=0))
+
+
+# ------------------------------------------ the internal CV's bound doubling
+def test_rounds_still_pay_by_hand():
+    """The doubling test (doc/slipper.md, "More rounds on many rows"): the
+    lowest error past the first half must beat the first half's lowest by
+    more than z standard errors, sqrt(2 p (1 - p) / n)."""
+    from orangecontrib.rules.slipper import DOUBLING_Z, rounds_still_pay
+    mean = [0.30, 0.25, 0.20, 0.22, 0.18, 0.19]  # first half's best 0.20, all 0.18
+    se = np.sqrt(2 * 0.2 * 0.8 / 1000)  # 0.0179: 0.02 is 1.12 standard errors
+    assert DOUBLING_Z == 2.0
+    assert not rounds_still_pay(mean, 1000)
+    assert rounds_still_pay(mean, 1000, z=0.02 / se - 1e-6)
+    assert not rounds_still_pay(mean, 1000, z=0.02 / se + 1e-6)
+    # 10,000 examples: 3.54 standard errors
+    assert rounds_still_pay(mean, 10_000)
+    # the first half no worse, a single round, no hold-out, no error left
+    assert not rounds_still_pay([0.2, 0.1, 0.2, 0.1], 10**9)
+    assert not rounds_still_pay([0.2], 10**9)
+    assert not rounds_still_pay(mean, 0)
+    assert not rounds_still_pay([0.0, 0.0], 10**9)
+
+
+def test_a_booster_goes_on_where_it_stopped():
+    """Boosting to 6 rounds and then on to 15, or to 15 after a pickle (a
+    process or Dask task), gives the rules of 15 rounds at once."""
+    from orangecontrib.rules.slipper import Booster
+    enc = encode_table(Table("heart_disease"))
+    ypos = (enc.y == 1).astype(np.int32)
+    at_once = boost(enc, ypos, enc.w, 15, np.random.default_rng(3))
+    b = Booster(enc, ypos, enc.w, np.random.default_rng(3))
+    assert b.boost(6) == at_once[:6]
+    assert b.boost(15) == at_once
+    b = pickle.loads(pickle.dumps(Booster(enc, ypos, enc.w, np.random.default_rng(3))))
+    b.boost(6)
+    b = pickle.loads(pickle.dumps(b))
+    assert b.cache is None and b.boost(15) == at_once
+
+
+def signal_data(k=2, n=3000, seed=1):
+    """A table where more boosting rounds keep lowering the hold-out error."""
+    from sklearn.datasets import make_classification
+    X, y = make_classification(n, 8, n_informative=5, n_redundant=0, n_classes=k,
+                               random_state=seed)
+    domain = Domain([ContinuousVariable(f"x{i}") for i in range(8)],
+                    DiscreteVariable("y", values=[str(i) for i in range(k)]))
+    return Table.from_numpy(domain, X, y)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("kw", [{}, {"n_jobs": 2}, {"patience": 30}],
+                         ids=["one job", "two jobs", "patience"])
+def test_a_doubled_bound_is_the_bound_given_at_once(k, kw):
+    """On data whose hold-out error still falls at ``T_max = 5``, the bound
+    doubles twice (5 -> 20), and the model is that of ``T_max = 20`` without
+    doubling (the folds' boosters go on, or run again from their seeds, on
+    every path: one job, the folds and final booster in parallel, lockstep
+    with patience, one booster per class); one doubling stops at 10."""
+    data = signal_data(k)
+    model = SlipperLearner(T_max=5, **kw)(data)
+    assert set(model.rounds_tried.values()) == {20}
+    exact = SlipperLearner(T_max=20, max_doublings=0, **kw)(data)
+    assert str(model) == str(exact) and model.rounds == exact.rounds
+    assert set(SlipperLearner(T_max=5, max_doublings=1, **kw)(data).rounds_tried.values()) == {10}
+    assert set(SlipperLearner(T_max=5, max_doublings=0, **kw)(data).rounds_tried.values()) == {5}
+
+
+def test_the_bound_doubles_by_the_evidence_of_the_folds():
+    """Each doubling is the test of the curve so far: the mean hold-out
+    errors of the folds (``choose_rounds``) decide it as
+    :func:`rounds_still_pay` says. On small real data
+    the bound stays (the same model as without doubling); under a budget
+    it never doubles."""
+    import orangecontrib.rules.slipper as S
+    data = signal_data(2)
+    enc = encode_table(data)
+    ypos = (enc.y == 1).astype(np.int32)
+    folds = S.internal_folds(enc, ypos, 5, np.random.SeedSequence(0).spawn(6)[0])
+    n_holdout = S.holdout_size(enc, folds)
+    assert n_holdout == pytest.approx(len(data))
+    _, mean5 = S.choose_rounds(enc, ypos, 5, 5, 0)
+    _, mean = S.choose_rounds(enc, ypos, 5, 5, 0, doublings=3)
+    np.testing.assert_allclose(mean[:5], mean5)  # the same folds' first rounds
+    bound = 5
+    while bound < len(mean):
+        assert S.rounds_still_pay(mean[:bound], n_holdout)
+        bound *= 2
+    assert bound == len(mean) and (bound == 40 or not S.rounds_still_pay(mean, n_holdout))
+    heart = Table("heart_disease")
+    model = SlipperLearner(T_max=20)(heart)
+    assert set(model.rounds_tried.values()) == {20}
+    assert str(model) == str(SlipperLearner(T_max=20, max_doublings=0)(heart))
+    budgeted = SlipperLearner(T_max=5, max_rules=30)(data)
+    assert set(budgeted.rounds_tried.values()) == {5}
+
+
+def test_each_booster_of_many_classes_doubles_on_its_own(monkeypatch):
+    """Three boosters, the test passing for the first and the third only:
+    those two are the boosters of ``T_max = 10``, the second that of
+    ``T_max = 5`` (each booster's folds have their own seeds)."""
+    import orangecontrib.rules.slipper as S
+    data = signal_data(3)
+    answers = iter([True, False, True, False, False])
+    monkeypatch.setattr(S, "rounds_still_pay", lambda mean, n: next(answers))
+    model = SlipperLearner(T_max=5)(data)
+    assert model.rounds_tried == {0: 10, 1: 5, 2: 10}
+    monkeypatch.undo()
+    five, ten = (SlipperLearner(T_max=T, max_doublings=0)(data) for T in (5, 10))
+
+    def booster(m, b):
+        return [str(r) for r in m.boosters[b][1]]
+    assert booster(model, 0) == booster(ten, 0) and booster(model, 2) == booster(ten, 2)
+    assert booster(model, 1) == booster(five, 1)
+    assert model.rounds == {0: ten.rounds[0], 1: five.rounds[1], 2: ten.rounds[2]}

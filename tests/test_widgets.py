@@ -69,16 +69,22 @@ class TestOWSlipper(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         self.init()
         self.parameters = [
             owtest.ParameterMapping("T_max", self.widget.T_max_spin, [1, 30]),
+            owtest.ParameterMapping(
+                "max_doublings", self.widget.more_check, [2, 0],
+                getter=lambda: 2 if self.widget.more_check.isChecked() else 0,
+                setter=lambda v: self.widget.more_check.setChecked(v == 2)),
             owtest.ParameterMapping("random_state", self.widget.seed_spin, [0, 7]),
         ]
 
     def test_fixed_rounds(self):
-        self.widget.fixed_rounds = True
+        self.widget.controls.fixed_rounds.click()  # as a user does: the bound's controls off
+        self.assertTrue(self.widget.fixed_rounds)
         self.widget.T = 7
         self.send_signal(self.widget.Inputs.data, Table("heart_disease"))
         self.click_apply()
         model = self.get_output(self.widget.Outputs.model, wait=20000)
         self.assertEqual(model.rounds, {1: 7})
+        self.assertFalse(self.widget.more_check.isEnabled())
         viewer = self.create_widget(OWRuleViewer)
         self.send_signal(viewer.Inputs.classifier, model, widget=viewer)
         self.assertEqual(viewer.proxy_model.rowCount(), len(model.rule_list))

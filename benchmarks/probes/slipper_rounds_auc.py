@@ -4,8 +4,9 @@
     OMP_NUM_THREADS=1 python benchmarks/probes/slipper_rounds_auc.py ROWS T[,T...]
 
 Each ``T`` is a fixed number of rounds (``SlipperLearner(T=T)``; ``cv``:
-the default, ``T`` chosen by internal CV up to ``T_max = 100``, and
-``cvN``: up to ``T_max = N``). Prints the fit seconds, the rules and
+the default, ``T`` chosen by internal CV up to ``T_max = 100``, a bound
+that doubles while more rounds clearly help, and ``cvN``: up to a fixed
+``T_max = N``, ``max_doublings=0``). Prints the fit seconds, the rules and
 conditions, and the AUC: how many rules SLIPPER needs to come near a
 random forest's AUC (``bench_million.py``'s ``rf`` row) as the rows grow.
 """
@@ -33,7 +34,7 @@ def main():
         if spec == "cv":
             learner = R.SlipperLearner()
         elif spec.startswith("cv"):
-            learner = R.SlipperLearner(T_max=int(spec[2:]))
+            learner = R.SlipperLearner(T_max=int(spec[2:]), max_doublings=0)
         else:
             learner = R.SlipperLearner(T=int(spec))
         start = time.perf_counter()

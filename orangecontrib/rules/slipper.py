@@ -266,47 +266,87 @@ def _split(rng, D):
     return grow, ~grow
 
 
+class Booster:
+    """Algorithm of Fig. 1, able to go on: :meth:`rounds` boosts up to a
+    number of rounds in all, and a later call goes on from there with the
+    same distribution ``D`` and random generator, so boosting to ``T`` and
+    then to ``T'`` gives exactly the rules of boosting to ``T'`` at once
+    (the internal CV doubles its bound that way, :func:`choose_rounds`).
+    ``ypos``: 1 for the positive class, 0 otherwise; ``w0``: the initial
+    distribution (example weights); ``cache``: the :class:`_FitCache` of
+    ``enc`` if another booster made it. The default rule has no
+    conditions. The rules so far: ``hypothesis``, ``[(conds, C), ...]``.
+    Pickled (a process or Dask backend), it leaves its cache behind and
+    makes it again when it goes on."""
+
+    def __init__(self, enc: EncodedData, ypos, w0, rng, cache=None):
+        self.enc, self.rng, self.cache = enc, rng, cache
+        self.ypos = np.ascontiguousarray(ypos, dtype=np.int32)
+        self.D = w0 / w0.sum()
+        self.hypothesis = []
+        self._work = None
+
+    def __getstate__(self):
+        return {**self.__dict__, "cache": None, "_work": None}
+
+    def rounds(self, T):
+        """Boost until there are ``T`` rounds in all, yielding each new
+        round's ``(conds, C)`` (a generator, so several boosters can run in
+        lockstep)."""
+        enc, ypos, n = self.enc, self.ypos, len(self.ypos)
+        if len(self.hypothesis) < T:
+            if self.cache is None:
+                self.cache = _FitCache(enc)
+            if self._work is None:
+                self._work = self.cache.scratch()
+        while len(self.hypothesis) < T:
+            D = self.D
+            grow, prune = _split(self.rng, D)
+            conds, lengths = self.cache.grow(ypos, D, grow, self._work)
+            conds = conds[:prune_rule(conds, None, ypos, D, grow, prune, n, lengths)]
+            covered = lengths >= len(conds)
+            w_pos, w_neg = class_sums(D, ypos, covered)
+            d_pos, d_neg = class_sums(D, ypos)
+            c_rule = smoothed_confidence(w_pos, w_neg, n)
+            # eq. 5: the pruned rule (if positively correlated) or the default rule
+            if not conds or c_rule <= 0 or z_score(d_pos, d_neg) <= z_score(w_pos, w_neg):
+                conds, covered = [], np.ones(n, bool)
+                c = smoothed_confidence(d_pos, d_neg, n)
+            else:
+                c = c_rule
+            # weight update: D exp(-y C) on the covered examples (y = +-1),
+            # renormalised
+            e_pos, e_neg = np.exp(np.array([-c, c]))
+            self.D = reweight(D, covered.view(np.uint8), ypos, e_pos, e_neg)
+            self.hypothesis.append((tuple(conds), c))
+            yield self.hypothesis[-1]
+
+    def boost(self, T, callback=None):
+        """:meth:`rounds` up to ``T`` in all; the first ``T`` rounds
+        (``callback``: called with the share of ``T`` done after each)."""
+        done = len(self.hypothesis)
+        for t, _ in enumerate(self.rounds(T), done + 1):
+            if callback:
+                callback(t / T)
+        return self.hypothesis[:T]
+
+
 def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
-    """Algorithm of Fig. 1, one round at a time: yields ``(conds, C)`` for
-    each of up to ``T`` rounds (a generator, so several boosters can run in
-    lockstep). ``ypos``: 1 for the positive class, 0 otherwise; ``w0``: the
-    initial distribution (example weights); ``cache``: the
-    :class:`_FitCache` of ``enc`` if another booster made it. The default
-    rule has no conditions."""
-    n = len(ypos)
-    D = w0 / w0.sum()
-    ypos = np.ascontiguousarray(ypos, dtype=np.int32)
-    cache = _FitCache(enc) if cache is None else cache
-    work = cache.scratch() if T else None
-    for _ in range(T):
-        grow, prune = _split(rng, D)
-        conds, lengths = cache.grow(ypos, D, grow, work)
-        conds = conds[:prune_rule(conds, None, ypos, D, grow, prune, n, lengths)]
-        covered = lengths >= len(conds)
-        w_pos, w_neg = class_sums(D, ypos, covered)
-        d_pos, d_neg = class_sums(D, ypos)
-        c_rule = smoothed_confidence(w_pos, w_neg, n)
-        # eq. 5: the pruned rule (if positively correlated) or the default rule
-        if not conds or c_rule <= 0 or z_score(d_pos, d_neg) <= z_score(w_pos, w_neg):
-            conds, covered = [], np.ones(n, bool)
-            c = smoothed_confidence(d_pos, d_neg, n)
-        else:
-            c = c_rule
-        yield tuple(conds), c
-        # weight update: D exp(-y C) on the covered examples (y = +-1),
-        # renormalised
-        e_pos, e_neg = np.exp(np.array([-c, c]))
-        D = reweight(D, covered.view(np.uint8), ypos, e_pos, e_neg)
+    """The rounds of a new :class:`Booster`, one at a time: ``(conds, C)``
+    for each of ``T`` rounds."""
+    return Booster(enc, ypos, w0, rng, cache).rounds(T)
 
 
 def boost(enc: EncodedData, ypos, w0, T, rng, callback=None, cache=None):
-    """``T`` rounds of :func:`boost_rounds`: ``[(conds, C), ...]``."""
-    hypothesis = []
-    for t, rule in enumerate(boost_rounds(enc, ypos, w0, T, rng, cache)):
-        hypothesis.append(rule)
-        if callback:
-            callback((t + 1) / T)
-    return hypothesis
+    """``T`` rounds of a new :class:`Booster`: ``[(conds, C), ...]``."""
+    return Booster(enc, ypos, w0, rng, cache).boost(T, callback)
+
+
+def _boosted(booster: Booster, T, callback=None) -> Booster:
+    """``booster`` boosted on to ``T`` rounds (a parallel task that returns
+    it, so the caller has its state under any joblib backend)."""
+    booster.boost(T, callback)
+    return booster
 
 
 def merge_duplicates(hypothesis):
@@ -381,13 +421,93 @@ def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None, aucs=False):
     return np.array([track.errors, track.aucs] if aucs else track.errors)
 
 
+class FoldRun:
+    """One internal fold: a :class:`Booster` on its training part and the
+    hold-out error (:class:`HoldoutErrors`) on its test part after each of
+    its rounds; :meth:`to` boosts on to more rounds. ``check``: called
+    after every round (:meth:`RuleLearner.stop_check`)."""
+
+    def __init__(self, tr, ytr, te, yte, seed, cache=None, te_XcT=None, aucs=False,
+                 check=None):
+        self.booster = Booster(tr, ytr, tr.w, np.random.default_rng(seed), cache)
+        self.track = HoldoutErrors(te, yte, te_XcT, aucs)
+        self.check = check
+
+    def to(self, T):
+        """Boost on to ``T`` rounds in all; itself (for a parallel task)."""
+        for rule in self.booster.rounds(T):
+            self.track(*rule)
+            if self.check:
+                self.check(len(self.track.errors) / T)
+        return self
+
+    @property
+    def curve(self):
+        """The hold-out errors after each round (with ``aucs``, and the AUCs:
+        two rows)."""
+        t = self.track
+        return np.array([t.errors, t.aucs] if t.aucs is not None else t.errors)
+
+
+def _fold_run(enc, ypos, train, test, T, seed, check=None):
+    """A :class:`FoldRun` of rows ``train`` and ``test`` of ``enc``, boosted
+    to ``T`` rounds."""
+    tr, te = enc.subset(train), enc.subset(test)
+    return FoldRun(tr, ypos[train], te, ypos[test], seed, check=check).to(T)
+
+
 def _fold_errors(enc, ypos, train, test, T_max, seed, check=None):
     """One internal cross-validation fold: ``T_max`` rounds on ``train``,
-    hold-out error on ``test`` after every round. ``check``: called after
-    every round (:meth:`RuleLearner.stop_check`)."""
-    tr, te = enc.subset(train), enc.subset(test)
-    hyp = boost(tr, ypos[train], tr.w, T_max, np.random.default_rng(seed), check)
-    return holdout_errors(hyp, te, ypos[test])
+    hold-out error on ``test`` after every round."""
+    return _fold_run(enc, ypos, train, test, T_max, seed, check).curve
+
+
+#: how clearly the second half of the rounds must lower the internal CV's
+#: mean hold-out error for its bound to double (:func:`rounds_still_pay`)
+DOUBLING_Z = 2.0
+
+
+def rounds_still_pay(mean, n_holdout, z=None) -> bool:
+    """Do the internal CV's rounds still pay at the end of its bound? Yes if
+    the lowest mean hold-out error ``mean`` over all rounds is below the
+    lowest over the first half of them by more than ``z`` (default
+    :data:`DOUBLING_Z`) standard errors of the difference of two error
+    rates ``p`` measured on ``n_holdout`` examples each, ``sqrt(2 p (1 - p)
+    / n_holdout)``, ``p`` the first half's lowest. The two rates are
+    measured on the same examples, whose errors are positively correlated,
+    so the difference's true standard error is smaller: the test asks for
+    more evidence than it needs (doc/slipper.md, "More rounds on many
+    rows")."""
+    z = DOUBLING_Z if z is None else z
+    mean = np.asarray(mean, dtype=float)
+    half = len(mean) // 2
+    if half < 1 or n_holdout <= 0:
+        return False
+    p, best = float(mean[:half].min()), float(mean.min())
+    return p - best > z * np.sqrt(2 * p * (1 - p) / n_holdout)
+
+
+def holdout_size(enc: EncodedData, folds) -> float:
+    """The effective number of hold-out examples of ``folds``, ``(sum w)^2
+    / sum w^2`` over their test rows (their count with unit weights)."""
+    w = enc.w[np.concatenate([test for _, test in folds])]
+    sq = float(np.dot(w, w))
+    return float(w.sum()) ** 2 / sq if sq > 0 else 0.0
+
+
+def doubled_bound(advance, T_max, doublings, n_holdout):
+    """The internal CV's bound on the rounds: ``T_max``, doubled at most
+    ``doublings`` times while the rounds past its first half still pay
+    (:func:`rounds_still_pay`). ``advance(bound)`` boosts the folds on to
+    ``bound`` rounds and returns their mean hold-out errors (fewer if it
+    stopped early: then the bound stays). Returns ``(bound, mean)``."""
+    bound, mean = T_max, advance(T_max)
+    for _ in range(doublings):
+        if len(mean) < bound or not rounds_still_pay(mean, n_holdout):
+            break
+        bound *= 2
+        mean = advance(bound)
+    return bound, mean
 
 
 #: above this many rows, ``T`` is chosen on one internal fold (a held-out
@@ -474,42 +594,37 @@ class SharedFold:
                 + self.cache.nbytes + (0 if self.te_XcT is None else self.te_XcT.nbytes))
 
 
-def _shared_fold_errors(fold: SharedFold, ypos, T_max, seed, check=None, aucs=False):
-    """Hold-out error (and with ``aucs`` AUC: two rows) after each of
-    ``T_max`` rounds of the booster of positives ``ypos`` trained on the
-    shared ``fold`` (``check``: as in :func:`_fold_errors`)."""
-    hyp = boost(fold.tr, ypos[fold.train], fold.tr.w, T_max,
-                np.random.default_rng(seed), check, cache=fold.cache)
-    return holdout_errors(hyp, fold.te, ypos[fold.test], fold.te_XcT, aucs)
+def _shared_fold_curve(fold: SharedFold, ypos, T, seed, check=None, aucs=False):
+    """Hold-out error (and with ``aucs`` AUC: two rows) after each of ``T``
+    rounds of the booster of positives ``ypos`` trained on the shared
+    ``fold`` (``check``: as in :class:`FoldRun`)."""
+    return FoldRun(fold.tr, ypos[fold.train], fold.te, ypos[fold.test], seed, fold.cache,
+                   fold.te_XcT, aucs, check).to(T).curve
 
 
-def _lockstep_errors(enc, ypos, folds, seeds, T_max, patience):
-    """The folds' boosters one round at a time together, until the mean
-    hold-out error has not been lower for ``patience`` rounds; the mean
-    error after each round done."""
-    boosters, tracks = [], []
-    for (train, test), s in zip(folds, seeds):
-        tr, te = enc.subset(train), enc.subset(test)
-        boosters.append(boost_rounds(tr, ypos[train], tr.w, T_max,
-                                     np.random.default_rng(s)))
-        tracks.append(HoldoutErrors(te, ypos[test]))
-    mean = []
-    for _ in range(T_max):
-        for booster, track in zip(boosters, tracks):
-            track(*next(booster))
-        mean.append(np.mean([track.errors[-1] for track in tracks]))
-        if len(mean) - 1 - int(np.argmin(mean)) >= patience:
-            break
+def _lockstep(runs, T, patience):
+    """The :class:`FoldRun` s ``runs`` one round at a time together, up to
+    ``T`` rounds in all or until their mean hold-out error has not been
+    lower for ``patience`` rounds; the mean error after each round done."""
+    mean = [np.mean([r.track.errors[t] for r in runs])
+            for t in range(len(runs[0].track.errors))]
+    while len(mean) < T and len(mean) - 1 - int(np.argmin(mean or [0])) < patience:
+        for run in runs:
+            run.to(len(mean) + 1)
+        mean.append(np.mean([run.track.errors[-1] for run in runs]))
     return np.array(mean)
 
 
-def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None):
+def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, doublings=0):
     """``T`` with the lowest mean hold-out error over ``n_folds`` internal
-    folds (ties to the smaller ``T``) and the mean errors. The folds are
-    independent, so they run through ``joblib`` with ``n_jobs``; each fold
-    has its own seed, so the result does not depend on ``n_jobs``. With
-    ``patience``, the folds are boosted in lockstep and stop once the mean
-    hold-out error has not been lower for that many rounds."""
+    folds (ties to the smaller ``T``) and the mean errors, of every round up
+    to the bound: ``T_max``, doubled at most ``doublings`` times while
+    more rounds still pay (:func:`doubled_bound`; the folds' boosters go on
+    from where they stopped). The folds are independent, so they run
+    through ``joblib`` with ``n_jobs``; each fold has its own seed, so the
+    result does not depend on ``n_jobs``. With ``patience``, the folds are
+    boosted in lockstep and stop once the mean hold-out error has not been
+    lower for that many rounds."""
     from joblib import delayed
 
     if not isinstance(seed, np.random.SeedSequence):
@@ -519,12 +634,21 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None):
     if folds is None:
         return T_max, None  # too few positives or negatives to validate
     if patience is not None:
-        mean = _lockstep_errors(enc, ypos, folds, seeds[1:], T_max, patience)
+        runs = [FoldRun(enc.subset(train), ypos[train], enc.subset(test), ypos[test], s)
+                for (train, test), s in zip(folds, seeds[1:])]
+
+        def advance(T):
+            return _lockstep(runs, T, patience)
     else:
-        errors = list(parallel_map(
-            (delayed(_fold_errors)(enc, ypos, train, test, T_max, s)
-             for (train, test), s in zip(folds, seeds[1:])), n_jobs))
-        mean = np.mean(errors, axis=0)
+        runs = [None] * len(folds)
+
+        def advance(T):
+            runs[:] = parallel_map(
+                (delayed(_fold_run)(enc, ypos, train, test, T, s) if run is None
+                 else delayed(run.to)(T)
+                 for run, (train, test), s in zip(runs, folds, seeds[1:])), n_jobs)
+            return np.mean([run.curve for run in runs], axis=0)
+    _, mean = doubled_bound(advance, T_max, doublings, holdout_size(enc, folds))
     return int(np.argmin(mean)) + 1, mean  # argmin: first, i.e. smallest T
 
 
@@ -634,7 +758,10 @@ class SlipperLearner(RuleLearner):
 
     ``T``: number of boosting rounds; ``None`` chooses it, per booster, by
     internal ``n_folds``-fold cross-validation up to ``T_max`` (ties to the
-    smaller ``T``) and refits on all data; above ``CV_MAX_ROWS`` rows on
+    smaller ``T``) and refits on all data; the bound ``T_max`` doubles, at
+    most ``max_doublings`` times, while the rounds past its first half
+    still lower the mean hold-out error clearly (:func:`rounds_still_pay`;
+    doc/slipper.md, "More rounds on many rows"); above ``CV_MAX_ROWS`` rows on
     one fold, whose training part is boosted on a stratified sample of at
     most ``CV_TRAIN_ROWS`` rows (doc/slipper.md, "Choosing T").
     ``positive_class``: for two
@@ -653,7 +780,11 @@ class SlipperLearner(RuleLearner):
     T : int, optional
         Boosting rounds per booster; ``None``: chosen by internal CV.
     T_max : int
-        The most rounds the internal CV tries.
+        The most rounds the internal CV tries first (the paper's 100).
+    max_doublings : int
+        How many times the internal CV may double ``T_max`` while more
+        rounds still clearly lower its hold-out error (0: the paper's fixed
+        bound; none under ``max_rules``).
     n_folds : int
         Folds of the internal CV.
     patience : int, optional
@@ -680,11 +811,13 @@ class SlipperLearner(RuleLearner):
     needs_order = True  # the grow step sweeps the sorted numeric columns
     bytes_per_cell = 0  # a sparse table is swept over its non-zeros
 
-    def __init__(self, T=None, T_max=100, n_folds=5, patience=None, positive_class=None,
-                 max_rules=None, n_jobs=None, random_state=0, preprocessors=None):
+    def __init__(self, T=None, T_max=100, max_doublings=2, n_folds=5, patience=None,
+                 positive_class=None, max_rules=None, n_jobs=None, random_state=0,
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.T = check_int("T", T, 1, none=True)
         self.T_max = check_int("T_max", T_max, 1)
+        self.max_doublings = check_int("max_doublings", max_doublings, 0)
         self.n_folds = check_int("n_folds", n_folds, 2)
         self.patience = check_int("patience", patience, 1, none=True)
         self.positive_class = check_int("positive_class", positive_class, 0, none=True)
@@ -708,20 +841,23 @@ class SlipperLearner(RuleLearner):
         return in_name_order([c for c in range(enc.n_classes) if dist[c] > 0], values)
 
     def fit_booster(self, enc, cls, seeds, n_jobs=None, callback=None):
-        """One booster, ``cls`` against the rest: ``(T, merged hypothesis)``;
-        ``T`` by internal cross-validation unless given (folds through
-        joblib with ``n_jobs``). ``seeds``: the cross-validation's and the
-        boosting's."""
+        """One booster, ``cls`` against the rest: ``(T, merged hypothesis,
+        tried)``; ``T`` by internal cross-validation unless given (folds
+        through joblib with ``n_jobs``), chosen among the first ``tried``
+        rounds (``None`` without the CV). ``seeds``: the cross-validation's
+        and the boosting's."""
         ypos = (enc.y == cls).astype(np.int32)
         T = self.T if self.T is None or self.max_rules is None else min(self.T, self.max_rules)
         jobs = parallel_jobs(n_jobs)
         if T is None and self.patience is None and jobs not in (None, 1):
             return self._folds_and_final(enc, ypos, seeds, jobs, callback)
+        tried = None
         if T is None:
-            T, _ = choose_rounds(enc, ypos, self._T_max, self.n_folds, seeds[0],
-                                 n_jobs, self.patience)
+            T, mean = choose_rounds(enc, ypos, self._T_max, self.n_folds, seeds[0],
+                                    n_jobs, self.patience, self._doublings)
+            tried = None if mean is None else len(mean)
         rng = np.random.default_rng(seeds[1])
-        return T, merge_duplicates(boost(enc, ypos, enc.w, T, rng, callback))
+        return T, merge_duplicates(boost(enc, ypos, enc.w, T, rng, callback)), tried
 
     @property
     def _T_max(self) -> int:
@@ -729,31 +865,48 @@ class SlipperLearner(RuleLearner):
         ``max_rules`` (a round adds at most one rule)."""
         return self.T_max if self.max_rules is None else min(self.T_max, self.max_rules)
 
+    @property
+    def _doublings(self) -> int:
+        """How often the internal CV may double its bound: ``max_doublings``,
+        none under a budget (``max_rules`` sets the size)."""
+        return self.max_doublings if self.max_rules is None else 0
+
     def _folds_and_final(self, enc, ypos, seeds, jobs, callback=None):
         """:func:`choose_rounds` and the final booster at once, in parallel:
-        the final booster boosts ``T_max`` rounds while the folds run, and
+        the final booster boosts to the bound while the folds run, and
         keeps its first ``T`` (boosting is round by round, so they are
-        exactly what ``T`` rounds would give). Same model as the sequential
-        path, about ``n_folds + 1`` jobs' worth of parallel work instead of
-        ``n_folds`` and then one."""
+        exactly what ``T`` rounds would give); when the bound doubles, the
+        folds' boosters and the final one go on together. Same model as the
+        sequential path, about ``n_folds + 1`` jobs' worth of parallel work
+        instead of ``n_folds`` and then one."""
         from joblib import delayed
 
         cv_seeds = seeds[0].spawn(self.n_folds + 1)
         folds = internal_folds(enc, ypos, self.n_folds, cv_seeds[0])
         check = self.stop_check()  # a Cancel stops the tasks after their round
-        tasks = [delayed(_fold_errors)(enc, ypos, train, test, self._T_max, s, check)
-                 for (train, test), s in zip(folds or [], cv_seeds[1:])]
-        tasks.append(delayed(boost)(enc, ypos, enc.w, self._T_max,
-                                    np.random.default_rng(seeds[1]), check))
-        results = []
-        for r in parallel_map(tasks, jobs):
-            results.append(r)
-            if callback:
-                callback(len(results) / len(tasks))
-        final = results.pop()
-        # argmin: the first, i.e. the smallest T of the lowest mean error
-        T = int(np.argmin(np.mean(results, axis=0))) + 1 if results else self._T_max
-        return T, merge_duplicates(final[:T])
+        final = Booster(enc, ypos, enc.w, np.random.default_rng(seeds[1]))
+        if folds is None:  # too few positives or negatives to validate
+            return self._T_max, merge_duplicates(final.boost(self._T_max, check)), None
+        runs = [None] * len(folds)
+
+        def advance(T):
+            nonlocal final
+            tasks = [delayed(_fold_run)(enc, ypos, train, test, T, s, check) if run is None
+                     else delayed(run.to)(T)
+                     for run, (train, test), s in zip(runs, folds, cv_seeds[1:])]
+            tasks.append(delayed(_boosted)(final, T, check))
+            results = []
+            for r in parallel_map(tasks, jobs):
+                results.append(r)
+                if callback:
+                    callback(len(results) / len(tasks))
+            final = results.pop()
+            runs[:] = results
+            return np.mean([run.curve for run in runs], axis=0)
+
+        _, mean = doubled_bound(advance, self._T_max, self._doublings, holdout_size(enc, folds))
+        T = int(np.argmin(mean)) + 1  # argmin: the first, i.e. the smallest T
+        return T, merge_duplicates(final.hypothesis[:T]), len(mean)
 
     def fit_rules(self, data, enc):
         from joblib import delayed
@@ -777,69 +930,108 @@ class SlipperLearner(RuleLearner):
             for r in parallel_map(jobs, self.n_jobs):
                 results.append(r)
                 self.progress(len(results) / len(classes), "boosting one booster per class: "
-                              f"{sum(len(h) for _, h in results)} rules so far")
+                              f"{sum(len(h) for _, h, _ in results)} rules so far")
         short = ShortThresholds(enc.column)
         boosters = [(cls, self._merged([self._to_rule(conds, c, cls, enc, data.domain, short)
                                         for conds, c in hyp]))
-                    for cls, (_, hyp) in zip(classes, results)]
+                    for cls, (_, hyp, _) in zip(classes, results)]
         model = SlipperModel(data.domain, boosters, enc.class_distribution())
-        model.rounds = {cls: T for cls, (T, _) in zip(classes, results)}  # T per booster
+        model.rounds = {cls: T for cls, (T, _, _) in zip(classes, results)}  # T per booster
+        # the rounds the internal CV chose T among (None: T was given)
+        model.rounds_tried = {cls: tried for cls, (_, _, tried) in zip(classes, results)}
         return model
 
     def _fit_boosters(self, enc, classes, seeds, fold_seed):
         """One booster per class (that class against the rest): ``[(T,
-        merged hypothesis), ...]``. ``T`` by internal cross-validation on
-        folds shared by all boosters (stratified by class; each fold's parts
-        are encoded once), fold by fold, the boosters of a fold in parallel
-        (threads; the kernels release the GIL), then the final boosters."""
+        merged hypothesis, tried), ...]`` (as :meth:`fit_booster`). ``T`` by
+        internal cross-validation on folds shared by all boosters
+        (stratified by class; each fold's parts are encoded once), fold by
+        fold, the boosters of a fold in parallel (threads; the kernels
+        release the GIL), then the final boosters. A booster whose bound
+        doubles (:func:`doubled_bound`) runs its folds again to the new
+        bound, from the same seeds (so its first rounds are those it had):
+        going on instead would keep every fold's parts in memory at once."""
         from joblib import delayed
 
         n_jobs = parallel_jobs(self.n_jobs)
         ypos = [(enc.y == cls).astype(np.int32) for cls in classes]
-        rounds = [self.T] * len(classes)
-        steps = len(classes)  # progress: booster-folds done
+        rounds, tried = [self.T] * len(classes), [None] * len(classes)
+        progress = {"done": 0, "steps": len(classes)}  # booster-folds and final boosters
         if self.T is None:
             folds = internal_folds(enc, enc.y, self.n_folds, fold_seed)
             if folds is None:  # a class too small to validate: every booster T_max
                 rounds = [self._T_max] * len(classes)
             else:
-                steps += len(folds) * len(classes)
                 fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
-                # per booster and fold: hold-out errors (and AUCs, for a budget)
+                # per booster: its hold-out errors (and AUCs, for a budget)
+                # per fold and round, to the bound
                 budgeted = self.max_rules is not None
-                curves = np.zeros((len(classes), len(folds), 1 + budgeted, self._T_max))
-                check = self.stop_check()
-                for f, (train, test) in enumerate(folds):
-                    fold = SharedFold(enc, train, test)
-                    jobs = (delayed(_shared_fold_errors)(fold, yp, self._T_max, fs[f], check,
-                                                         budgeted)
-                            for yp, fs in zip(ypos, fold_seeds))
-                    for b, e in enumerate(parallel_map(jobs, n_jobs)):
-                        curves[b, f] = np.reshape(e, curves.shape[2:])
-                        self.progress((f * len(classes) + b + 1) / steps,
-                                      f"choosing T: fold {f + 1} of {len(folds)}")
-                    del fold
+                bounds = [self._T_max] * len(classes)
+                which = list(range(len(classes)))
+                curves = {}
+                n_holdout = holdout_size(enc, folds)
+                for stage in range(self._doublings + 1):
+                    if stage:  # the boosters whose rounds still pay go on, twice as far
+                        which = [b for b in which
+                                 if rounds_still_pay(curves[b][:, 0].mean(axis=0), n_holdout)]
+                        if not which:
+                            break
+                        for b in which:
+                            bounds[b] *= 2
+                    progress["steps"] += len(folds) * len(which)
+                    curves.update(self._fold_curves(enc, folds, [ypos[b] for b in which],
+                                                    [fold_seeds[b] for b in which],
+                                                    [bounds[b] for b in which], budgeted,
+                                                    progress, which))
+                curves = [curves[b] for b in range(len(classes))]
+                tried = [c.shape[2] for c in curves]
                 # argmin: the first, i.e. the smallest T of the lowest mean error
                 rounds = [int(np.argmin(e[:, 0].mean(axis=0))) + 1 for e in curves]
                 if self.max_rules is not None and sum(rounds) > self.max_rules:
                     # the rounds of the highest prior-weighted hold-out AUC
                     # (the many-class AUC reported for the model): the least
-                    # summed p_c (1 - AUC_c), p_c / 2 without a round
+                    # summed p_c (1 - AUC_c), p_c / 2 without a round (under
+                    # a budget no bound doubles, so the curves are alike long)
                     p = np.array([np.average(yp, weights=enc.w) for yp in ypos])
-                    auc = curves[:, :, 1].mean(axis=1)
+                    auc = np.array([e[:, 1].mean(axis=0) for e in curves])
                     rounds = allocate_budget(p[:, None] * (1 - auc), p / 2, self.max_rules)
         if self.max_rules is not None and sum(rounds) > self.max_rules:  # T or T_max given
             rounds = even_rounds(rounds, self.max_rules)
-        done = steps - len(classes)
         results = []
         check = self.stop_check()
         jobs = (delayed(boost)(enc, yp, enc.w, T, np.random.default_rng(s[1]), check)
                 for yp, T, s in zip(ypos, rounds, seeds))
-        for T, hyp in zip(rounds, parallel_map(jobs, n_jobs)):
-            results.append((T, merge_duplicates(hyp)))
-            self.progress((done + len(results)) / steps, "boosting one booster per class: "
-                          f"{sum(len(h) for _, h in results)} rules so far")
+        for T, t, hyp in zip(rounds, tried, parallel_map(jobs, n_jobs)):
+            results.append((T, merge_duplicates(hyp), t))
+            self.progress((progress["done"] + len(results)) / progress["steps"],
+                          "boosting one booster per class: "
+                          f"{sum(len(h) for _, h, _ in results)} rules so far")
         return results
+
+    def _fold_curves(self, enc, folds, ypos, fold_seeds, bounds, aucs, progress, names):
+        """For the boosters of positives ``ypos[i]`` (``names[i]``: the key
+        of its curves), the hold-out errors (with ``aucs`` and AUCs) of its
+        first ``bounds[i]`` rounds on each of ``folds``, boosted from
+        ``fold_seeds[i]``: ``{name: array (fold, 1 + aucs, round)}``. Fold
+        by fold, each fold's parts encoded once (:class:`SharedFold`) and
+        dropped before the next; ``progress``: the counts of
+        :meth:`_fit_boosters`' progress bar."""
+        from joblib import delayed
+
+        curves = {b: np.zeros((len(folds), 1 + aucs, T)) for b, T in zip(names, bounds)}
+        check = self.stop_check()
+        for f, (train, test) in enumerate(folds):
+            fold = SharedFold(enc, train, test)
+            jobs = (delayed(_shared_fold_curve)(fold, yp, T, fs[f], check, aucs)
+                    for yp, T, fs in zip(ypos, bounds, fold_seeds))
+            for b, e in zip(names, parallel_map(jobs, parallel_jobs(self.n_jobs))):
+                curves[b][f] = np.reshape(e, curves[b].shape[1:])
+                progress["done"] += 1
+                self.progress(progress["done"] / progress["steps"],
+                              f"choosing T up to {max(bounds)} rounds: "
+                              f"fold {f + 1} of {len(folds)}")
+            del fold
+        return curves
 
     @staticmethod
     def _merged(rules):

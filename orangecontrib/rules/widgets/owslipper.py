@@ -21,6 +21,7 @@ class OWSlipper(OWRulesLearnerBase):
     fixed_rounds = Setting(False)
     T = Setting(50)
     T_max = Setting(100)
+    more_rounds = Setting(True)
     random_state = Setting(0)
     all_cores = Setting(True)
 
@@ -30,6 +31,13 @@ class OWSlipper(OWRulesLearnerBase):
             box, self, "T_max", 1, 1000, label="Most rounds (cross-validated):",
             tooltip="The number of boosting rounds (rules) is chosen by internal "
                     "5-fold cross-validation between 1 and this number.",
+            callback=self.settings_changed)
+        self.more_check = gui.checkBox(
+            box, self, "more_rounds", "Up to four times as many when they clearly help",
+            tooltip="Double the most rounds, at most twice, while the rounds past "
+                    "the first half still lower the cross-validated error clearly "
+                    "(on large data with a strong signal; small data keep the "
+                    "bound above).",
             callback=self.settings_changed)
         self.fixed_check = gui.checkBox(
             box, self, "fixed_rounds", "Fixed number of rounds instead",
@@ -58,18 +66,21 @@ class OWSlipper(OWRulesLearnerBase):
     def _fixed_changed(self, notify=True):
         self.T_spin.setEnabled(self.fixed_rounds)
         self.T_max_spin.setEnabled(not self.fixed_rounds)
+        self.more_check.setEnabled(not self.fixed_rounds)
         if notify:
             self.settings_changed()
 
     def create_learner(self):
         return self.LEARNER(T=self.T if self.fixed_rounds else None,
-                            T_max=self.T_max, random_state=self.random_state, **self.size_args(),
+                            T_max=self.T_max, max_doublings=2 if self.more_rounds else 0,
+                            random_state=self.random_state, **self.size_args(),
                             n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
                             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):
+        more = f" (up to {4 * self.T_max} when they clearly help)" if self.more_rounds else ""
         rounds = (str(self.T) if self.fixed_rounds
-                  else f"chosen by 5-fold CV, at most {self.T_max}")
+                  else f"chosen by 5-fold CV, at most {self.T_max}{more}")
         return (("Boosting rounds", rounds), ("Random seed", self.random_state))
 
 
