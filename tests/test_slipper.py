@@ -352,6 +352,7 @@ def test_rounds_still_pay_by_hand():
 def test_a_booster_goes_on_where_it_stopped():
     """Boosting to 6 rounds and then on to 15, or to 15 after a pickle (a
     process or Dask task), gives the rules of 15 rounds at once."""
+    import orangecontrib.rules.slipper as S
     from orangecontrib.rules.slipper import Booster
     enc = encode_table(Table("heart_disease"))
     ypos = (enc.y == 1).astype(np.int32)
@@ -360,9 +361,22 @@ def test_a_booster_goes_on_where_it_stopped():
     assert b.boost(6) == at_once[:6]
     assert b.boost(15) == at_once
     b = pickle.loads(pickle.dumps(Booster(enc, ypos, enc.w, np.random.default_rng(3))))
+    assert b.enc is None  # a pickle leaves the table behind: given again to go on
+    b.enc = enc
     b.boost(6)
     b = pickle.loads(pickle.dumps(b))
-    assert b.cache is None and b.boost(15) == at_once
+    assert b.enc is None and b.cache is None
+    b.enc = enc
+    assert b.boost(15) == at_once
+    # a fold's run detached between its rounds: the same curve
+    folds = S.internal_folds(enc, ypos, 5, np.random.SeedSequence(1))
+    (train, test), seed = folds[0], np.random.SeedSequence(2)
+    whole = S._fold_run(enc, ypos, train, test, 15, seed)
+    run = S._fold_run(enc, ypos, train, test, 6, seed)
+    assert run.booster.enc is None and run.track.enc is None
+    run = pickle.loads(pickle.dumps(run))
+    np.testing.assert_array_equal(S._fold_run_on(run, enc, 15).curve, whole.curve)
+    assert run.booster.hypothesis == whole.booster.hypothesis
 
 
 def signal_data(k=2, n=3000, seed=1):

@@ -276,8 +276,9 @@ class Booster:
     distribution (example weights); ``cache``: the :class:`_FitCache` of
     ``enc`` if another booster made it. The default rule has no
     conditions. The rules so far: ``hypothesis``, ``[(conds, C), ...]``.
-    Pickled (a process or Dask backend), it leaves its cache behind and
-    makes it again when it goes on."""
+    Pickled (a process or Dask backend), it leaves its table and cache
+    behind: set ``enc`` again before it goes on (:func:`_boosted` does),
+    and it makes its cache again."""
 
     def __init__(self, enc: EncodedData, ypos, w0, rng, cache=None):
         self.enc, self.rng, self.cache = enc, rng, cache
@@ -287,7 +288,13 @@ class Booster:
         self._work = None
 
     def __getstate__(self):
-        return {**self.__dict__, "cache": None, "_work": None}
+        return {**self.__dict__, "enc": None, "cache": None, "_work": None}
+
+    def detach(self):
+        """Drop the table, cache and scratch space (what :meth:`rounds`
+        makes again once ``enc`` is set), keeping what going on needs:
+        ``D``, the generator and the rules."""
+        self.enc = self.cache = self._work = None
 
     def rounds(self, T):
         """Boost until there are ``T`` rounds in all, yielding each new
@@ -331,20 +338,16 @@ class Booster:
         return self.hypothesis[:T]
 
 
-def boost_rounds(enc: EncodedData, ypos, w0, T, rng, cache=None):
-    """The rounds of a new :class:`Booster`, one at a time: ``(conds, C)``
-    for each of ``T`` rounds."""
-    return Booster(enc, ypos, w0, rng, cache).rounds(T)
-
-
 def boost(enc: EncodedData, ypos, w0, T, rng, callback=None, cache=None):
     """``T`` rounds of a new :class:`Booster`: ``[(conds, C), ...]``."""
     return Booster(enc, ypos, w0, rng, cache).boost(T, callback)
 
 
-def _boosted(booster: Booster, T, callback=None) -> Booster:
-    """``booster`` boosted on to ``T`` rounds (a parallel task that returns
-    it, so the caller has its state under any joblib backend)."""
+def _boosted(booster: Booster, enc: EncodedData, T, callback=None) -> Booster:
+    """``booster`` of table ``enc`` boosted on to ``T`` rounds (a parallel
+    task that returns it, so the caller has its state under any joblib
+    backend; a pickled booster comes without its table)."""
+    booster.enc = enc
     booster.boost(T, callback)
     return booster
 
@@ -422,23 +425,41 @@ def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None, aucs=False):
 
 
 class FoldRun:
-    """One internal fold: a :class:`Booster` on its training part and the
-    hold-out error (:class:`HoldoutErrors`) on its test part after each of
-    its rounds; :meth:`to` boosts on to more rounds. ``check``: called
-    after every round (:meth:`RuleLearner.stop_check`)."""
+    """One internal fold of the rows ``train`` and ``test`` of ``enc``: a
+    :class:`Booster` on its training part and the hold-out error
+    (:class:`HoldoutErrors`) on its test part after each of its rounds;
+    :meth:`to` boosts on to more rounds. ``fold``: a :class:`SharedFold`
+    of those rows whose parts it uses (else it encodes its own);
+    ``check``: called after every round (:meth:`RuleLearner.stop_check`).
+    Between two calls of :meth:`to` a run can :meth:`detach` its parts, so
+    runs waiting to go on hold no copy of the table."""
 
-    def __init__(self, tr, ytr, te, yte, seed, cache=None, te_XcT=None, aucs=False,
-                 check=None):
-        self.booster = Booster(tr, ytr, tr.w, np.random.default_rng(seed), cache)
-        self.track = HoldoutErrors(te, yte, te_XcT, aucs)
-        self.check = check
+    def __init__(self, enc, ypos, train, test, seed, aucs=False, check=None, fold=None):
+        self.train, self.test, self.check = train, test, check
+        tr, te = (fold.tr, fold.te) if fold else (enc.subset(train), enc.subset(test))
+        self.booster = Booster(tr, ypos[train], tr.w, np.random.default_rng(seed),
+                               fold.cache if fold else None)
+        self.track = HoldoutErrors(te, ypos[test], fold.te_XcT if fold else None, aucs)
 
-    def to(self, T):
-        """Boost on to ``T`` rounds in all; itself (for a parallel task)."""
+    def to(self, T, enc=None):
+        """Boost on to ``T`` rounds in all; itself (for a parallel task).
+        ``enc``: the table of the rows, to encode the parts again after
+        :meth:`detach`."""
+        if self.booster.enc is None:
+            self.booster.enc = enc.subset(self.train)
+            self.track.enc = enc.subset(self.test)
+            self.track.XcT = _transposed(self.track.enc)
         for rule in self.booster.rounds(T):
             self.track(*rule)
             if self.check:
                 self.check(len(self.track.errors) / T)
+        return self
+
+    def detach(self):
+        """Drop the fold's encoded parts and the booster's cache; keep the
+        rules, ``D``, the generator and the hold-out scores. Itself."""
+        self.booster.detach()
+        self.track.enc = self.track.XcT = None
         return self
 
     @property
@@ -450,10 +471,16 @@ class FoldRun:
 
 
 def _fold_run(enc, ypos, train, test, T, seed, check=None):
-    """A :class:`FoldRun` of rows ``train`` and ``test`` of ``enc``, boosted
-    to ``T`` rounds."""
-    tr, te = enc.subset(train), enc.subset(test)
-    return FoldRun(tr, ypos[train], te, ypos[test], seed, check=check).to(T)
+    """A :class:`FoldRun` of rows ``train`` and ``test`` of ``enc`` boosted
+    to ``T`` rounds, detached (a parallel task: runs wait for the next
+    doubling without their parts)."""
+    return FoldRun(enc, ypos, train, test, seed, check=check).to(T).detach()
+
+
+def _fold_run_on(run: FoldRun, enc, T):
+    """``run`` boosted on to ``T`` rounds from the rows of ``enc``,
+    detached again (a parallel task)."""
+    return run.to(T, enc).detach()
 
 
 def _fold_errors(enc, ypos, train, test, T_max, seed, check=None):
@@ -598,8 +625,7 @@ def _shared_fold_curve(fold: SharedFold, ypos, T, seed, check=None, aucs=False):
     """Hold-out error (and with ``aucs`` AUC: two rows) after each of ``T``
     rounds of the booster of positives ``ypos`` trained on the shared
     ``fold`` (``check``: as in :class:`FoldRun`)."""
-    return FoldRun(fold.tr, ypos[fold.train], fold.te, ypos[fold.test], seed, fold.cache,
-                   fold.te_XcT, aucs, check).to(T).curve
+    return FoldRun(None, ypos, fold.train, fold.test, seed, aucs, check, fold).to(T).curve
 
 
 def _lockstep(runs, T, patience):
@@ -633,9 +659,8 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, d
     folds = internal_folds(enc, ypos, n_folds, seeds[0])
     if folds is None:
         return T_max, None  # too few positives or negatives to validate
-    if patience is not None:
-        runs = [FoldRun(enc.subset(train), ypos[train], enc.subset(test), ypos[test], s)
-                for (train, test), s in zip(folds, seeds[1:])]
+    if patience is not None:  # every fold a round at a time: each keeps its parts
+        runs = [FoldRun(enc, ypos, train, test, s) for (train, test), s in zip(folds, seeds[1:])]
 
         def advance(T):
             return _lockstep(runs, T, patience)
@@ -645,7 +670,7 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, d
         def advance(T):
             runs[:] = parallel_map(
                 (delayed(_fold_run)(enc, ypos, train, test, T, s) if run is None
-                 else delayed(run.to)(T)
+                 else delayed(_fold_run_on)(run, enc, T)
                  for run, (train, test), s in zip(runs, folds, seeds[1:])), n_jobs)
             return np.mean([run.curve for run in runs], axis=0)
     _, mean = doubled_bound(advance, T_max, doublings, holdout_size(enc, folds))
@@ -892,9 +917,9 @@ class SlipperLearner(RuleLearner):
         def advance(T):
             nonlocal final
             tasks = [delayed(_fold_run)(enc, ypos, train, test, T, s, check) if run is None
-                     else delayed(run.to)(T)
+                     else delayed(_fold_run_on)(run, enc, T)
                      for run, (train, test), s in zip(runs, folds, cv_seeds[1:])]
-            tasks.append(delayed(_boosted)(final, T, check))
+            tasks.append(delayed(_boosted)(final, enc, T, check))
             results = []
             for r in parallel_map(tasks, jobs):
                 results.append(r)
