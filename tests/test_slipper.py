@@ -210,8 +210,9 @@ def test_bad_input():
 
 
 def test_holdout_errors_and_aucs_by_hand():
-    """After each round: the weighted share of rows on the wrong side of 0
-    and the weighted AUC of f (scikit-learn's, ties counting half)."""
+    """After each round: the weighted share of rows on the wrong side of 0,
+    the weighted log loss of the model's probabilities and the weighted
+    AUC of f (scikit-learn's, ties counting half)."""
     from sklearn.metrics import roc_auc_score
 
     from orangecontrib.rules.core import KIND_CONTINUOUS, OP_GE, OP_LE
@@ -225,6 +226,10 @@ def test_holdout_errors_and_aucs_by_hand():
     hyp = [((), -0.3), (((KIND_CONTINUOUS, a, OP_GE, 55.0),), 0.8),
            (((KIND_CONTINUOUS, a, OP_LE, 40.0),), -0.5)]
     errors, aucs = holdout_errors(hyp, enc, ypos, aucs=True)
+    from orangecontrib.rules.slipper import HoldoutErrors
+    track = HoldoutErrors(enc, ypos)
+    for rule in hyp:
+        track(*rule)
     age = data.get_column("age")
     f = np.zeros(enc.n)
     for k, (cover, c) in enumerate([(np.ones(enc.n, bool), -0.3), (age >= 55, 0.8),
@@ -232,6 +237,10 @@ def test_holdout_errors_and_aucs_by_hand():
         f[cover] += c
         assert errors[k] == pytest.approx(enc.w[(f > 0) != (ypos == 1)].sum() / enc.w.sum())
         assert aucs[k] == pytest.approx(roc_auc_score(ypos, f, sample_weight=enc.w))
+        # the log loss of the model's P(+|x) = 1 / (1 + exp(-2 f))
+        p = 1 / (1 + np.exp(-2 * f))
+        want = -np.average(np.where(ypos == 1, np.log(p), np.log(1 - p)), weights=enc.w)
+        assert track.losses[k] == pytest.approx(want)
     assert aucs[0] == 0.5  # a default rule ranks nothing
     for _ in range(20):  # ties, weights, one class absent
         score = rng.integers(0, 5, 60).astype(float)
@@ -407,10 +416,23 @@ def test_a_doubled_bound_is_the_bound_given_at_once(k, kw):
     assert set(SlipperLearner(T_max=5, max_doublings=0, **kw)(data).rounds_tried.values()) == {5}
 
 
+def test_probabilities_hold_by_hand():
+    """A doubled bound is kept if the log loss at its round of least error
+    is no higher than at the old bound's round of least error."""
+    from orangecontrib.rules.slipper import probabilities_hold
+    errors = [0.30, 0.20, 0.25, 0.18, 0.19, 0.17]  # least: round 2 of 3, round 6 of 6
+    assert probabilities_hold(np.array([errors, [0.6, 0.5, 0.5, 0.4, 0.4, 0.45]]), 3)
+    assert probabilities_hold(np.array([errors, [0.6, 0.5, 0.5, 0.4, 0.4, 0.5]]), 3)  # equal
+    assert not probabilities_hold(np.array([errors, [0.6, 0.5, 0.5, 0.4, 0.4, 0.51]]), 3)
+    # no lower error past the old bound: the same round, kept
+    assert probabilities_hold(np.array([[0.3, 0.1, 0.2, 0.2], [0.5, 0.4, 0.9, 0.9]]), 2)
+
+
 def test_the_bound_doubles_by_the_evidence_of_the_folds():
-    """Each doubling is the test of the curve so far: the mean hold-out
-    errors of the folds (``choose_rounds``) decide it as
-    :func:`rounds_still_pay` says. On small real data
+    """Each doubling is the test of the curve so far: the folds' mean
+    hold-out errors and log losses (``choose_rounds``) decide it as
+    :func:`rounds_still_pay` and :func:`probabilities_hold` say, checked
+    against the curve of 40 rounds at once. On small real data
     the bound stays (the same model as without doubling); under a budget
     it never doubles."""
     import orangecontrib.rules.slipper as S
@@ -423,11 +445,15 @@ def test_the_bound_doubles_by_the_evidence_of_the_folds():
     _, mean5 = S.choose_rounds(enc, ypos, 5, 5, 0)
     _, mean = S.choose_rounds(enc, ypos, 5, 5, 0, doublings=3)
     np.testing.assert_allclose(mean[:5], mean5)  # the same folds' first rounds
+    seeds = np.random.SeedSequence(0).spawn(6)  # as choose_rounds spawns them
+    whole = np.mean([S._fold_run(enc, ypos, tr, te, 40, s).curve
+                     for (tr, te), s in zip(folds, seeds[1:])], axis=0)
     bound = 5
-    while bound < len(mean):
-        assert S.rounds_still_pay(mean[:bound], n_holdout)
+    while (bound < 40 and S.rounds_still_pay(whole[0, :bound], n_holdout)
+           and S.probabilities_hold(whole[:, :2 * bound], bound)):
         bound *= 2
-    assert bound == len(mean) and (bound == 40 or not S.rounds_still_pay(mean, n_holdout))
+    assert bound > 5  # the data has the signal for it
+    np.testing.assert_allclose(mean, whole[0, :bound])
     heart = Table("heart_disease")
     model = SlipperLearner(T_max=20)(heart)
     assert set(model.rounds_tried.values()) == {20}
@@ -444,6 +470,7 @@ def test_each_booster_of_many_classes_doubles_on_its_own(monkeypatch):
     data = signal_data(3)
     answers = iter([True, False, True, False, False])
     monkeypatch.setattr(S, "rounds_still_pay", lambda mean, n: next(answers))
+    monkeypatch.setattr(S, "probabilities_hold", lambda mean, bound: True)
     model = SlipperLearner(T_max=5)(data)
     assert model.rounds_tried == {0: 10, 1: 5, 2: 10}
     monkeypatch.undo()
@@ -454,3 +481,20 @@ def test_each_booster_of_many_classes_doubles_on_its_own(monkeypatch):
     assert booster(model, 0) == booster(ten, 0) and booster(model, 2) == booster(ten, 2)
     assert booster(model, 1) == booster(five, 1)
     assert model.rounds == {0: ten.rounds[0], 1: five.rounds[1], 2: ten.rounds[2]}
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("kw", [{}, {"n_jobs": 2}, {"patience": 30}],
+                         ids=["one job", "two jobs", "patience"])
+def test_a_doubling_that_costs_probabilities_is_undone(k, kw, monkeypatch):
+    """When the doubled bound's round of least error has a higher hold-out
+    log loss, the bound stays and ``T`` is chosen among its rounds: the
+    model of no doubling, on every path."""
+    import orangecontrib.rules.slipper as S
+    data = signal_data(k)
+    monkeypatch.setattr(S, "rounds_still_pay", lambda mean, n: True)
+    monkeypatch.setattr(S, "probabilities_hold", lambda mean, bound: False)
+    model = SlipperLearner(T_max=5, **kw)(data)
+    assert set(model.rounds_tried.values()) == {5}
+    fixed = SlipperLearner(T_max=5, max_doublings=0, **kw)(data)
+    assert str(model) == str(fixed) and model.rounds == fixed.rounds

@@ -392,16 +392,18 @@ def ranking_auc(score, ypos, w) -> float:
 class HoldoutErrors:
     """The weighted hold-out error of the boosted rules after each round
     (predict the positive class when ``f(x) > 0``), kept up to date as
-    rounds are added (call it with each round's ``(conds, C)``); with
-    ``aucs``, also the hold-out AUC of ``f`` (:func:`ranking_auc`; 0.5
-    before any round)."""
+    rounds are added (call it with each round's ``(conds, C)``), and the
+    weighted hold-out log loss of the model's ``P(+|x) = 1 / (1 +
+    exp(-2 f(x)))`` (``losses``); with ``aucs``, also the hold-out AUC of
+    ``f`` (:func:`ranking_auc`; 0.5 before any round)."""
 
     def __init__(self, enc: EncodedData, ypos, XcT=None, aucs=False):
         self.enc, self.ypos = enc, ypos == 1
         self.XcT = _transposed(enc) if XcT is None else XcT
         self.f = np.zeros(enc.n)
         self.total = enc.w.sum()
-        self.errors = []
+        self._away = np.where(self.ypos, -2.0, 2.0)  # -log P(y|x) = log(1 + exp(away f))
+        self.errors, self.losses = [], []
         self.aucs = [] if aucs else None
 
     def __call__(self, conds, c):
@@ -410,7 +412,9 @@ class HoldoutErrors:
             covered &= _condition_mask(self.enc, _Cond(*cond), self.XcT)
         self.f[covered] += c
         wrong = self.enc.w[(self.f > 0) != self.ypos].sum()
+        loss = np.dot(self.enc.w, np.logaddexp(0.0, self._away * self.f))
         self.errors.append(wrong / self.total if self.total > 0 else 0.0)
+        self.losses.append(loss / self.total if self.total > 0 else 0.0)
         if self.aucs is not None:  # a sort per round: only when asked for
             self.aucs.append(ranking_auc(self.f, self.ypos, self.enc.w))
 
@@ -464,10 +468,10 @@ class FoldRun:
 
     @property
     def curve(self):
-        """The hold-out errors after each round (with ``aucs``, and the AUCs:
-        two rows)."""
+        """The hold-out errors and log losses after each round (with
+        ``aucs``, and the AUCs: a third row)."""
         t = self.track
-        return np.array([t.errors, t.aucs] if t.aucs is not None else t.errors)
+        return np.array([t.errors, t.losses] + ([t.aucs] if t.aucs is not None else []))
 
 
 def _fold_run(enc, ypos, train, test, T, seed, check=None):
@@ -486,7 +490,7 @@ def _fold_run_on(run: FoldRun, enc, T):
 def _fold_errors(enc, ypos, train, test, T_max, seed, check=None):
     """One internal cross-validation fold: ``T_max`` rounds on ``train``,
     hold-out error on ``test`` after every round."""
-    return _fold_run(enc, ypos, train, test, T_max, seed, check).curve
+    return _fold_run(enc, ypos, train, test, T_max, seed, check).curve[0]
 
 
 #: how clearly the second half of the rounds must lower the internal CV's
@@ -522,19 +526,37 @@ def holdout_size(enc: EncodedData, folds) -> float:
     return float(w.sum()) ** 2 / sq if sq > 0 else 0.0
 
 
+def probabilities_hold(mean, bound) -> bool:
+    """Does a doubled bound keep the probabilities? ``mean``: the mean
+    hold-out errors and log losses (two rows) of every round to the
+    doubled bound. Yes if at the round of least error over all of them the
+    log loss is no higher than at the round of least error among the first
+    ``bound``: more rounds must not buy their lower error with
+    overconfident probabilities (doc/slipper.md, "More rounds on many
+    rows")."""
+    t_old, t_new = int(np.argmin(mean[0, :bound])), int(np.argmin(mean[0]))
+    return bool(mean[1, t_new] <= mean[1, t_old])
+
+
 def doubled_bound(advance, T_max, doublings, n_holdout):
     """The internal CV's bound on the rounds: ``T_max``, doubled at most
-    ``doublings`` times while the rounds past its first half still pay
-    (:func:`rounds_still_pay`). ``advance(bound)`` boosts the folds on to
-    ``bound`` rounds and returns their mean hold-out errors (fewer if it
-    stopped early: then the bound stays). Returns ``(bound, mean)``."""
+    ``doublings`` times while the rounds past its first half still lower
+    the error clearly (:func:`rounds_still_pay`) and the doubled bound
+    keeps the probabilities (:func:`probabilities_hold`; if not, the
+    bound stays and the rounds past it are dropped). ``advance(bound)``
+    boosts the folds on to ``bound`` rounds and returns their mean
+    hold-out errors and log losses (two rows; fewer rounds if it stopped
+    early: then the bound stays). Returns ``(bound, mean)``, ``mean`` cut
+    to the bound."""
     bound, mean = T_max, advance(T_max)
     for _ in range(doublings):
-        if len(mean) < bound or not rounds_still_pay(mean, n_holdout):
+        if mean.shape[1] < bound or not rounds_still_pay(mean[0], n_holdout):
             break
-        bound *= 2
-        mean = advance(bound)
-    return bound, mean
+        more = advance(2 * bound)
+        if not probabilities_hold(more, bound):
+            break
+        bound, mean = 2 * bound, more
+    return bound, mean[:, :bound]
 
 
 #: above this many rows, ``T`` is chosen on one internal fold (a held-out
@@ -622,8 +644,8 @@ class SharedFold:
 
 
 def _shared_fold_curve(fold: SharedFold, ypos, T, seed, check=None, aucs=False):
-    """Hold-out error (and with ``aucs`` AUC: two rows) after each of ``T``
-    rounds of the booster of positives ``ypos`` trained on the shared
+    """Hold-out error and log loss (and with ``aucs`` AUC: three rows) after
+    each of ``T`` rounds of the booster of positives ``ypos`` trained on the shared
     ``fold`` (``check``: as in :class:`FoldRun`)."""
     return FoldRun(None, ypos, fold.train, fold.test, seed, aucs, check, fold).to(T).curve
 
@@ -631,14 +653,15 @@ def _shared_fold_curve(fold: SharedFold, ypos, T, seed, check=None, aucs=False):
 def _lockstep(runs, T, patience):
     """The :class:`FoldRun` s ``runs`` one round at a time together, up to
     ``T`` rounds in all or until their mean hold-out error has not been
-    lower for ``patience`` rounds; the mean error after each round done."""
+    lower for ``patience`` rounds; the mean errors and log losses after
+    each round done (two rows)."""
     mean = [np.mean([r.track.errors[t] for r in runs])
             for t in range(len(runs[0].track.errors))]
     while len(mean) < T and len(mean) - 1 - int(np.argmin(mean or [0])) < patience:
         for run in runs:
             run.to(len(mean) + 1)
         mean.append(np.mean([run.track.errors[-1] for run in runs]))
-    return np.array(mean)
+    return np.mean([run.curve[:, :len(mean)] for run in runs], axis=0)
 
 
 def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, doublings=0):
@@ -674,7 +697,7 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, d
                  for run, (train, test), s in zip(runs, folds, seeds[1:])), n_jobs)
             return np.mean([run.curve for run in runs], axis=0)
     _, mean = doubled_bound(advance, T_max, doublings, holdout_size(enc, folds))
-    return int(np.argmin(mean)) + 1, mean  # argmin: first, i.e. smallest T
+    return int(np.argmin(mean[0])) + 1, mean[0]  # argmin: first, i.e. smallest T
 
 
 def even_rounds(rounds, budget: int) -> list[int]:
@@ -930,8 +953,8 @@ class SlipperLearner(RuleLearner):
             return np.mean([run.curve for run in runs], axis=0)
 
         _, mean = doubled_bound(advance, self._T_max, self._doublings, holdout_size(enc, folds))
-        T = int(np.argmin(mean)) + 1  # argmin: the first, i.e. the smallest T
-        return T, merge_duplicates(final.hypothesis[:T]), len(mean)
+        T = int(np.argmin(mean[0])) + 1  # argmin: the first, i.e. the smallest T
+        return T, merge_duplicates(final.hypothesis[:T]), mean.shape[1]
 
     def fit_rules(self, data, enc):
         from joblib import delayed
@@ -988,8 +1011,8 @@ class SlipperLearner(RuleLearner):
                 rounds = [self._T_max] * len(classes)
             else:
                 fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
-                # per booster: its hold-out errors (and AUCs, for a budget)
-                # per fold and round, to the bound
+                # per booster: its hold-out errors and log losses (and AUCs,
+                # for a budget) per fold and round, to the bound
                 budgeted = self.max_rules is not None
                 bounds = [self._T_max] * len(classes)
                 which = list(range(len(classes)))
@@ -1004,10 +1027,17 @@ class SlipperLearner(RuleLearner):
                         for b in which:
                             bounds[b] *= 2
                     progress["steps"] += len(folds) * len(which)
-                    curves.update(self._fold_curves(enc, folds, [ypos[b] for b in which],
-                                                    [fold_seeds[b] for b in which],
-                                                    [bounds[b] for b in which], budgeted,
-                                                    progress, which))
+                    more = self._fold_curves(enc, folds, [ypos[b] for b in which],
+                                             [fold_seeds[b] for b in which],
+                                             [bounds[b] for b in which], budgeted,
+                                             progress, which)
+                    for b in list(which):
+                        if stage and not probabilities_hold(more[b].mean(axis=0),
+                                                            bounds[b] // 2):
+                            bounds[b] //= 2  # the old bound stays, and its curve
+                            which.remove(b)
+                        else:
+                            curves[b] = more[b]
                 curves = [curves[b] for b in range(len(classes))]
                 tried = [c.shape[2] for c in curves]
                 # argmin: the first, i.e. the smallest T of the lowest mean error
@@ -1018,7 +1048,7 @@ class SlipperLearner(RuleLearner):
                     # summed p_c (1 - AUC_c), p_c / 2 without a round (under
                     # a budget no bound doubles, so the curves are alike long)
                     p = np.array([np.average(yp, weights=enc.w) for yp in ypos])
-                    auc = np.array([e[:, 1].mean(axis=0) for e in curves])
+                    auc = np.array([e[:, 2].mean(axis=0) for e in curves])
                     rounds = allocate_budget(p[:, None] * (1 - auc), p / 2, self.max_rules)
         if self.max_rules is not None and sum(rounds) > self.max_rules:  # T or T_max given
             rounds = even_rounds(rounds, self.max_rules)
@@ -1035,15 +1065,16 @@ class SlipperLearner(RuleLearner):
 
     def _fold_curves(self, enc, folds, ypos, fold_seeds, bounds, aucs, progress, names):
         """For the boosters of positives ``ypos[i]`` (``names[i]``: the key
-        of its curves), the hold-out errors (with ``aucs`` and AUCs) of its
-        first ``bounds[i]`` rounds on each of ``folds``, boosted from
-        ``fold_seeds[i]``: ``{name: array (fold, 1 + aucs, round)}``. Fold
+        of its curves), the hold-out errors and log losses (with ``aucs``
+        and AUCs) of its first ``bounds[i]`` rounds on each of ``folds``,
+        boosted from ``fold_seeds[i]``: ``{name: array (fold, 2 + aucs,
+        round)}``. Fold
         by fold, each fold's parts encoded once (:class:`SharedFold`) and
         dropped before the next; ``progress``: the counts of
         :meth:`_fit_boosters`' progress bar."""
         from joblib import delayed
 
-        curves = {b: np.zeros((len(folds), 1 + aucs, T)) for b, T in zip(names, bounds)}
+        curves = {b: np.zeros((len(folds), 2 + aucs, T)) for b, T in zip(names, bounds)}
         check = self.stop_check()
         for f, (train, test) in enumerate(folds):
             fold = SharedFold(enc, train, test)
