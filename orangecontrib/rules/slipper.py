@@ -808,8 +808,10 @@ class SlipperLearner(RuleLearner):
     internal ``n_folds``-fold cross-validation up to ``T_max`` (ties to the
     smaller ``T``) and refits on all data; the bound ``T_max`` doubles, at
     most ``max_doublings`` times, while the rounds past its first half
-    still lower the mean hold-out error clearly (:func:`rounds_still_pay`;
-    doc/slipper.md, "More rounds on many rows"); above ``CV_MAX_ROWS`` rows on
+    still lower the mean hold-out error clearly (:func:`rounds_still_pay`)
+    and the doubled bound keeps the hold-out log loss
+    (:func:`probabilities_hold`; doc/slipper.md, "More rounds on many
+    rows"); above ``CV_MAX_ROWS`` rows on
     one fold, whose training part is boosted on a stratified sample of at
     most ``CV_TRAIN_ROWS`` rows (doc/slipper.md, "Choosing T").
     ``positive_class``: for two
@@ -831,8 +833,8 @@ class SlipperLearner(RuleLearner):
         The most rounds the internal CV tries first (the paper's 100).
     max_doublings : int
         How many times the internal CV may double ``T_max`` while more
-        rounds still clearly lower its hold-out error (0: the paper's fixed
-        bound; none under ``max_rules``).
+        rounds still clearly lower its hold-out error without raising its
+        log loss (0: the paper's fixed bound; none under ``max_rules``).
     n_folds : int
         Folds of the internal CV.
     patience : int, optional

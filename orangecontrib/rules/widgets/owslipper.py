@@ -36,8 +36,8 @@ class OWSlipper(OWRulesLearnerBase):
             box, self, "more_rounds", "Up to four times as many when they clearly help",
             tooltip="Double the most rounds, at most twice, while the rounds past "
                     "the first half still lower the cross-validated error clearly "
-                    "(on large data with a strong signal; small data keep the "
-                    "bound above).",
+                    "and do not make the probabilities worse (on large data with "
+                    "a strong signal; small data keep the bound above).",
             callback=self.settings_changed)
         self.fixed_check = gui.checkBox(
             box, self, "fixed_rounds", "Fixed number of rounds instead",
