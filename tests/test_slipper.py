@@ -498,3 +498,32 @@ def test_a_doubling_that_costs_probabilities_is_undone(k, kw, monkeypatch):
     assert set(model.rounds_tried.values()) == {5}
     fixed = SlipperLearner(T_max=5, max_doublings=0, **kw)(data)
     assert str(model) == str(fixed) and model.rounds == fixed.rounds
+
+
+@pytest.mark.parametrize("kw", [{}, {"n_jobs": 2}, {"patience": 30}],
+                         ids=["one job", "two jobs", "patience"])
+def test_choosing_T_reports_its_progress_and_bound(kw):
+    """The internal CV reports its progress with the bound it boosts to,
+    every stage of a doubling included: each stage ends at 1, a doubled
+    bound's stage starts from the half done; the final boosting follows."""
+    from orangecontrib.rules.slipper import stage_share
+    assert stage_share(0.5, 10, 0) == 0.5 and stage_share(0.0, 20, 10) == 0.5
+    assert stage_share(1.0, 20, 10) == 1.0
+    seen = []
+    model = SlipperLearner(T_max=5, **kw)(signal_data(2),
+                                          progress_callback=lambda p, s="": seen.append((p, s)))
+    assert set(model.rounds_tried.values()) == {20}
+    cv = [(p, s) for p, s in seen if "up to" in s]
+    bounds = [int(s.split("up to ")[1].split()[0]) for _, s in cv]
+    assert sorted(set(bounds)) == [5, 10, 20] and bounds == sorted(bounds)
+    assert all(0 <= p <= 1 for p, _ in seen)
+    # the CV's share of the bar (half, or all of it with the final booster
+    # in parallel), as the reporter scales a fit's progress
+    share = [p for p, s in seen if "up to" in s or s == "boosting"]
+    if "n_jobs" not in kw:
+        assert [s for p, s in seen if s == "boosting"]  # the final boosting follows
+        assert max(p for p, s in cv) <= min(p for p, s in seen if s == "boosting")
+    for bound in (5, 10, 20):
+        shares = [p for (p, _), b in zip(cv, bounds) if b == bound]
+        assert shares == sorted(shares)
+    assert share[-1] == max(share)

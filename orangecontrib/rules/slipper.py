@@ -650,21 +650,33 @@ def _shared_fold_curve(fold: SharedFold, ypos, T, seed, check=None, aucs=False):
     return FoldRun(None, ypos, fold.train, fold.test, seed, aucs, check, fold).to(T).curve
 
 
-def _lockstep(runs, T, patience):
+def _lockstep(runs, T, patience, callback=None):
     """The :class:`FoldRun` s ``runs`` one round at a time together, up to
     ``T`` rounds in all or until their mean hold-out error has not been
     lower for ``patience`` rounds; the mean errors and log losses after
-    each round done (two rows)."""
+    each round done (two rows). ``callback``: called with the share of
+    ``T`` done after each round."""
     mean = [np.mean([r.track.errors[t] for r in runs])
             for t in range(len(runs[0].track.errors))]
     while len(mean) < T and len(mean) - 1 - int(np.argmin(mean or [0])) < patience:
         for run in runs:
             run.to(len(mean) + 1)
         mean.append(np.mean([run.track.errors[-1] for run in runs]))
+        if callback:
+            callback(len(mean) / T)
     return np.mean([run.curve[:, :len(mean)] for run in runs], axis=0)
 
 
-def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, doublings=0):
+def stage_share(done, T, before):
+    """The internal CV's progress when its folds boost on from ``before``
+    rounds to ``T`` and a share ``done`` of that stage is finished: the
+    share of the ``T`` rounds done (the first stage runs from 0 to 1, a
+    doubled bound's from one half to 1)."""
+    return (before + (T - before) * done) / T
+
+
+def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, doublings=0,
+                  callback=None):
     """``T`` with the lowest mean hold-out error over ``n_folds`` internal
     folds (ties to the smaller ``T``) and the mean errors, of every round up
     to the bound: ``T_max``, doubled at most ``doublings`` times while
@@ -673,7 +685,9 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, d
     through ``joblib`` with ``n_jobs``; each fold has its own seed, so the
     result does not depend on ``n_jobs``. With ``patience``, the folds are
     boosted in lockstep and stop once the mean hold-out error has not been
-    lower for that many rounds."""
+    lower for that many rounds. ``callback``: called with the progress
+    (:func:`stage_share`) and the bound as folds (or, with ``patience``,
+    rounds) finish."""
     from joblib import delayed
 
     if not isinstance(seed, np.random.SeedSequence):
@@ -686,15 +700,21 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, d
         runs = [FoldRun(enc, ypos, train, test, s) for (train, test), s in zip(folds, seeds[1:])]
 
         def advance(T):
-            return _lockstep(runs, T, patience)
+            before = len(runs[0].track.errors)
+            return _lockstep(runs, T, patience, callback and (
+                lambda done: callback(stage_share(done, T, before), T)))
     else:
         runs = [None] * len(folds)
 
         def advance(T):
-            runs[:] = parallel_map(
-                (delayed(_fold_run)(enc, ypos, train, test, T, s) if run is None
-                 else delayed(_fold_run_on)(run, enc, T)
-                 for run, (train, test), s in zip(runs, folds, seeds[1:])), n_jobs)
+            before = 0 if runs[0] is None else len(runs[0].track.errors)
+            jobs = (delayed(_fold_run)(enc, ypos, train, test, T, s) if run is None
+                    else delayed(_fold_run_on)(run, enc, T)
+                    for run, (train, test), s in zip(runs, folds, seeds[1:]))
+            for i, run in enumerate(parallel_map(jobs, n_jobs)):
+                runs[i] = run
+                if callback:
+                    callback(stage_share((i + 1) / len(runs), T, before), T)
             return np.mean([run.curve for run in runs], axis=0)
     _, mean = doubled_bound(advance, T_max, doublings, holdout_size(enc, folds))
     return int(np.argmin(mean[0])) + 1, mean[0]  # argmin: first, i.e. smallest T
@@ -890,24 +910,34 @@ class SlipperLearner(RuleLearner):
             return [int(np.argmin(class_preference(dist, values)))]
         return in_name_order([c for c in range(enc.n_classes) if dist[c] > 0], values)
 
-    def fit_booster(self, enc, cls, seeds, n_jobs=None, callback=None):
+    def fit_booster(self, enc, cls, seeds, n_jobs=None, progress=None):
         """One booster, ``cls`` against the rest: ``(T, merged hypothesis,
         tried)``; ``T`` by internal cross-validation unless given (folds
         through joblib with ``n_jobs``), chosen among the first ``tried``
         rounds (``None`` without the CV). ``seeds``: the cross-validation's
-        and the boosting's."""
+        and the boosting's. ``progress``: called with the fit's share done
+        and a status (the CV its first half, the final boosting its
+        second; folds and final booster in parallel: all of it)."""
         ypos = (enc.y == cls).astype(np.int32)
         T = self.T if self.T is None or self.max_rules is None else min(self.T, self.max_rules)
         jobs = parallel_jobs(n_jobs)
+
+        def report(start, end, status):
+            return progress and (lambda p, bound=None: progress(
+                start + (end - start) * p, status.format(bound)))
         if T is None and self.patience is None and jobs not in (None, 1):
-            return self._folds_and_final(enc, ypos, seeds, jobs, callback)
-        tried = None
+            return self._folds_and_final(
+                enc, ypos, seeds, jobs,
+                report(0.0, 1.0, "choosing T among up to {} rounds, and boosting"))
+        tried, start = None, 0.0
         if T is None:
             T, mean = choose_rounds(enc, ypos, self._T_max, self.n_folds, seeds[0],
-                                    n_jobs, self.patience, self._doublings)
-            tried = None if mean is None else len(mean)
+                                    n_jobs, self.patience, self._doublings,
+                                    report(0.0, 0.5, "choosing T among up to {} rounds"))
+            tried, start = (None if mean is None else len(mean)), 0.5
         rng = np.random.default_rng(seeds[1])
-        return T, merge_duplicates(boost(enc, ypos, enc.w, T, rng, callback)), tried
+        hyp = boost(enc, ypos, enc.w, T, rng, report(start, 1.0, "boosting"))
+        return T, merge_duplicates(hyp), tried
 
     @property
     def _T_max(self) -> int:
@@ -928,7 +958,8 @@ class SlipperLearner(RuleLearner):
         exactly what ``T`` rounds would give); when the bound doubles, the
         folds' boosters and the final one go on together. Same model as the
         sequential path, about ``n_folds + 1`` jobs' worth of parallel work
-        instead of ``n_folds`` and then one."""
+        instead of ``n_folds`` and then one. ``callback``: called with the
+        progress (:func:`stage_share`) and the bound as its tasks finish."""
         from joblib import delayed
 
         cv_seeds = seeds[0].spawn(self.n_folds + 1)
@@ -941,6 +972,7 @@ class SlipperLearner(RuleLearner):
 
         def advance(T):
             nonlocal final
+            before = len(final.hypothesis)
             tasks = [delayed(_fold_run)(enc, ypos, train, test, T, s, check) if run is None
                      else delayed(_fold_run_on)(run, enc, T)
                      for run, (train, test), s in zip(runs, folds, cv_seeds[1:])]
@@ -949,7 +981,7 @@ class SlipperLearner(RuleLearner):
             for r in parallel_map(tasks, jobs):
                 results.append(r)
                 if callback:
-                    callback(len(results) / len(tasks))
+                    callback(stage_share(len(results) / len(tasks), T, before), T)
             final = results.pop()
             runs[:] = results
             return np.mean([run.curve for run in runs], axis=0)
@@ -968,9 +1000,7 @@ class SlipperLearner(RuleLearner):
         seeds = [spawned[2 * b:2 * b + 2] for b in range(len(classes))]
         if len(classes) == 1:  # one booster: its internal folds in parallel
             self.progress(0.0, "choosing T by cross-validation")
-            results = [self.fit_booster(
-                enc, classes[0], seeds[0], self.n_jobs,
-                lambda p: self.progress(p, "boosting"))]
+            results = [self.fit_booster(enc, classes[0], seeds[0], self.n_jobs, self.progress)]
         elif self.patience is None or self.max_rules is not None:
             results = self._fit_boosters(enc, classes, seeds, spawned[-1])
         else:  # boosters each with its own folds, stopped early (in lockstep)
