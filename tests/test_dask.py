@@ -31,9 +31,21 @@ def client():
     cluster.close()
 
 
+def signal_data():
+    """Two classes where SLIPPER's bound doubles from ``T_max = 5`` to 20
+    (its folds' runs and final booster go on across the workers)."""
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain
+    from sklearn.datasets import make_classification
+    X, y = make_classification(3000, 8, n_informative=5, n_redundant=0, random_state=1)
+    domain = Domain([ContinuousVariable(f"x{i}") for i in range(8)],
+                    DiscreteVariable("y", values=["0", "1"]))
+    return Table.from_numpy(domain, X, y)
+
+
 LEARNERS = {
     "slipper multi-class": (lambda: SlipperLearner(T_max=15), "iris"),
     "slipper two classes": (lambda: SlipperLearner(T_max=15), "heart_disease"),
+    "slipper bound doubled": (lambda: SlipperLearner(T_max=5), signal_data),
     "evc permutations": (lambda: EVCRuleLearner(n_permutations=12), "heart_disease"),
     "sls": (lambda: SLSEnsembleLearner(k_max=2, n_rule_sets=3, max_steps=300), "iris"),
     "lr with rules": (lambda: RuleLogisticRegressionLearner(
@@ -44,13 +56,15 @@ LEARNERS = {
 @pytest.mark.parametrize("name", LEARNERS)
 def test_dask_models_are_identical_to_one_job(client, name):
     make, data = LEARNERS[name]
-    data = Table(data)
+    data = data() if callable(data) else Table(data)
     one = make()(data)
     with distributed.get_task_stream(client) as tasks:
         with parallel_config(backend="dask", n_jobs=-1):
             on_cluster = make()(data)
     assert tasks.data, "nothing ran on the cluster"
     assert pickle.dumps(one) == pickle.dumps(on_cluster)
+    if name == "slipper bound doubled":
+        assert set(on_cluster.rounds_tried.values()) == {20}
 
 
 def test_data_go_to_the_workers_once(client):
