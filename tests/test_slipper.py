@@ -216,7 +216,7 @@ def test_holdout_errors_and_aucs_by_hand():
     from sklearn.metrics import roc_auc_score
 
     from orangecontrib.rules.core import KIND_CONTINUOUS, OP_GE, OP_LE
-    from orangecontrib.rules.slipper import holdout_errors, ranking_auc
+    from orangecontrib.rules.slipper import HoldoutErrors, ranking_auc
     data = Table("heart_disease")
     enc = encode_table(data)
     rng = np.random.default_rng(0)
@@ -225,11 +225,10 @@ def test_holdout_errors_and_aucs_by_hand():
     a = int(enc.attr_col[[v.name for v in data.domain.attributes].index("age")])
     hyp = [((), -0.3), (((KIND_CONTINUOUS, a, OP_GE, 55.0),), 0.8),
            (((KIND_CONTINUOUS, a, OP_LE, 40.0),), -0.5)]
-    errors, aucs = holdout_errors(hyp, enc, ypos, aucs=True)
-    from orangecontrib.rules.slipper import HoldoutErrors
-    track = HoldoutErrors(enc, ypos)
+    track = HoldoutErrors(enc, ypos, aucs=True)
     for rule in hyp:
         track(*rule)
+    errors, aucs = track.errors, track.aucs
     age = data.get_column("age")
     f = np.zeros(enc.n)
     for k, (cover, c) in enumerate([(np.ones(enc.n, bool), -0.3), (age >= 55, 0.8),
@@ -332,7 +331,7 @@ def test_choosing_T_on_a_sample_of_the_training_part(name, monkeypatch):
         seeds = np.random.SeedSequence(0).spawn(3)[0].spawn(6)  # as choose_rounds spawns
         folds = S.internal_folds(enc, ypos, 5, seeds[0])
         assert all(len(tr) == 60 for tr, _ in folds)
-        errors = [S._fold_errors(enc, ypos, tr, te, 20, s)
+        errors = [S._fold_run(enc, ypos, tr, te, 20, s).curve[0]
                   for (tr, te), s in zip(folds, seeds[1:])]
         np.testing.assert_allclose(mean, np.mean(errors, axis=0))
 

@@ -419,15 +419,6 @@ class HoldoutErrors:
             self.aucs.append(ranking_auc(self.f, self.ypos, self.enc.w))
 
 
-def holdout_errors(hypothesis, enc: EncodedData, ypos, XcT=None, aucs=False):
-    """Weighted hold-out error of the first ``T`` rules, for every ``T``
-    (``aucs``: and, as a second row, the hold-out AUC of their ``f``)."""
-    track = HoldoutErrors(enc, ypos, XcT, aucs)
-    for conds, c in hypothesis:
-        track(conds, c)
-    return np.array([track.errors, track.aucs] if aucs else track.errors)
-
-
 class FoldRun:
     """One internal fold of the rows ``train`` and ``test`` of ``enc``: a
     :class:`Booster` on its training part and the hold-out error
@@ -487,10 +478,14 @@ def _fold_run_on(run: FoldRun, enc, T):
     return run.to(T, enc).detach()
 
 
-def _fold_errors(enc, ypos, train, test, T_max, seed, check=None):
-    """One internal cross-validation fold: ``T_max`` rounds on ``train``,
-    hold-out error on ``test`` after every round."""
-    return _fold_run(enc, ypos, train, test, T_max, seed, check).curve[0]
+def _fold_tasks(enc, ypos, folds, runs, seeds, T, check=None):
+    """The parallel tasks that boost the runs of ``folds`` on to ``T``
+    rounds: a new run (:func:`_fold_run`, from its seed of ``seeds``)
+    where ``runs`` has none yet, else the run going on."""
+    from joblib import delayed
+    return [delayed(_fold_run)(enc, ypos, train, test, T, s, check) if run is None
+            else delayed(_fold_run_on)(run, enc, T)
+            for run, (train, test), s in zip(runs, folds, seeds)]
 
 
 #: how clearly the second half of the rounds must lower the internal CV's
@@ -538,25 +533,31 @@ def probabilities_hold(mean, bound) -> bool:
     return bool(mean[1, t_new] <= mean[1, t_old])
 
 
-def doubled_bound(advance, T_max, doublings, n_holdout):
-    """The internal CV's bound on the rounds: ``T_max``, doubled at most
-    ``doublings`` times while the rounds past its first half still lower
-    the error clearly (:func:`rounds_still_pay`) and the doubled bound
-    keeps the probabilities (:func:`probabilities_hold`; if not, the
-    bound stays and the rounds past it are dropped). ``advance(bound)``
-    boosts the folds on to ``bound`` rounds and returns their mean
-    hold-out errors and log losses (two rows; fewer rounds if it stopped
-    early: then the bound stays). Returns ``(bound, mean)``, ``mean`` cut
-    to the bound."""
-    bound, mean = T_max, advance(T_max)
+def doubled_bounds(advance, bounds, doublings, n_holdout):
+    """The internal CV's bounds on the rounds of one booster or several:
+    booster ``b`` starts at ``bounds[b]``, and its bound doubles, at most
+    ``doublings`` times, while the rounds past its first half still lower
+    its error clearly (:func:`rounds_still_pay`) and the doubled bound
+    keeps its probabilities (:func:`probabilities_hold`; if not, the bound
+    stays, the rounds past it are dropped and it doubles no more).
+    ``advance({b: bound})`` boosts the folds of the boosters named on to
+    those bounds and returns ``{b: mean}``, their mean hold-out errors and
+    log losses after each round (rows 0 and 1; fewer rounds if stopped
+    early: then that bound stays). Returns ``(bounds, means)``, each mean
+    cut to its bound."""
+    bounds = dict(bounds)
+    means = advance(bounds)
+    which = list(bounds)
     for _ in range(doublings):
-        if mean.shape[1] < bound or not rounds_still_pay(mean[0], n_holdout):
+        which = [b for b in which if means[b].shape[1] >= bounds[b]
+                 and rounds_still_pay(means[b][0], n_holdout)]
+        if not which:
             break
-        more = advance(2 * bound)
-        if not probabilities_hold(more, bound):
-            break
-        bound, mean = 2 * bound, more
-    return bound, mean[:, :bound]
+        more = advance({b: 2 * bounds[b] for b in which})
+        which = [b for b in which if probabilities_hold(more[b], bounds[b])]
+        for b in which:
+            bounds[b], means[b] = 2 * bounds[b], more[b]
+    return bounds, {b: mean[:, :bounds[b]] for b, mean in means.items()}
 
 
 #: above this many rows, ``T`` is chosen on one internal fold (a held-out
@@ -680,7 +681,7 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, d
     """``T`` with the lowest mean hold-out error over ``n_folds`` internal
     folds (ties to the smaller ``T``) and the mean errors, of every round up
     to the bound: ``T_max``, doubled at most ``doublings`` times while
-    more rounds still pay (:func:`doubled_bound`; the folds' boosters go on
+    more rounds still pay (:func:`doubled_bounds`; the folds' boosters go on
     from where they stopped). The folds are independent, so they run
     through ``joblib`` with ``n_jobs``; each fold has its own seed, so the
     result does not depend on ``n_jobs``. With ``patience``, the folds are
@@ -688,7 +689,6 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, d
     lower for that many rounds. ``callback``: called with the progress
     (:func:`stage_share`) and the bound as folds (or, with ``patience``,
     rounds) finish."""
-    from joblib import delayed
 
     if not isinstance(seed, np.random.SeedSequence):
         seed = np.random.SeedSequence(seed)
@@ -708,16 +708,15 @@ def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, d
 
         def advance(T):
             before = 0 if runs[0] is None else len(runs[0].track.errors)
-            jobs = (delayed(_fold_run)(enc, ypos, train, test, T, s) if run is None
-                    else delayed(_fold_run_on)(run, enc, T)
-                    for run, (train, test), s in zip(runs, folds, seeds[1:]))
+            jobs = _fold_tasks(enc, ypos, folds, runs, seeds[1:], T)
             for i, run in enumerate(parallel_map(jobs, n_jobs)):
                 runs[i] = run
                 if callback:
                     callback(stage_share((i + 1) / len(runs), T, before), T)
             return np.mean([run.curve for run in runs], axis=0)
-    _, mean = doubled_bound(advance, T_max, doublings, holdout_size(enc, folds))
-    return int(np.argmin(mean[0])) + 1, mean[0]  # argmin: first, i.e. smallest T
+    _, means = doubled_bounds(lambda bounds: {0: advance(bounds[0])}, {0: T_max}, doublings,
+                              holdout_size(enc, folds))
+    return int(np.argmin(means[0][0])) + 1, means[0][0]  # argmin: first, i.e. smallest T
 
 
 def even_rounds(rounds, budget: int) -> list[int]:
@@ -973,9 +972,7 @@ class SlipperLearner(RuleLearner):
         def advance(T):
             nonlocal final
             before = len(final.hypothesis)
-            tasks = [delayed(_fold_run)(enc, ypos, train, test, T, s, check) if run is None
-                     else delayed(_fold_run_on)(run, enc, T)
-                     for run, (train, test), s in zip(runs, folds, cv_seeds[1:])]
+            tasks = _fold_tasks(enc, ypos, folds, runs, cv_seeds[1:], T, check)
             tasks.append(delayed(_boosted)(final, enc, T, check))
             results = []
             for r in parallel_map(tasks, jobs):
@@ -986,7 +983,9 @@ class SlipperLearner(RuleLearner):
             runs[:] = results
             return np.mean([run.curve for run in runs], axis=0)
 
-        _, mean = doubled_bound(advance, self._T_max, self._doublings, holdout_size(enc, folds))
+        _, means = doubled_bounds(lambda bounds: {0: advance(bounds[0])}, {0: self._T_max},
+                                  self._doublings, holdout_size(enc, folds))
+        mean = means[0]
         T = int(np.argmin(mean[0])) + 1  # argmin: the first, i.e. the smallest T
         return T, merge_duplicates(final.hypothesis[:T]), mean.shape[1]
 
@@ -1028,7 +1027,7 @@ class SlipperLearner(RuleLearner):
         (stratified by class; each fold's parts are encoded once), fold by
         fold, the boosters of a fold in parallel (threads; the kernels
         release the GIL), then the final boosters. A booster whose bound
-        doubles (:func:`doubled_bound`) runs its folds again to the new
+        doubles (:func:`doubled_bounds`) runs its folds again to the new
         bound, from the same seeds (so its first rounds are those it had):
         going on instead would keep every fold's parts in memory at once."""
         from joblib import delayed
@@ -1043,44 +1042,31 @@ class SlipperLearner(RuleLearner):
                 rounds = [self._T_max] * len(classes)
             else:
                 fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
-                # per booster: its hold-out errors and log losses (and AUCs,
-                # for a budget) per fold and round, to the bound
+                # per booster: its mean hold-out errors and log losses (and
+                # AUCs, for a budget) after each round, to its bound
                 budgeted = self.max_rules is not None
-                bounds = [self._T_max] * len(classes)
-                which = list(range(len(classes)))
-                curves = {}
-                n_holdout = holdout_size(enc, folds)
-                for stage in range(self._doublings + 1):
-                    if stage:  # the boosters whose rounds still pay go on, twice as far
-                        which = [b for b in which
-                                 if rounds_still_pay(curves[b][:, 0].mean(axis=0), n_holdout)]
-                        if not which:
-                            break
-                        for b in which:
-                            bounds[b] *= 2
+
+                def advance(bounds):
+                    which = list(bounds)
                     progress["steps"] += len(folds) * len(which)
-                    more = self._fold_curves(enc, folds, [ypos[b] for b in which],
-                                             [fold_seeds[b] for b in which],
-                                             [bounds[b] for b in which], budgeted,
-                                             progress, which)
-                    for b in list(which):
-                        if stage and not probabilities_hold(more[b].mean(axis=0),
-                                                            bounds[b] // 2):
-                            bounds[b] //= 2  # the old bound stays, and its curve
-                            which.remove(b)
-                        else:
-                            curves[b] = more[b]
-                curves = [curves[b] for b in range(len(classes))]
-                tried = [c.shape[2] for c in curves]
+                    curves = self._fold_curves(enc, folds, [ypos[b] for b in which],
+                                               [fold_seeds[b] for b in which],
+                                               [bounds[b] for b in which], budgeted,
+                                               progress, which)
+                    return {b: c.mean(axis=0) for b, c in curves.items()}
+                _, means = doubled_bounds(advance, dict.fromkeys(range(len(classes)), self._T_max),
+                                          self._doublings, holdout_size(enc, folds))
+                curves = [means[b] for b in range(len(classes))]
+                tried = [c.shape[1] for c in curves]
                 # argmin: the first, i.e. the smallest T of the lowest mean error
-                rounds = [int(np.argmin(e[:, 0].mean(axis=0))) + 1 for e in curves]
+                rounds = [int(np.argmin(e[0])) + 1 for e in curves]
                 if self.max_rules is not None and sum(rounds) > self.max_rules:
                     # the rounds of the highest prior-weighted hold-out AUC
                     # (the many-class AUC reported for the model): the least
                     # summed p_c (1 - AUC_c), p_c / 2 without a round (under
                     # a budget no bound doubles, so the curves are alike long)
                     p = np.array([np.average(yp, weights=enc.w) for yp in ypos])
-                    auc = np.array([e[:, 2].mean(axis=0) for e in curves])
+                    auc = np.array([e[2] for e in curves])
                     rounds = allocate_budget(p[:, None] * (1 - auc), p / 2, self.max_rules)
         if self.max_rules is not None and sum(rounds) > self.max_rules:  # T or T_max given
             rounds = even_rounds(rounds, self.max_rules)
