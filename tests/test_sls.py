@@ -1,7 +1,12 @@
 """SLS rule-set ensembles (Rückert & Kramer 2006): kernel moves against a
 numpy reference, Algorithm 2's weights, the PAC-Bayes bound, abstention and
 the learner on real data."""
+import importlib.util
+import os
 import pickle
+import platform
+import subprocess
+import sys
 from math import comb, log, sqrt
 
 import numpy as np
@@ -248,6 +253,29 @@ def test_simd_level_follows_the_environment(monkeypatch):
     with pytest.raises(ValueError, match="ORANGE_RULES_SIMD"):
         core._sls.simd_level()
 
+
+
+def test_the_msvc_builds_cpu_check_agrees_with_the_compilers():
+    """A Windows (MSVC) build chooses the AVX2 path by CPUID and XCR0
+    (``rules_sls_avx2_by_cpuid``); GCC and Clang builds by
+    ``__builtin_cpu_supports``. The two agree on this machine."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        pytest.skip(f"no AVX2 code is built on {platform.machine()}")
+    assert core._sls.avx2_by_cpuid() == ("avx2" in core._sls.simd_paths())
+
+
+def test_the_msvc_way_to_the_avx2_code_compiles():
+    """``scripts/windows_compile_check.py``: the SLS kernel's vector code as
+    MSVC builds it (no GCC builtin, attribute or inline assembly) compiles
+    for x86_64-windows-msvc, with the AVX2 code and the CPU check in it."""
+    if importlib.util.find_spec("ziglang") is None:
+        pytest.skip("the Windows build's compile check needs a cross-compiler "
+                    "(pip install ziglang)")
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "scripts", "windows_compile_check.py")
+    done = subprocess.run([sys.executable, script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "compiles; instructions: vpshufb" in done.stdout
 
 def random_coded_data(seed, m, n_attrs, widths, missing, weighted):
     """Random coded data for kernel comparisons: ``n_attrs`` attributes of

@@ -57,8 +57,10 @@ cnp.import_array()
 from ._bits cimport ctz64, popcount64, word_weight
 
 cdef extern from "_sls_count.h" nogil:
+    void init_tables "rules_sls_init"()
     int simd_available "rules_sls_simd_available"()
     int avx2_available "rules_sls_avx2_available"()
+    int avx2_by_cpuid_c "rules_sls_avx2_by_cpuid"()
     void count_packed_avx2 "rules_sls_count_packed_avx2"(
         const uint64_t *masks, Py_ssize_t G, const uint64_t *plus, const uint64_t *minus,
         Py_ssize_t W, int32_t *d, int32_t *idx, Py_ssize_t n)
@@ -106,6 +108,17 @@ cdef extern from "_sls_count.h" nogil:
         const int32_t *D, int32_t total, Py_ssize_t A, const int32_t *xv, const int32_t *lo,
         const int32_t *hi, const int32_t *off, const int32_t *nb, const int32_t *first_lit,
         const int8_t *ordinal, const int8_t *has_missing, int32_t *scratch, int32_t *ties)
+
+
+init_tables()
+
+
+def avx2_by_cpuid():
+    """True if CPUID says this CPU has AVX2 (with BMI1 and POPCNT) and the
+    operating system saves its registers: how a Windows (MSVC) build
+    chooses the AVX2 path; GCC and Clang builds ask the compiler's
+    ``__builtin_cpu_supports``. False where no AVX2 code is built."""
+    return bool(avx2_by_cpuid_c())
 
 
 def simd_counting_available():

@@ -35,6 +35,82 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* Which vector code is built. x86-64 with GCC or Clang: AVX2 and AVX-512,
+ * each function compiled for its target (RULES_TARGET). x86-64 with MSVC,
+ * which builds the Windows wheels: AVX2 (MSVC compiles any intrinsic
+ * without /arch, so no function needs a target; its AVX-512 reductions are
+ * left out). The CPU is checked at run time on both. RULES_SLS_AS_MSVC makes
+ * another compiler take MSVC's way, so that a machine without MSVC can
+ * check that way compiles (scripts/windows_compile_check.py). Elsewhere
+ * (ARM64, other compilers) the caller runs its scalar loops. */
+#if defined(RULES_SLS_AS_MSVC) || (defined(_MSC_VER) && !defined(__clang__) && defined(_M_X64))
+#define RULES_SLS_MSVC 1
+#define RULES_SLS_HAVE_AVX2 1
+#define RULES_SLS_HAVE_AVX512 0
+#include <intrin.h>
+#define RULES_TARGET(features)
+#define RULES_ALIGNED32
+#define RULES_SLS_CTZ64(x) rules_sls_ctz64(x)
+#define RULES_SLS_CTZ32(x) rules_sls_ctz64(x)
+#define RULES_SLS_POPCOUNT64(x) ((int)__popcnt64(x))
+#define RULES_SLS_POPCOUNT32(x) ((int)__popcnt(x))
+static __forceinline int rules_sls_ctz64(unsigned long long x) {
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+/* CPUID leaf, subleaf: the registers eax, ebx, ecx, edx; XCR0 */
+static void rules_sls_cpuid(int leaf, int sub, int r[4]) { __cpuidex(r, leaf, sub); }
+static unsigned long long rules_sls_xcr0(void) { return _xgetbv(0); }
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define RULES_SLS_MSVC 0
+#define RULES_SLS_HAVE_AVX2 1
+#define RULES_SLS_HAVE_AVX512 1
+#include <cpuid.h>
+#define RULES_TARGET(features) __attribute__((target(features)))
+#define RULES_ALIGNED32 __attribute__((aligned(32)))
+#define RULES_SLS_CTZ64(x) __builtin_ctzll(x)
+#define RULES_SLS_CTZ32(x) __builtin_ctz(x)
+#define RULES_SLS_POPCOUNT64(x) __builtin_popcountll(x)
+#define RULES_SLS_POPCOUNT32(x) __builtin_popcount(x)
+static void rules_sls_cpuid(int leaf, int sub, int r[4]) {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    __cpuid_count((unsigned)leaf, (unsigned)sub, a, b, c, d);
+    r[0] = (int)a; r[1] = (int)b; r[2] = (int)c; r[3] = (int)d;
+}
+static unsigned long long rules_sls_xcr0(void) {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((unsigned long long)hi << 32) | lo;
+}
+#else
+#define RULES_SLS_MSVC 0
+#define RULES_SLS_HAVE_AVX2 0
+#define RULES_SLS_HAVE_AVX512 0
+#endif
+
+#if RULES_SLS_HAVE_AVX2
+/* AVX2 (with BMI1 and POPCNT, which rules_sls_list uses) by CPUID, and the
+ * operating system saving the AVX registers (XCR0): how the MSVC build
+ * checks the CPU. GCC and Clang ask __builtin_cpu_supports; a test compares
+ * the two on the machine it runs on (core.avx2_by_cpuid). */
+static int rules_sls_avx2_by_cpuid(void) {
+    int r[4];
+    rules_sls_cpuid(0, 0, r);
+    if (r[0] < 7)
+        return 0;
+    rules_sls_cpuid(1, 0, r);
+    if (!(r[2] >> 27 & 1) || !(r[2] >> 28 & 1) || !(r[2] >> 23 & 1))  /* OSXSAVE, AVX, POPCNT */
+        return 0;
+    if ((rules_sls_xcr0() & 6) != 6)  /* the XMM and YMM state */
+        return 0;
+    rules_sls_cpuid(7, 0, r);
+    return (r[1] >> 5 & 1) && (r[1] >> 3 & 1);  /* AVX2, BMI1 */
+}
+#else
+static int rules_sls_avx2_by_cpuid(void) { return 0; }
+#endif
+
 /* The lowest d[l] over the slots l of lw and the highest over those of uw
  * (bit l of a mask: slot l of the group's 64), INT32_MAX / INT32_MIN for an
  * empty mask: the first pass of _best_by_bits (core/_sls.pyx). Every slot
@@ -95,13 +171,13 @@ static inline void rules_sls_group_ties(const int32_t *d, int64_t a, int64_t b,
     RULES_SLS_GROUP_TIES_BODY
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if RULES_SLS_HAVE_AVX2 && !RULES_SLS_MSVC
 /* the same two, compiled for AVX2 (eight slots a vector instead of four) */
-static __attribute__((target("avx2"))) void rules_sls_group_extremes_avx2(
+static RULES_TARGET("avx2") void rules_sls_group_extremes_avx2(
         const int32_t *d, uint64_t lw, uint64_t uw, int32_t *lmin, int32_t *umax) {
     RULES_SLS_GROUP_EXTREMES_BODY
 }
-static __attribute__((target("avx2"))) void rules_sls_group_ties_avx2(
+static RULES_TARGET("avx2") void rules_sls_group_ties_avx2(
         const int32_t *d, int64_t a, int64_t b, uint64_t *el, uint64_t *eu) {
     RULES_SLS_GROUP_TIES_BODY
 }
@@ -272,11 +348,16 @@ static void rules_sls_sliced(const uint64_t *masks, ptrdiff_t G, const int32_t *
         rules_sls_planes_to_counts(planes[g], out + 64 * g);
 }
 
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define RULES_SLS_HAVE_AVX512 1
+#if RULES_SLS_HAVE_AVX2
 #include <immintrin.h>
 
-#define RULES_AVX512 __attribute__((target("avx512f,avx512bw")))
+typedef void (*rules_sls_chunk_fn)(const uint64_t *, ptrdiff_t, ptrdiff_t, const uint64_t *,
+                                   const uint64_t *, ptrdiff_t, int32_t *);
+#endif
+
+#if RULES_SLS_HAVE_AVX512
+
+#define RULES_AVX512 RULES_TARGET("avx512f,avx512bw")
 
 static int rules_sls_simd_available(void) {
     __builtin_cpu_init();
@@ -313,7 +394,7 @@ static RULES_AVX512 void rules_sls_chunk##N(                                    
     for (ptrdiff_t j = 0; j < W; j++) {                                           \
         uint64_t word = plus[j];                                                  \
         while (word) {                                                            \
-            const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
+            const uint64_t *row = masks + (64 * j + RULES_SLS_CTZ64(word)) * G + g0; \
             word &= word - 1;                                                     \
             for (int g = 0; g < N; g++)                                           \
                 acc[g] = _mm512_mask_add_epi8(acc[g], (__mmask64)row[g], acc[g], one); \
@@ -321,7 +402,7 @@ static RULES_AVX512 void rules_sls_chunk##N(                                    
         }                                                                         \
         word = minus[j];                                                          \
         while (word) {                                                            \
-            const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
+            const uint64_t *row = masks + (64 * j + RULES_SLS_CTZ64(word)) * G + g0; \
             word &= word - 1;                                                     \
             for (int g = 0; g < N; g++)                                           \
                 acc[g] = _mm512_mask_sub_epi8(acc[g], (__mmask64)row[g], acc[g], one); \
@@ -338,8 +419,6 @@ RULES_SLS_CHUNK(13) RULES_SLS_CHUNK(14) RULES_SLS_CHUNK(15) RULES_SLS_CHUNK(16)
 RULES_SLS_CHUNK(17) RULES_SLS_CHUNK(18) RULES_SLS_CHUNK(19) RULES_SLS_CHUNK(20)
 RULES_SLS_CHUNK(21) RULES_SLS_CHUNK(22) RULES_SLS_CHUNK(23) RULES_SLS_CHUNK(24)
 
-typedef void (*rules_sls_chunk_fn)(const uint64_t *, ptrdiff_t, ptrdiff_t, const uint64_t *,
-                                   const uint64_t *, ptrdiff_t, int32_t *);
 #define RULES_SLS_MAX_CHUNK 24
 static const rules_sls_chunk_fn rules_sls_chunks[RULES_SLS_MAX_CHUNK + 1] = {
     NULL, rules_sls_chunk1, rules_sls_chunk2, rules_sls_chunk3, rules_sls_chunk4,
@@ -362,12 +441,19 @@ static void rules_sls_count_packed(const uint64_t *masks, ptrdiff_t G,
 }
 
 
+#endif  /* RULES_SLS_HAVE_AVX512 */
+
+#if RULES_SLS_HAVE_AVX2
 /* ---- AVX2 ---- */
-#define RULES_AVX2 __attribute__((target("avx2")))
+#define RULES_AVX2 RULES_TARGET("avx2")
 
 static int rules_sls_avx2_available(void) {
+#if RULES_SLS_MSVC
+    return rules_sls_avx2_by_cpuid();
+#else
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2");
+#endif
 }
 
 /* the 64 bits of a mask as 64 bytes in two registers, 0xFF where the bit
@@ -414,7 +500,7 @@ static RULES_AVX2 void rules_sls_chunk2_##N(                                    
     for (ptrdiff_t j = 0; j < W; j++) {                                           \
         uint64_t word = plus ? plus[j] : 0;                                       \
         while (word) {                                                            \
-            const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
+            const uint64_t *row = masks + (64 * j + RULES_SLS_CTZ64(word)) * G + g0; \
             word &= word - 1;                                                     \
             for (int g = 0; g < N; g++) {   /* a set byte is -1: subtract it */   \
                 RULES_SLS_SPREAD(row + g, lo, hi);                                \
@@ -425,7 +511,7 @@ static RULES_AVX2 void rules_sls_chunk2_##N(                                    
         }                                                                         \
         word = minus ? minus[j] : 0;                                              \
         while (word) {                                                            \
-            const uint64_t *row = masks + (64 * j + __builtin_ctzll(word)) * G + g0; \
+            const uint64_t *row = masks + (64 * j + RULES_SLS_CTZ64(word)) * G + g0; \
             word &= word - 1;                                                     \
             for (int g = 0; g < N; g++) {                                         \
                 RULES_SLS_SPREAD(row + g, lo, hi);                                \
@@ -504,7 +590,7 @@ static RULES_AVX2 void rules_sls_sliced_avx2(const uint64_t *masks, ptrdiff_t G,
     const __m256i zero = _mm256_setzero_si256();
     __m256i ones = zero, twos = zero, fours = zero, eights = zero, sixteens;
     __m256i in[16], acc[8];
-    uint64_t word[4] __attribute__((aligned(32)));
+    uint64_t word[4] RULES_ALIGNED32;
     int blocks = 0;
     for (int g = 0; g < 8; g++) acc[g] = zero;
     for (ptrdiff_t i = 0; i < n; i += 16) {
@@ -521,7 +607,7 @@ static RULES_AVX2 void rules_sls_sliced_avx2(const uint64_t *masks, ptrdiff_t G,
         RULES_SLS_SIXTEEN(__m256i, RULES_SLS_CSA, RULES_SLS_IN, ones, twos, fours, eights,
                           sixteens);
 #undef RULES_SLS_IN
-        _mm256_store_si256((__m256i *)word, sixteens);
+        _mm256_storeu_si256((__m256i *)word, sixteens);
         for (ptrdiff_t l = 0; l < lanes; l++)
             if (word[l]) rules_sls_spread_sub(word + l, acc + 2 * l, 1);
         if (++blocks == 127) {  /* before a byte counter can overflow */
@@ -533,7 +619,7 @@ static RULES_AVX2 void rules_sls_sliced_avx2(const uint64_t *masks, ptrdiff_t G,
     {   /* what the planes hold: at most 15 in a slot */
         __m256i planes[4] = {ones, twos, fours, eights};
         for (int p = 0; p < 4; p++) {
-            _mm256_store_si256((__m256i *)word, planes[p]);
+            _mm256_storeu_si256((__m256i *)word, planes[p]);
             for (ptrdiff_t l = 0; l < lanes; l++)
                 if (word[l]) rules_sls_spread_sub(word + l, acc + 2 * l, 1 << p);
         }
@@ -542,10 +628,10 @@ static RULES_AVX2 void rules_sls_sliced_avx2(const uint64_t *masks, ptrdiff_t G,
 }
 
 /* the positions of the set bits of each byte, ascending, then zeros:
- * filled once when the extension is loaded */
-static int32_t rules_sls_byte_bits[256][8] __attribute__((aligned(32)));
+ * filled once when the extension is loaded (rules_sls_init) */
+static int32_t rules_sls_byte_bits[256][8] RULES_ALIGNED32;
 
-__attribute__((constructor)) static void rules_sls_byte_bits_fill(void) {
+static void rules_sls_byte_bits_fill(void) {
     for (int b = 0; b < 256; b++) {
         int k = 0;
         for (int i = 0; i < 8; i++)
@@ -564,18 +650,18 @@ __attribute__((constructor)) static void rules_sls_byte_bits_fill(void) {
  * overwrites the rest): no chain of dependent instructions from one
  * example to the next, nor a loop exit that depends on the count. idx
  * needs room for 64 past the last index. */
-static __attribute__((target("avx2,bmi,popcnt"))) ptrdiff_t rules_sls_list(
+static RULES_TARGET("avx2,bmi,popcnt") ptrdiff_t rules_sls_list(
         const uint64_t *b, ptrdiff_t W, int32_t *idx) {
     const __m256i eight = _mm256_set1_epi32(8);
     ptrdiff_t n = 0;
     for (ptrdiff_t j = 0; j < W; j++) {
         uint64_t word = b[j];
         if (!word) continue;
-        const int count = __builtin_popcountll(word);
+        const int count = RULES_SLS_POPCOUNT64(word);
         if (count <= 8) {
             int32_t base = (int32_t)(64 * j), *out = idx + n;
             for (int i = 0; i < 8; i++) {
-                out[i] = base + (int32_t)__builtin_ctzll(word);
+                out[i] = base + (int32_t)RULES_SLS_CTZ64(word);
                 word &= word - 1;
             }
             n += count;
@@ -584,9 +670,9 @@ static __attribute__((target("avx2,bmi,popcnt"))) ptrdiff_t rules_sls_list(
         __m256i base = _mm256_set1_epi32((int32_t)(64 * j));
         for (int q = 0; q < 8; q++) {
             const unsigned byte = (unsigned)(word & 0xff);
-            const __m256i bits = _mm256_load_si256((const __m256i *)rules_sls_byte_bits[byte]);
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)rules_sls_byte_bits[byte]);
             _mm256_storeu_si256((__m256i *)(idx + n), _mm256_add_epi32(bits, base));
-            n += __builtin_popcount(byte);
+            n += RULES_SLS_POPCOUNT32(byte);
             word >>= 8;
             base = _mm256_add_epi32(base, eight);
         }
@@ -617,8 +703,8 @@ static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
         return;
     }
     for (ptrdiff_t j = 0; j < W; j++) {
-        np += __builtin_popcountll(plus[j]);
-        nm += __builtin_popcountll(minus[j]);
+        np += RULES_SLS_POPCOUNT64(plus[j]);
+        nm += RULES_SLS_POPCOUNT64(minus[j]);
     }
     const uint64_t *few_plus = np < RULES_SLS_SLICED ? plus : NULL;
     const uint64_t *few_minus = nm < RULES_SLS_SLICED ? minus : NULL;
@@ -636,6 +722,9 @@ static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
     }
 }
 
+#endif  /* RULES_SLS_HAVE_AVX2 */
+
+#if RULES_SLS_HAVE_AVX512
 /* lanes [lo, hi) of a 16-lane mask */
 static inline __mmask16 rules_sls_lanes(ptrdiff_t lo, ptrdiff_t hi) {
     if (hi <= lo) return 0;
@@ -724,8 +813,8 @@ static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
         }
         unsigned e1 = _mm512_mask_cmpeq_epi32_mask((__mmask16)sc[32], _mm512_loadu_si512(sc), vb);
         unsigned e2 = _mm512_mask_cmpeq_epi32_mask((__mmask16)sc[33], _mm512_loadu_si512(sc + 16), vb);
-        for (; e1; e1 &= e1 - 1) ties[n_ties++] = (int32_t)(lit + __builtin_ctz(e1));
-        for (; e2; e2 &= e2 - 1) ties[n_ties++] = (int32_t)(lit + nbm + __builtin_ctz(e2));
+        for (; e1; e1 &= e1 - 1) ties[n_ties++] = (int32_t)(lit + RULES_SLS_CTZ32(e1));
+        for (; e2; e2 &= e2 - 1) ties[n_ties++] = (int32_t)(lit + nbm + RULES_SLS_CTZ32(e2));
     }
     return n_ties;
 }
@@ -734,7 +823,7 @@ static RULES_AVX512 ptrdiff_t rules_sls_best_literals(
  * (AVX-512 VPOPCNTDQ, checked at run time apart from the counting; the
  * caller's scalar loops elsewhere). Eight words a register, the last ones
  * masked. */
-#define RULES_VPOPCNT __attribute__((target("avx512f,avx512bw,avx512vpopcntdq")))
+#define RULES_VPOPCNT RULES_TARGET("avx512f,avx512bw,avx512vpopcntdq")
 
 static int rules_sls_vpopcnt_available(void) {
     __builtin_cpu_init();
@@ -764,7 +853,7 @@ static RULES_VPOPCNT void rules_sls_only_set(
         _mm512_mask_storeu_epi64(only_neg + j, m, wn);
         n_pos = _mm512_add_epi64(n_pos, _mm512_popcnt_epi64(wp));
         n_neg = _mm512_add_epi64(n_neg, _mm512_popcnt_epi64(wn));
-        n_words += __builtin_popcount((unsigned)_mm512_test_epi64_mask(w, w));
+        n_words += RULES_SLS_POPCOUNT32((unsigned)_mm512_test_epi64_mask(w, w));
     }
     counts[0] = _mm512_reduce_add_epi64(n_pos);
     counts[1] = _mm512_reduce_add_epi64(n_neg);
@@ -851,15 +940,8 @@ static RULES_VPOPCNT ptrdiff_t rules_sls_uncovered_delta(
     return (ptrdiff_t)_mm512_reduce_add_epi64(acc);
 }
 
-#else  /* no vector code: the caller always counts with its scalar loop */
-#define RULES_SLS_HAVE_AVX512 0
+#else  /* no AVX-512 code: the caller counts and scores with its scalar loops or AVX2 */
 static int rules_sls_simd_available(void) { return 0; }
-static int rules_sls_avx2_available(void) { return 0; }
-static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
-                                        const uint64_t *plus, const uint64_t *minus,
-                                        ptrdiff_t W, int32_t *d, int32_t *idx, ptrdiff_t n) {
-    (void)masks; (void)G; (void)plus; (void)minus; (void)W; (void)d; (void)idx; (void)n;
-}
 static int rules_sls_vpopcnt_available(void) { return 0; }
 static void rules_sls_only_set(const uint64_t *cov, const uint64_t *others, const uint64_t *pos,
                                ptrdiff_t W, uint64_t *only, uint64_t *only_pos,
@@ -902,6 +984,23 @@ static ptrdiff_t rules_sls_best_literals(
     (void)nb; (void)first_lit; (void)ordinal; (void)has_missing; (void)scratch; (void)ties;
     return 0;
 }
+#endif  /* RULES_SLS_HAVE_AVX512 */
+
+#if !RULES_SLS_HAVE_AVX2  /* no vector code: the caller counts with its scalar loops */
+static int rules_sls_avx2_available(void) { return 0; }
+static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
+                                        const uint64_t *plus, const uint64_t *minus,
+                                        ptrdiff_t W, int32_t *d, int32_t *idx, ptrdiff_t n) {
+    (void)masks; (void)G; (void)plus; (void)minus; (void)W; (void)d; (void)idx; (void)n;
+}
 #endif
+
+/* what the vector code needs filled in once, before any search: called
+ * when the extension is loaded (core/_sls.pyx) */
+static void rules_sls_init(void) {
+#if RULES_SLS_HAVE_AVX2
+    rules_sls_byte_bits_fill();
+#endif
+}
 
 #endif
