@@ -35,12 +35,17 @@ def count(pattern, text):
     return len(re.findall(pattern, text, flags=re.MULTILINE))
 
 
-def main():
+def require_cross_compiler():
+    """Exit saying what to install unless ``python -m ziglang`` runs."""
     try:
         subprocess.run([sys.executable, "-m", "ziglang", "version"], check=True,
                        capture_output=True)
     except (subprocess.CalledProcessError, FileNotFoundError):
         sys.exit("needs a cross-compiler: pip install ziglang")
+
+
+def main():
+    require_cross_compiler()
     import numpy
     sources = sorted(glob.glob(os.path.join(CORE, "*.c")))
     if not sources:

@@ -14,8 +14,9 @@ compiles the header that way for ``x86_64-windows-msvc`` (Clang's MSVC
 mode and its ``intrin.h``, by ``python -m ziglang cc``) with every GCC
 builtin, ``__attribute__`` and inline assembly poisoned after the system
 headers, so the build fails if the MSVC way uses any of them, and checks
-the assembly has the AVX2 code and the CPU check (``vpshufb``, ``cpuid``,
-``xgetbv``) and no library routine for a bit operation. Exit status 1 if
+the assembly has the AVX2 code, its exit clearing the upper halves of the
+vector registers and the CPU check (``vpshufb``, ``vzeroupper``,
+``cpuid``, ``xgetbv``) and no library routine for a bit operation. Exit status 1 if
 not.
 
 It does not run the code: the kernel's AVX2 code is the GCC and Clang
@@ -28,6 +29,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+from arm64_compile_check import require_cross_compiler
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE = os.path.join(ROOT, "orangecontrib", "rules", "core")
@@ -65,11 +68,7 @@ def zig(*args, **kwargs):
 
 
 def main():
-    try:
-        subprocess.run([sys.executable, "-m", "ziglang", "version"], check=True,
-                       capture_output=True)
-    except (subprocess.CalledProcessError, FileNotFoundError):
-        sys.exit("needs a cross-compiler: pip install ziglang")
+    require_cross_compiler()
     features = ["-mavx2", "-mbmi", "-mpopcnt"]  # what MSVC needs no flag for
     common = ["-DRULES_SLS_AS_MSVC", "-I", CORE, "-O2", "-Wall", "-Wno-unused-function",
               "-Werror=implicit-function-declaration", *features]
@@ -87,11 +86,12 @@ def main():
         with open(asm) as f:
             text = f.read()
         found = {op: len(re.findall(rf"^\s+{op}[bwlq]?\b", text, flags=re.MULTILINE))
-                 for op in ("vpshufb", "vpcmpeqb", "cpuid", "xgetbv", "tzcnt", "bsf", "popcnt")}
+                 for op in ("vpshufb", "vpcmpeqb", "vzeroupper", "cpuid", "xgetbv", "tzcnt",
+                            "bsf", "popcnt")}
         calls = LIBRARY_BIT_CALLS.findall(text)
         print("x86_64-windows-msvc, the MSVC way (RULES_SLS_AS_MSVC): compiles; instructions:",
               ", ".join(f"{op} {n}" for op, n in found.items()))
-        if not (found["vpshufb"] and found["cpuid"] and found["xgetbv"]):
+        if not (found["vpshufb"] and found["vzeroupper"] and found["cpuid"] and found["xgetbv"]):
             print("  missing the AVX2 code or the CPU check")
             failed = True
         if calls:

@@ -54,6 +54,10 @@
 #define RULES_SLS_CTZ32(x) rules_sls_ctz64(x)
 #define RULES_SLS_POPCOUNT64(x) ((int)__popcnt64(x))
 #define RULES_SLS_POPCOUNT32(x) ((int)__popcnt(x))
+/* the upper halves of the YMM registers cleared on leaving the AVX2 code,
+ * so the SSE code after it pays no transition (GCC and Clang insert this
+ * themselves in a function compiled for AVX2) */
+#define RULES_SLS_ZEROUPPER() _mm256_zeroupper()
 static __forceinline int rules_sls_ctz64(unsigned long long x) {
     unsigned long i;
     _BitScanForward64(&i, x);
@@ -73,6 +77,7 @@ static unsigned long long rules_sls_xcr0(void) { return _xgetbv(0); }
 #define RULES_SLS_CTZ32(x) __builtin_ctz(x)
 #define RULES_SLS_POPCOUNT64(x) __builtin_popcountll(x)
 #define RULES_SLS_POPCOUNT32(x) __builtin_popcount(x)
+#define RULES_SLS_ZEROUPPER() ((void)0)
 static void rules_sls_cpuid(int leaf, int sub, int r[4]) {
     unsigned a = 0, b = 0, c = 0, d = 0;
     __cpuid_count((unsigned)leaf, (unsigned)sub, a, b, c, d);
@@ -700,6 +705,7 @@ static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
             ptrdiff_t k = G - g0 < RULES_SLS_MAX_CHUNK2 ? G - g0 : RULES_SLS_MAX_CHUNK2;
             rules_sls_chunks2[k](masks, G, g0, plus, minus, W, d);
         }
+        RULES_SLS_ZEROUPPER();
         return;
     }
     for (ptrdiff_t j = 0; j < W; j++) {
@@ -720,6 +726,7 @@ static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
             rules_sls_sliced_avx2(masks, G, g0, G - g0 < 4 ? G - g0 : 4, idx, listed,
                                   side ? -1 : 1, d);
     }
+    RULES_SLS_ZEROUPPER();
 }
 
 #endif  /* RULES_SLS_HAVE_AVX2 */
