@@ -16,12 +16,12 @@ builtin, ``__attribute__`` and inline assembly poisoned after the system
 headers, so the build fails if the MSVC way uses any of them, and checks
 the assembly has the AVX2 code, its exit clearing the upper halves of the
 vector registers and the CPU check (``vpshufb``, ``vzeroupper``,
-``cpuid``, ``xgetbv``) and no library routine for a bit operation. Exit status 1 if
-not.
+``cpuid``, ``xgetbv``) and no library routine for a bit operation. Exit
+status 1 if not.
 
 It does not run the code: the kernel's AVX2 code is the GCC and Clang
 builds' (tested on every CI machine with AVX2), and the CPU check's logic is
-tested there too (``core.avx2_by_cpuid``); the wheel builders run
+tested there too (``core._sls.avx2_by_cpuid``); the wheel builders run
 ``scripts/wheel_smoke_test.py`` on Windows.
 """
 import os
@@ -57,7 +57,11 @@ void *rules_sls_msvc_functions[] = {
     (void *)rules_sls_group_extremes_avx2, (void *)rules_sls_group_ties_avx2,
     (void *)rules_sls_simd_available, (void *)rules_sls_vpopcnt_available,
     (void *)rules_sls_count_packed, (void *)rules_sls_best_literals,
-    (void *)rules_sls_best_literals_prefix, (void *)rules_sls_sliced};
+    (void *)rules_sls_best_literals_prefix, (void *)rules_sls_sliced,
+    (void *)rules_sls_planes_to_counts, (void *)rules_sls_only_set, (void *)rules_sls_others,
+    (void *)rules_sls_changes, (void *)rules_sls_distances, (void *)rules_sls_misclassified,
+    (void *)rules_sls_uncovered_delta, (void *)rules_sls_keep, (void *)rules_sls_free_range,
+    (void *)rules_sls_group_extremes, (void *)rules_sls_group_ties};
 
 """
 

@@ -254,7 +254,6 @@ def test_simd_level_follows_the_environment(monkeypatch):
         core._sls.simd_level()
 
 
-
 def test_the_msvc_builds_cpu_check_agrees_with_the_compilers():
     """A Windows (MSVC) build chooses the AVX2 path by CPUID and XCR0
     (``rules_sls_avx2_by_cpuid``); GCC and Clang builds by
@@ -276,6 +275,7 @@ def test_the_msvc_way_to_the_avx2_code_compiles():
     done = subprocess.run([sys.executable, script], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "compiles; instructions: vpshufb" in done.stdout
+
 
 def random_coded_data(seed, m, n_attrs, widths, missing, weighted):
     """Random coded data for kernel comparisons: ``n_attrs`` attributes of

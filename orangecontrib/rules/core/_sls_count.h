@@ -24,10 +24,11 @@
  * (rules_sls_sliced, for every compiler and CPU).
  *
  * The counts are exact integers, so the search makes the same choices as
- * with the scalar loops of core/_sls.pyx on any CPU. Only x86-64 with GCC or
- * Clang builds the vector code; it runs where the CPU has AVX2 or
- * AVX-512BW (the popcount passes: VPOPCNTDQ), checked at run time;
- * elsewhere the caller runs its scalar loops.
+ * with the scalar loops of core/_sls.pyx on any CPU. Only x86-64 builds
+ * the vector code (GCC and Clang: AVX2 and AVX-512; MSVC: AVX2, see below);
+ * it runs where the CPU has AVX2 or AVX-512BW (the popcount passes:
+ * VPOPCNTDQ), checked at run time; elsewhere the caller runs its scalar
+ * loops.
  */
 #ifndef RULES_SLS_COUNT_H
 #define RULES_SLS_COUNT_H
@@ -98,7 +99,7 @@ static unsigned long long rules_sls_xcr0(void) {
 /* AVX2 (with BMI1 and POPCNT, which rules_sls_list uses) by CPUID, and the
  * operating system saving the AVX registers (XCR0): how the MSVC build
  * checks the CPU. GCC and Clang ask __builtin_cpu_supports; a test compares
- * the two on the machine it runs on (core.avx2_by_cpuid). */
+ * the two on the machine it runs on (core._sls.avx2_by_cpuid). */
 static int rules_sls_avx2_by_cpuid(void) {
     int r[4];
     rules_sls_cpuid(0, 0, r);
