@@ -17,6 +17,8 @@ covering, ``min_new_coverage=0``, and the Gumbel fit on every row, the
 defaults before; ``slipper-5folds``: ``T`` by five folds at every size;
 ``slipper-wholefold``: ``T`` by boosting on the internal fold's whole
 training part, not on a sample of ``slipper.CV_TRAIN_ROWS`` of its rows;
+``slipper-wholegrow``: every round's rule grown on the paper's whole
+GrowSet, not on at most ``slipper.GROW_MAX_ROWS`` of its rows;
 ``sls-scalar``, ``sls-avx2``: SLS with its kernel's scalar loops or AVX2
 code, what a CPU without AVX-512 runs, the same model; ``sls-searchN``:
 SLS with ``search_rows=N``, combinable, e.g. ``sls-search20000-scalar``). Each fit runs in a fresh process (fork), which reports its fit
@@ -67,10 +69,14 @@ def make_learner(name):
     if name == "slipper-wholefold":  # T by boosting on the fold's whole training part
         import orangecontrib.rules.slipper as S
         S.CV_TRAIN_ROWS = None
+    if name == "slipper-wholegrow":  # every rule grown on the paper's whole GrowSet
+        import orangecontrib.rules.slipper as S
+        S.GROW_MAX_ROWS = None
     paper_evc = dict(min_new_coverage=0.0, gumbel_sample=None)
     return {"slipper": R.SlipperLearner, "slipper-T100": lambda: R.SlipperLearner(T=100),
             "slipper-paper": lambda: R.SlipperLearner(max_doublings=0),
             "slipper-5folds": R.SlipperLearner, "slipper-wholefold": R.SlipperLearner,
+            "slipper-wholegrow": R.SlipperLearner,
             # the paper's covering, every row in the Gumbel fit (the old defaults)
             "evc-paper": lambda: R.EVCRuleLearner(**paper_evc),
             "scoring-paper": lambda: R.RuleScoringLearner(min_new_coverage=0.0),

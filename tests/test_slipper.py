@@ -337,6 +337,75 @@ def test_choosing_T_on_a_sample_of_the_training_part(name, monkeypatch):
 
 
 # ------------------------------------------ the internal CV's bound doubling
+def test_a_bounded_growset_is_the_first_rows_of_the_papers(monkeypatch):
+    """``_split`` with ``max_rows``: the paper's GrowSet (the random order's
+    first examples up to 2/3 of the weight) cut to its first ``max_rows``
+    examples of the same order, the PruneSet all the rest; at or above the
+    GrowSet's size, the paper's split; the same random numbers either way."""
+    import orangecontrib.rules.slipper as S
+    D = np.random.default_rng(3).random(1000)
+    D /= D.sum()
+    for seed in range(5):
+        order = np.random.default_rng(seed).permutation(len(D))
+        cum = np.cumsum(D[order])
+        paper = np.zeros(len(D), bool)
+        paper[order[:np.searchsorted(cum, cum[-1] * 2 / 3) + 1]] = True  # by hand
+        for max_rows in (None, len(D), int(paper.sum())):
+            rng = np.random.default_rng(seed)
+            grow, prune = S._split(rng, D, max_rows)
+            np.testing.assert_array_equal(grow, paper)
+            np.testing.assert_array_equal(prune, ~paper)
+            after = rng.random()
+        for max_rows in (1, 100, int(paper.sum()) - 1):
+            rng = np.random.default_rng(seed)
+            grow, prune = S._split(rng, D, max_rows)
+            assert grow.sum() == max_rows
+            np.testing.assert_array_equal(np.flatnonzero(grow), np.sort(order[:max_rows]))
+            np.testing.assert_array_equal(prune, ~grow)
+            assert rng.random() == after
+    # the module's bound, read at the call
+    monkeypatch.setattr(S, "GROW_MAX_ROWS", 10)
+    assert S._split(np.random.default_rng(0), D)[0].sum() == 10
+    monkeypatch.setattr(S, "GROW_MAX_ROWS", None)
+    assert S._split(np.random.default_rng(0), D)[0].sum() > 600
+
+
+@pytest.mark.parametrize("name", ["heart_disease", "iris"])
+def test_rules_grown_on_a_bounded_growset(name, monkeypatch):
+    """At or above the rows the bound gives the paper's model; below them
+    every round grows its rule on that many examples (and prunes it on the
+    rest): a deterministic model, with good probabilities, that says so."""
+    import orangecontrib.rules.slipper as S
+    data = Table(name)
+    monkeypatch.setattr(S, "GROW_MAX_ROWS", None)
+    exact = SlipperLearner(T_max=20)(data)
+    assert "at most" not in str(exact) and exact.grow_rows is None
+    monkeypatch.setattr(S, "GROW_MAX_ROWS", len(data))
+    assert str(SlipperLearner(T_max=20)(data)) == str(exact)
+    sizes = []
+    split = S._split
+
+    def recorded(rng, D):
+        grow, prune = split(rng, D)
+        sizes.append(int(grow.sum()))
+        return grow, prune
+    monkeypatch.setattr(S, "_split", recorded)
+    monkeypatch.setattr(S, "GROW_MAX_ROWS", 50)
+    bounded = SlipperLearner(T_max=20)(data)
+    monkeypatch.setattr(S, "_split", split)
+    assert sizes and max(sizes) == 50
+    assert str(SlipperLearner(T_max=20)(data)) == str(bounded)  # deterministic
+    assert str(bounded) != str(exact)
+    assert bounded.grow_rows == 50
+    assert "Each rule grown on a GrowSet of at most 50 rows" in "\n".join(bounded.summary_lines())
+    p = bounded(data, bounded.Probs)
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+    assert CA()(CrossValidation(k=3, random_state=0)(data, [SlipperLearner(T_max=20)]))[0] > 0.5
+    # older pickles, without the attribute, still describe themselves
+    del bounded.grow_rows
+    assert "at most" not in "\n".join(bounded.summary_lines())
+
+
 def test_rounds_still_pay_by_hand():
     """The doubling test (doc/slipper.md, "More rounds on many rows"): the
     lowest error past the first half must beat the first half's lowest by

@@ -258,11 +258,26 @@ def prune_rule(conds, masks, ypos, D, grow, prune, n, lengths=None):
     return best_len
 
 
-def _split(rng, D):
+#: the most examples a round's GrowSet holds: on more, it is the first this
+#: many of the random order :func:`_split` draws, the PruneSet the rest
+#: (doc/slipper.md, "A bounded GrowSet"); ``None``: 2/3 of the weight at
+#: any size, the paper's
+GROW_MAX_ROWS = 200_000
+
+
+def _split(rng, D, max_rows="GROW_MAX_ROWS"):
     """GrowSet of about 2/3 of the total weight, the rest PruneSet (random):
     the examples in a random order up to where the running sum of ``D``
-    first reaches 2/3 of the total (``core.split_grow``)."""
-    grow = split_grow(rng.permutation(len(D)), D).view(bool)
+    first reaches 2/3 of the total (``core.split_grow``), but at most
+    ``max_rows`` of them (default: the module's :data:`GROW_MAX_ROWS`, read
+    at the call; ``None``: no limit). Below the limit the split is the
+    paper's, and it takes the same random numbers either way."""
+    if max_rows == "GROW_MAX_ROWS":
+        max_rows = GROW_MAX_ROWS
+    order = rng.permutation(len(D))
+    grow = split_grow(order, D).view(bool)
+    if max_rows is not None and len(D) > max_rows and np.count_nonzero(grow) > max_rows:
+        grow[order[max_rows:]] = False  # the GrowSet was a prefix of the order
     return grow, ~grow
 
 
@@ -753,6 +768,10 @@ class SlipperModel(RuleModel):
                 rounds = f"{len(default)} round" + ("s" if len(default) > 1 else "")
                 lines.append(f"Default rule (fires on every row): {sum(default):+.3f} to the "
                              f"score of {values[positive]} ({rounds})")
+        grow_rows = getattr(self, "grow_rows", None)  # older pickles lack it
+        if grow_rows is not None:
+            lines.append(f"Each rule grown on a GrowSet of at most {grow_rows:,} rows "
+                         "(GROW_MAX_ROWS), pruned on the rest")
         return lines
 
     def set_apart(self) -> np.ndarray:
@@ -832,7 +851,9 @@ class SlipperLearner(RuleLearner):
     (:func:`probabilities_hold`; doc/slipper.md, "More rounds on many
     rows"); above ``CV_MAX_ROWS`` rows on
     one fold, whose training part is boosted on a stratified sample of at
-    most ``CV_TRAIN_ROWS`` rows (doc/slipper.md, "Choosing T").
+    most ``CV_TRAIN_ROWS`` rows (doc/slipper.md, "Choosing T"). A
+    round's GrowSet holds at most ``GROW_MAX_ROWS`` examples (above
+    about 300,000 rows; doc/slipper.md, "A bounded GrowSet").
     ``positive_class``: for two
     classes, the booster's positive class (default: the less frequent one).
     ``n_jobs``: parallel jobs through joblib: the boosters of the classes
@@ -1018,6 +1039,9 @@ class SlipperLearner(RuleLearner):
         model.rounds = {cls: T for cls, (T, _, _) in zip(classes, results)}  # T per booster
         # the rounds the internal CV chose T among (None: T was given)
         model.rounds_tried = {cls: tried for cls, (_, _, tried) in zip(classes, results)}
+        # the GrowSets' bound, where the data is larger than it (None: none)
+        model.grow_rows = (GROW_MAX_ROWS if GROW_MAX_ROWS is not None and enc.n > GROW_MAX_ROWS
+                           else None)
         return model
 
     def _fit_boosters(self, enc, classes, seeds, fold_seed):
