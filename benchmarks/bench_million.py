@@ -19,6 +19,8 @@ defaults before; ``slipper-5folds``: ``T`` by five folds at every size;
 training part, not on a sample of ``slipper.CV_TRAIN_ROWS`` of its rows;
 ``slipper-wholegrow``: every round's rule grown on the paper's whole
 GrowSet, not on at most ``slipper.GROW_MAX_ROWS`` of its rows;
+``evc-wholesearch``, ``scoring-wholesearch``, ``lrr-wholesearch``: the
+covering's searches on every row (``search_rows=None``), not on a sample;
 ``sls-scalar``, ``sls-avx2``: SLS with its kernel's scalar loops or AVX2
 code, what a CPU without AVX-512 runs, the same model; ``sls-searchN``:
 SLS with ``search_rows=N``, combinable, e.g. ``sls-search20000-scalar``). Each fit runs in a fresh process (fork), which reports its fit
@@ -82,6 +84,10 @@ def make_learner(name):
             "scoring-paper": lambda: R.RuleScoringLearner(min_new_coverage=0.0),
             "lrr-paper": lambda: R.RuleLogisticRegressionLearner(
                 rule_learner=R.EVCRuleLearner(**paper_evc)),
+            "evc-wholesearch": lambda: R.EVCRuleLearner(search_rows=None),
+            "scoring-wholesearch": lambda: R.RuleScoringLearner(search_rows=None),
+            "lrr-wholesearch": lambda: R.RuleLogisticRegressionLearner(
+                rule_learner=R.EVCRuleLearner(search_rows=None)),
             "evc": R.EVCRuleLearner,
             "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
             "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner,

@@ -338,3 +338,73 @@ def test_a_certain_rule_does_not_make_a_certain_prediction():
     probs = model(data, model.Probs)
     present = np.bincount(data.Y.astype(int), minlength=probs.shape[1]) > 0
     assert probs[:, present].min() > 0 and probs.max() < 1
+
+
+@pytest.mark.parametrize("quality", ["evc", "m"])
+@pytest.mark.parametrize("name", ["heart_disease", "titanic", "iris"])
+def test_counting_on_every_row_gives_the_searchs_numbers(quality, name):
+    """``count_on_every_row`` on the rows the search read gives back every
+    number the compiled search gave its rules: class counts, quality, raw
+    frequency, LRS and p-value (so on a sample's rules it gives those of
+    the whole data by the search's own definitions)."""
+    import copy
+    data = Table(name)
+    learner = EVCRuleLearner(quality=quality)
+    model = learner(data)
+    rules = copy.deepcopy(model.rule_list)
+    learner.count_on_every_row(rules, data, encode_table(data), model.gumbel)
+    assert rules
+    for a, b in zip(model.rule_list, rules):
+        np.testing.assert_array_equal(a.class_distribution, b.class_distribution)
+        assert a.quality == pytest.approx(b.quality, abs=1e-12)
+        for key in ("raw_frequency", "lrs", "p_value"):
+            assert a.extra[key] == pytest.approx(b.extra[key], abs=1e-12)
+
+
+def test_covering_on_a_sample_of_the_rows():
+    """Beyond ``search_rows`` rows the covering runs on a stratified sample
+    (the rules those rows alone give, with the Gumbel parameters and bins of
+    all rows), the rules are counted on every row; up to ``search_rows``
+    nothing changes."""
+    from orangecontrib.rules.rules import rule_class_weights
+    data = Table("titanic")  # discrete: the sample's bins are those of all rows
+    exact = EVCRuleLearner(search_rows=None)(data)
+    roomy = EVCRuleLearner(search_rows=len(data))(data)
+    assert roomy.search_rows is None and str(roomy) == str(exact)
+    assert not any("sample of" in line for line in exact.summary_lines())
+
+    learner = EVCRuleLearner(search_rows=400)
+    model = learner(data)
+    rows = learner.search_sample(data.Y.astype(int), data.domain.class_var.values)
+    assert model.search_rows == len(rows) and abs(len(rows) - 400) <= 1
+    assert str(learner(data)) == str(model)  # deterministic
+    assert any("sample of 400 rows" in line for line in model.summary_lines())
+    on_sample = EVCRuleLearner(search_rows=None, gumbel=model.gumbel)(data[rows])
+
+    def bodies(m):
+        return [(tuple(r.conditions), r.head) for r in m.rule_list]
+    assert bodies(model) == bodies(on_sample) and bodies(model)
+    enc = encode_table(data)
+    np.testing.assert_array_equal(
+        [r.class_distribution for r in model.rule_list],
+        rule_class_weights(model.rule_list, data.X, enc.y, enc.w, enc.n_classes))
+    for r in model.rule_list:  # the quality of the counts on every row
+        S, N = float(np.sum(enc.y == r.head)), float(len(enc.y))
+        s, n = r.class_distribution[r.head], r.class_distribution.sum()
+        mu, beta = model.gumbel.of(r.head, len(r.conditions))
+        assert r.quality == pytest.approx(float(evc_quality(s, n, S, N, mu, beta)[0][0]))
+    p = model(data, model.Probs)
+    np.testing.assert_allclose(p.sum(axis=1), 1)
+    assert pickle.loads(pickle.dumps(model)).search_rows == model.search_rows
+
+
+def test_rule_scoring_and_lr_with_rules_search_a_sample_too():
+    from orangecontrib.rules import RuleLogisticRegressionLearner, RuleScoringLearner
+    data = Table("titanic")
+    scoring = RuleScoringLearner(search_rows=400)(data)
+    assert scoring.search_rows == 400
+    assert any("sample of 400 rows" in line for line in scoring.summary_lines())
+    assert RuleScoringLearner()(data).search_rows is None  # 2,201 rows: all of them
+    lrr = RuleLogisticRegressionLearner(rule_learner=EVCRuleLearner(search_rows=400))(data)
+    assert any("sample of 400 rows" in line for line in lrr.summary_lines())
+    np.testing.assert_allclose(lrr(data, lrr.Probs).sum(axis=1), 1)

@@ -35,6 +35,8 @@ LEARNERS = {
     "roccer": lambda: R.ROCCERLearner(max_length=2),
     # the search sample (beyond search_rows rows; by default 100,000)
     "roccer-sample": lambda: R.ROCCERLearner(max_length=2, search_rows=10),
+    "evc-sample": lambda: R.EVCRuleLearner(n_permutations=3, beam_width=3, max_rule_length=3,
+                                           search_rows=10),
     "scoring": lambda: R.RuleScoringLearner(beam_width=2, max_rule_length=2),
 }
 

@@ -250,7 +250,7 @@ BAD_PARAMETERS = {
                 min_covered_examples=float("nan"), alpha=2, parent_alpha=0,
                 n_permutations=0, gumbel="x", strategy="best", max_rules_per_class=0,
                 max_thresholds=0, n_jobs="2", random_state=1.5, min_new_coverage=1.5,
-                max_rules=-3, gumbel_sample=5),
+                max_rules=-3, gumbel_sample=5, search_rows=0),
     "lrr": dict(rule_learner="x", rule_penalty="yes", attributes=2, use_rules=None,
                 lambda_=-1, lambdas=(), penalty_scales=(), n_folds=1, random_state="0",
                 max_rules=0.5,
@@ -265,7 +265,7 @@ BAD_PARAMETERS = {
                    lambda_=-1, search_rows=0, random_state=0.5),
     "scoring": dict(base="cn2", strategy="max", min_confidence=-0.1, ordered="no",
                     random_state=-1, m=-1, beam_width=0, min_covered_examples=-1,
-                    max_rule_length=0, min_new_coverage=-0.1, max_rules=0),
+                    max_rule_length=0, min_new_coverage=-0.1, max_rules=0, search_rows=0),
 }
 LEARNER_CLASSES = {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
                    "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,

@@ -48,7 +48,7 @@ from .features import ShortThresholds, search_data
 from .parallel import parallel_map
 from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
                      check_random_state)
-from .rules import Condition, Rule, budget_coverage, budget_prefixes
+from .rules import Condition, Rule, budget_coverage, budget_prefixes, rule_class_weights
 from .tables import stratified_rows
 from .ruleset import RuleSetModel, check_strategy
 
@@ -64,6 +64,9 @@ DEFAULT_MIN_NEW_COVERAGE = 0.02
 #: rows of the stratified sample the Gumbel parameters are fitted on
 #: (``None``: every row)
 DEFAULT_GUMBEL_SAMPLE = 20_000
+#: on more rows the covering searches a stratified sample of this many, and
+#: the rules it finds are counted on every row (``None``: every row)
+DEFAULT_SEARCH_ROWS = 100_000
 
 
 def _vector(x) -> np.ndarray:
@@ -397,6 +400,11 @@ class EVCRuleLearner(RuleLearner):
     gumbel_sample : int, optional
         Fit the Gumbel parameters on a stratified sample of this many rows
         when there are more (``None``: all rows).
+    search_rows : int, optional
+        On more rows, the covering's searches run on a stratified sample of
+        this many (with the bins of all rows), and each rule found is
+        counted, and its quality computed, on every row (``None``: the
+        searches read every row).
     n_jobs : int, optional
         Parallel jobs for the permutations and the classes; the model does
         not depend on it.
@@ -408,14 +416,15 @@ class EVCRuleLearner(RuleLearner):
 
     name = "EVC rules"
     __returns__ = EVCRuleModel
+    search_key = 0x455643  # the search sample's seed
 
     def __init__(self, quality="evc", m=2.0, beam_width=10, max_rule_length=5,
                  min_covered_examples=1.0, alpha=0.05, parent_alpha=1.0,
                  n_permutations=100, gumbel=None, strategy="wvote",
                  max_rules_per_class=None, max_thresholds=DEFAULT_MAX_THRESHOLDS,
                  min_new_coverage=DEFAULT_MIN_NEW_COVERAGE, max_rules=None,
-                 gumbel_sample=DEFAULT_GUMBEL_SAMPLE, n_jobs=None, random_state=0,
-                 preprocessors=None):
+                 gumbel_sample=DEFAULT_GUMBEL_SAMPLE, search_rows=DEFAULT_SEARCH_ROWS,
+                 n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.quality = check_choice("quality", quality, ("evc", "m"))
         self.m = check_number("m", m, 0)
@@ -435,6 +444,7 @@ class EVCRuleLearner(RuleLearner):
         self.min_new_coverage = check_number("min_new_coverage", min_new_coverage, 0, 1)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.gumbel_sample = check_int("gumbel_sample", gumbel_sample, 100, none=True)
+        self.search_rows = check_int("search_rows", search_rows, 1, none=True)
         self.n_jobs = check_n_jobs(n_jobs)
         self.random_state = check_random_state(random_state)
 
@@ -532,7 +542,11 @@ class EVCRuleLearner(RuleLearner):
         report = self.task_progress(start, 1.0, len(present), "learning rules: {} so far")
         # under a budget each rule covers at least the class's share of it
         min_new = budget_coverage(self.min_new_coverage, len(present), self.max_rules)
-        jobs = (delayed(self.learn_class)(sd, attrs, enc, c, gumbel, report, i, min_new)
+        sample = self.search_sample(enc.y, data.domain.class_var.values)
+        # the covering on a sample of the rows (doc/evc.md, "Many rows"):
+        # the bins, and so the candidate conditions, are those of every row
+        senc, ssd = (enc, sd) if sample is None else (enc.subset(sample), sd_rows(sd, sample))
+        jobs = (delayed(self.learn_class)(ssd, attrs, senc, c, gumbel, report, i, min_new)
                 for i, c in enumerate(present))
         found = []
         for found_c in parallel_map(jobs, self.n_jobs):
@@ -545,11 +559,39 @@ class EVCRuleLearner(RuleLearner):
         if self.max_rules is not None:  # the coverings stopped at the budget
             taken = budget_prefixes([[f.new for f in fc] for fc in found], self.max_rules)
             found = [fc[:t] for fc, t in zip(found, taken)]
+        del ssd, senc
         short = ShortThresholds(lambda a: enc.column(enc.attr_col[a]))
         rules = [self.to_rule(f, cls, enc, data.domain, short)
                  for cls, found_c in zip(present, found) for f in found_c]
-        return EVCRuleModel(data.domain, rules, enc.class_distribution(),
-                            self.strategy, gumbel, self.quality)
+        if sample is not None:
+            self.count_on_every_row(rules, data, enc, gumbel)
+        model = EVCRuleModel(data.domain, rules, enc.class_distribution(),
+                             self.strategy, gumbel, self.quality)
+        model.search_rows = None if sample is None else len(sample)
+        return model
+
+    def count_on_every_row(self, rules, data, enc, gumbel):
+        """Set each rule's class counts, quality (EVC-corrected with the
+        Gumbel parameters of its length, or the m-estimate), raw frequency,
+        LRS and p-value (``P_a``; the m-estimate: the LRS's chi-square tail)
+        from the rows of ``data`` it covers, as the search computes them."""
+        if not rules:
+            return
+        dists = rule_class_weights(rules, data.X, enc.y, enc.w, enc.n_classes)
+        totals = np.bincount(enc.y, weights=enc.w, minlength=enc.n_classes)
+        N = float(enc.w.sum())
+        for rule, dist in zip(rules, dists):
+            S, s, n = float(totals[rule.head]), float(dist[rule.head]), float(dist.sum())
+            if self.quality == "m":
+                lrs_ = likelihood_ratio(s, n, S, N)
+                q, p = m_estimate(s, n, S / N, self.m), chi2_sf(lrs_)
+            else:
+                mu, beta = gumbel.of(rule.head, len(rule.conditions))
+                q, p, lrs_ = evc_quality(s, n, S, N, mu, beta)
+            rule.class_distribution = dist
+            rule.quality = float(np.ravel(q)[0])
+            rule.extra.update(raw_frequency=s / n if n else float("nan"),
+                              lrs=float(np.ravel(lrs_)[0]), p_value=float(np.ravel(p)[0]))
 
     @staticmethod
     def to_rule(found: Found, cls, enc, domain, short=None) -> Rule:

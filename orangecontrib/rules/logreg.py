@@ -951,8 +951,12 @@ class RuleLogisticRegressionModel(RuleModel):
         kind = ([] if self.n_classes == 2 else
                 ["One multinomial (softmax) model" if getattr(self, "multinomial", False)
                  else "One model per class (one-vs-rest), normalised"])
+        sample = getattr(getattr(self, "rule_model", None), "search_rows", None)
+        searched = ([] if sample is None else
+                    [f"Rules searched on a sample of {sample:,} rows; their weights fitted "
+                     "on every row"])
         return (super().summary_lines() + kind + [f"L2 strength λ = {format_number(self.lam)}"]
-                + self.attribute_lines())
+                + searched + self.attribute_lines())
 
     def attribute_lines(self, top: int = 4, max_classes: int = 5) -> list[str]:
         """The attributes of largest weight per submodel (standardised

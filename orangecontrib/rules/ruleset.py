@@ -157,6 +157,14 @@ class RuleSetModel(RuleModel):
         self.ordered = bool(ordered)
         self.random_state = random_state
 
+    def summary_lines(self):
+        lines = super().summary_lines()
+        sample = getattr(self, "search_rows", None)  # set by the learner; older pickles lack it
+        if sample is not None:
+            lines.append(f"Rules searched on a sample of {sample:,} rows; their counts "
+                         "and confidences from every row")
+        return lines
+
     def rule_confidences(self) -> np.ndarray:
         """The confidence the strategies use: Laplace (Fawcett 2001)."""
         return np.array([r.laplace_confidence() for r in self.rule_list])

@@ -9,7 +9,7 @@ from Orange.classification import CN2Learner, Learner
 
 from .base import RuleLearner
 from .cn2 import ProgressFinder, rule_from_orange
-from .evc import DEFAULT_MIN_NEW_COVERAGE, EVCRuleLearner
+from .evc import DEFAULT_MIN_NEW_COVERAGE, DEFAULT_SEARCH_ROWS, EVCRuleLearner
 from .features import shared_encoding
 from .params import check_bool, check_instance, check_int, check_number, check_random_state
 from .rules import budget_coverage, budget_prefixes, first_cover_shares, rule_class_weights
@@ -58,6 +58,10 @@ class RuleScoringLearner(RuleLearner):
         conditions per rule.
     min_new_coverage : float, optional
         The default base's covering stop (see :class:`EVCRuleLearner`).
+    search_rows : int, optional
+        On more rows the default base searches a stratified sample of this
+        many (see :class:`EVCRuleLearner`; ``None``: every row). A base
+        you give keeps its own.
     max_rules : int, optional
         At most this many rules over all classes.
     preprocessors : list, optional
@@ -70,7 +74,8 @@ class RuleScoringLearner(RuleLearner):
     def __init__(self, base=None, strategy="wvote", min_confidence=0.0,
                  ordered=None, random_state=0, m=10.0, beam_width=10,
                  min_covered_examples=1, max_rule_length=5,
-                 min_new_coverage=None, max_rules=None, preprocessors=None):
+                 min_new_coverage=None, max_rules=None, search_rows=DEFAULT_SEARCH_ROWS,
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.m = check_number("m", m, 0)
         self.beam_width = check_int("beam_width", beam_width, 1)
@@ -86,6 +91,7 @@ class RuleScoringLearner(RuleLearner):
         self.min_new_coverage = check_number("min_new_coverage", min_new_coverage, 0, 1,
                                              none=True)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
+        self.search_rows = check_int("search_rows", search_rows, 1, none=True)
         self._own_base = base is None
         if base is None:  # the compiled beam search with the settings above
             base = EVCRuleLearner(
@@ -94,7 +100,7 @@ class RuleScoringLearner(RuleLearner):
                 min_covered_examples=self.min_covered_examples,
                 min_new_coverage=(DEFAULT_MIN_NEW_COVERAGE if min_new_coverage is None
                                   else self.min_new_coverage),
-                random_state=self.random_state)
+                search_rows=self.search_rows, random_state=self.random_state)
         elif min_new_coverage is not None:
             raise ValueError("min_new_coverage sets the default base's covering; "
                              "give it to your base learner instead")
@@ -145,6 +151,8 @@ class RuleScoringLearner(RuleLearner):
             unique = [r for k, r in enumerate(unique) if k in keep]
         ordered = (self.ordered if self.ordered is not None
                    else isinstance(self._base, CN2Learner))
-        return RuleSetModel(data.domain, unique, enc.class_distribution(),
-                            self.strategy, ordered, self.random_state)
+        model = RuleSetModel(data.domain, unique, enc.class_distribution(),
+                             self.strategy, ordered, self.random_state)
+        model.search_rows = getattr(base_model, "search_rows", None)
+        return model
 
