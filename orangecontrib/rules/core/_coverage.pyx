@@ -117,6 +117,13 @@ cdef Py_ssize_t _check_rule_set(const int32_t[:, ::1] Xd, const double[:, ::1] X
 #: words of condition bitsets in one block of rows (16 MB)
 cdef enum:
     BLOCK_WORDS = 1 << 21
+#: words (of 64 rows) in one block at most: each distinct condition reads
+#: one column of every row of the block, so the block's rows must stay in
+#: a core's cache from one condition to the next (4,096 rows of 20 numeric
+#: columns are 640 kB); larger blocks read the rows from memory once per
+#: condition
+cdef enum:
+    ROW_BLOCK_WORDS = 64
 
 cdef uint64_t _SPREAD[256]   # bit b of the index -> byte b of the value (0 or 1)
 cdef Py_ssize_t _i, _b
@@ -181,7 +188,7 @@ cdef class _RuleRows:
                                            np.asarray(op)[:n_cond], np.asarray(value)[:n_cond])
         self.ukind, self.ucol, self.uop, self.uvalue, self.inv = self.arrays
         self.n_u = len(self.arrays[0])
-        words = block_words or BLOCK_WORDS // max(self.n_u, 1)
+        words = block_words or min(BLOCK_WORDS // max(self.n_u, 1), ROW_BLOCK_WORDS)
         words = max(1, min((self.n + 63) // 64, words))
         self.block_rows = 64 * words
         self.bits = np.zeros(max(words * self.n_u, 1), dtype=np.uint64)
