@@ -194,14 +194,23 @@ cdef class _RuleRows:
         self.bits = np.zeros(max(words * self.n_u, 1), dtype=np.uint64)
 
     cdef void fill(self, Py_ssize_t i0, Py_ssize_t rows) noexcept nogil:
-        """The bitsets of rows ``i0 .. i0 + rows``."""
-        cdef Py_ssize_t u, i, n_u = self.n_u
+        """The bitsets of rows ``i0 .. i0 + rows``: each word built in a
+        register from its 64 rows and stored once."""
+        cdef Py_ssize_t u, j, b, first, n_u = self.n_u
+        cdef int32_t kind, col
+        cdef int8_t op
+        cdef double value
+        cdef uint64_t word
         memset(&self.bits[0], 0, self.bits.shape[0] * sizeof(uint64_t))
         for u in range(n_u):
-            for i in range(rows):
-                if _satisfies(self.Xd, self.Xc, i0 + i, self.ukind[u], self.ucol[u],
-                              self.uop[u], self.uvalue[u]):
-                    self.bits[(i >> 6) * n_u + u] |= (<uint64_t>1) << (i & 63)
+            kind, col, op, value = self.ukind[u], self.ucol[u], self.uop[u], self.uvalue[u]
+            for j in range((rows + 63) // 64):
+                first = i0 + 64 * j
+                word = 0
+                for b in range(min(64, rows - 64 * j)):
+                    if _satisfies(self.Xd, self.Xc, first + b, kind, col, op, value):
+                        word |= (<uint64_t>1) << b
+                self.bits[j * n_u + u] = word
 
     cdef inline uint64_t cover(self, Py_ssize_t r, Py_ssize_t j, uint64_t rows) noexcept nogil:
         """Word ``j`` of the block: the rows (of ``rows``) rule ``r`` covers."""
