@@ -21,7 +21,6 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from ._bits cimport BITS_IMPL, ctz64, ctz64_portable, popcount64, popcount64_portable
-from libc.string cimport memset
 
 cnp.import_array()
 
@@ -195,13 +194,13 @@ cdef class _RuleRows:
 
     cdef void fill(self, Py_ssize_t i0, Py_ssize_t rows) noexcept nogil:
         """The bitsets of rows ``i0 .. i0 + rows``: each word built in a
-        register from its 64 rows and stored once."""
+        register from its 64 rows and stored once (every word the block's
+        readers read is written, so nothing is cleared first)."""
         cdef Py_ssize_t u, j, b, first, n_u = self.n_u
         cdef int32_t kind, col
         cdef int8_t op
         cdef double value
         cdef uint64_t word
-        memset(&self.bits[0], 0, self.bits.shape[0] * sizeof(uint64_t))
         for u in range(n_u):
             kind, col, op, value = self.ukind[u], self.ucol[u], self.uop[u], self.uvalue[u]
             for j in range((rows + 63) // 64):
