@@ -40,6 +40,8 @@ import sys
 import time
 import warnings
 
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one job per fit: BLAS too (before numpy)
+
 import numpy as np
 
 warnings.filterwarnings("ignore")
@@ -137,7 +139,6 @@ def peak_kb():
 
 def _fit_one(name, rows, queue):
     from runner import rss_kb
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
     from orangecontrib.rules.evaluation import fold_metrics

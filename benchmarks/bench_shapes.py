@@ -27,6 +27,8 @@ import os
 import sys
 import time
 
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one job per fit: BLAS too (before numpy)
+
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -79,7 +81,6 @@ def make_learner(name):
 
 
 def _fit_one(name, shape, queue):
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     if "@" in name:  # this process only: the kernels' code path (ORANGE_RULES_SIMD)
         name, os.environ["ORANGE_RULES_SIMD"] = name.split("@")
     if name == "sls-scalar":  # this process only: the kernel's scalar loops

@@ -410,3 +410,61 @@ def test_a_fit_leaves_the_older_objects_out_of_the_collectors_passes_and_restore
     for t in threads:
         t.join()
     assert gc.get_freeze_count() == 0 and all(n > 0 for n in seen)
+
+
+def test_a_fit_runs_blas_on_one_thread_and_restores_its_limit(titanic, monkeypatch):
+    """``parallel.one_blas_thread``: during a fit (LR with rules, whose
+    L-BFGS and Newton steps call BLAS, and the EVC rules fit inside it)
+    numpy's and scipy's BLAS libraries use one thread; after it (also after
+    an error, and after fits in four threads at once) their limit is what
+    it was before."""
+    import threading
+
+    from threadpoolctl import threadpool_limits
+
+    from orangecontrib.rules import EVCRuleLearner, RuleLogisticRegressionLearner
+    from orangecontrib.rules.parallel import _blas_controller
+
+    def threads():
+        return [lib["num_threads"] for lib in _blas_controller().info()]
+
+    if not threads():
+        pytest.skip("threadpoolctl controls no BLAS library in this Python "
+                    "(e.g. Apple's Accelerate): nothing to limit")
+    seen = []
+
+    def spy_on(cls):
+        def spy(self, data, enc, original=cls.fit_rules):
+            seen.append(threads())
+            return original(self, data, enc)
+        monkeypatch.setattr(cls, "fit_rules", spy)
+
+    spy_on(RuleLogisticRegressionLearner)
+    spy_on(EVCRuleLearner)
+    with threadpool_limits(limits=2, user_api="blas"):
+        if set(threads()) != {2}:
+            pytest.skip(f"this BLAS cannot be given two threads (it has {threads()})")
+        model = RuleLogisticRegressionLearner()(titanic)
+        assert len(seen) == 2 and all(set(n) == {1} for n in seen)  # LR with rules, its EVC
+        assert set(threads()) == {2}
+        assert model(titanic).shape == (len(titanic),)
+
+        def fail(self, data, enc):
+            raise RuntimeError("stop")
+
+        monkeypatch.setattr(EVCRuleLearner, "fit_rules", fail)
+        with pytest.raises(RuntimeError, match="stop"):
+            RuleLogisticRegressionLearner()(titanic)
+        assert set(threads()) == {2}
+    # fits in threads (as Orange's widgets fit), the main thread holding no limit
+    before = threads()
+    monkeypatch.undo()
+    seen.clear()
+    spy_on(EVCRuleLearner)
+    workers = [threading.Thread(target=EVCRuleLearner(), args=(titanic,)) for _ in range(4)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    assert len(seen) == 4 and all(set(n) == {1} for n in seen)
+    assert threads() == before

@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - Orange without the CN2 module
     from Orange.classification import Model as _ModelBase
 
 from .features import EncodedData, encode_table, lent_encoding
-from .parallel import in_process_backend
+from .parallel import in_process_backend, one_blas_thread
 from .rules import Rule, covering, dense_X, format_rules, rule_class_weights, spread
 from .tables import (check_sparse_memory, check_table, map_values_by_name, stratified_rows,
                      usable_rows)
@@ -575,7 +575,7 @@ class RuleLearner(Learner):
 
     # --- fitting -------------------------------------------------------------
     def fit_storage(self, data: Table):
-        with heap_frozen():
+        with heap_frozen(), one_blas_thread():
             return self._fit_storage(data)
 
     def _fit_storage(self, data: Table):

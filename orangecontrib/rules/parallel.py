@@ -1,10 +1,59 @@
 """The learners' parallel loops in one place: joblib (threads by default,
 any backend the user configures) and Dask (the shared data sent to every
-worker first), and how many jobs a loop gets."""
+worker first), how many jobs a loop gets, and the BLAS threads of a fit."""
 from __future__ import annotations
 
+import threading
 import time
-from functools import partial
+from contextlib import contextmanager
+from functools import cache, partial
+
+
+@cache
+def _blas_controller():
+    """threadpoolctl's controller of the BLAS libraries loaded, scipy's
+    included (``scipy.linalg`` imported first: scipy's own OpenBLAS, which
+    its L-BFGS-B calls, is loaded with it)."""
+    import scipy.linalg  # noqa: F401
+    from threadpoolctl import ThreadpoolController
+    return ThreadpoolController().select(user_api="blas")
+
+
+_blas_lock = threading.Lock()
+_blas_limited = False  # a fit holds the limit
+
+
+@contextmanager
+def one_blas_thread():
+    """While a fit runs, the BLAS libraries of numpy and scipy use one
+    thread (threadpoolctl's ``limit``; nothing for a BLAS it does not
+    control). Every fit runs in this (``RuleLearner.fit_storage``): the
+    fits' linear algebra (LR with rules' L-BFGS and Newton steps) is many
+    products of small matrices, which a pool of BLAS threads makes slower,
+    not faster (LR with rules on 5000 x 40 x 11: 8.4 s with OpenBLAS's
+    default two threads on a two-core machine, 4.3 s with one;
+    doc/architecture.md). The learners' own parallelism is ``n_jobs``.
+
+    The limit is the process's (OpenBLAS has one pool of threads), so the
+    fit that sets it is the one that restores it, in its own thread (as
+    threadpoolctl requires) when it ends: fits nested in it (LR with rules
+    fits EVC rules) or running beside it in other threads (Orange's
+    widgets, Test & Score) leave it alone, and run on one thread until it
+    ends. Restoring only the first fit's limit, never one read while
+    another fit held it, the fits cannot leave the limit at one thread."""
+    global _blas_limited
+    with _blas_lock:
+        first, _blas_limited = not _blas_limited, True
+    if not first:
+        yield
+        return
+    try:
+        with _blas_controller().limit(limits=1):
+            yield
+    finally:
+        with _blas_lock:
+            _blas_limited = False
+
 
 def parallel_jobs(n_jobs):
     """``n_jobs`` for ``joblib.Parallel``: the learner's own, else the
