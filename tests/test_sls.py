@@ -328,23 +328,27 @@ def test_vector_counting_of_every_pass_size_makes_the_same_searches(vector_path,
     vector = core.SLSData(codes, nb, ordinal, w, simd=vector_path)
     scalar = core.SLSData(codes, nb, ordinal, w, simd=False)
     assert vector.n_groups == {40: 6, 80: 12}[n_attrs]
-    # AVX2 and the scalar loops score by the slots' bits here (no missing
-    # slot, no wide attribute), checked against the loops over the
-    # attributes' ranges at every step; AVX-512 scores in vector registers
-    assert vector.by_bits == (vector_path == "avx2") and scalar.by_bits
+    # every path scores by the slots' bits here (no missing slot, no wide
+    # attribute), checked against the loops over the attributes' ranges at
+    # every step; by_bits=False: the vector paths' own scoring (AVX-512's
+    # in vector registers)
+    assert vector.by_bits and scalar.by_bits
+    own = core.SLSData(codes, nb, ordinal, w, simd=vector_path, by_bits=False)
     for k in (1, 3):
-        got = core.sls_search(vector, bits(y), k, 300, 0.2, 0.01, k, check=True)
         want = core.sls_search(scalar, bits(y), k, 300, 0.2, 0.01, k, check=True)
-        np.testing.assert_array_equal(got[0], want[0])
-        assert got[1:3] == want[1:3]
-        np.testing.assert_array_equal(got[3], want[3])
+        for data in (vector, own):
+            got = core.sls_search(data, bits(y), k, 300, 0.2, 0.01, k, check=True)
+            np.testing.assert_array_equal(got[0], want[0])
+            assert got[1:3] == want[1:3]
+            np.testing.assert_array_equal(got[3], want[3])
 
 
-@pytest.fixture(scope="module", params=["scalar", "avx2"])
+@pytest.fixture(scope="module", params=["scalar", "avx2", "avx512bw", "avx512"])
 def bits_path(request):
-    """The paths that score by the slots' bits: the scalar loops (every
-    machine) and AVX2 where the CPU runs it (else skipped, the reason in
-    the test output)."""
+    """Every path scores by the slots' bits where it can: the scalar loops
+    (every machine) and the vector paths where the CPU runs them (else
+    skipped, the reason in the test output; their scoring loops are the
+    AVX2 build of ``rules_sls_group_extremes`` / ``_ties``)."""
     if request.param not in core._sls.simd_paths():
         pytest.skip(f"this CPU or build cannot run the SLS kernel's {request.param} "
                     f"path (it runs: {', '.join(core._sls.simd_paths())})")
@@ -466,7 +470,7 @@ def test_counting_many_examples_in_one_slot(count_path):
     codes[::3, 1] = 1
     codes[:, 2] = np.arange(m) % 4 - 1  # values 0, 1, 2 and missing
     data = core.SLSData(codes, [1, 2, 3], [0, 1, 0], np.ones(m), simd=count_path)
-    assert data.by_bits == (count_path in ("scalar", "avx2"))
+    assert data.by_bits  # every path: no ordinal attribute with a missing slot
     plus = np.ones(m, bool)
     minus = np.zeros(m, bool)
     minus[::100] = True  # few: counted one by one, the others bit-sliced

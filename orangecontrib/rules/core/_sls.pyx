@@ -216,8 +216,8 @@ cdef class SLSData:
     ``fixed_stride`` (tests: ``False``) lets the scalar loops count with the
     same number of slots per attribute where that is cheap (``stride``; 0
     on the vector paths, which count from their masks); ``by_bits`` (tests
-    and measurements: ``False``) lets the scalar and AVX2 paths score the
-    candidate literals by the slots' bits where they can (``by_bits``).
+    and measurements: ``False``) lets every path score the candidate
+    literals by the slots' bits where it can (``by_bits``).
 
     The bitsets are built here, per attribute: one per value or bin
     (``code = b``), then for an ordinal attribute its literals, the lower
@@ -250,7 +250,7 @@ cdef class SLSData:
     cdef readonly Py_ssize_t m, n_attrs, n_words, n_slots, n_vslots, n_literals, n_groups
     cdef readonly Py_ssize_t stride  # slots per attribute when they are equal (else 0)
     cdef readonly bint unit, simd, vpop
-    cdef readonly bint by_bits       # the scalar or AVX2 path scores by the slots' bits
+    cdef readonly bint by_bits       # the candidates are scored by the slots' bits
     cdef readonly str level          # the path of simd_level
 
     def __init__(self, codes, n_bins, ordinal, w, simd=None, fixed_stride=True,
@@ -292,8 +292,8 @@ cdef class SLSData:
         self.vpop = self.level == "avx512"
         self._vector_layout()
         # every attribute in a group of 64 slots and no ordinal one with a
-        # missing slot: what _best_by_bits reads (AVX-512 scores in vectors)
-        self.by_bits = (bool(by_bits) and self.level in ("scalar", "avx2")
+        # missing slot: what _best_by_bits reads (on every path)
+        self.by_bits = (bool(by_bits)
                         and self.n_groups > 0 and self.wide.shape[0] == 0
                         and not np.any((np.asarray(self.has_missing) != 0) & ordinal_))
         # histogram slots (n_bins + 1 per attribute: values or bins, then
@@ -512,8 +512,8 @@ cdef struct Search:
     const int32_t *wide       # (n_wide,) the attributes in no group
     Py_ssize_t n_wide
     int32_t *score_scratch    # (40 A,) for best_literals
-    # scoring by the slots' bits (_best_by_bits; SLSData.by_bits: the scalar
-    # or AVX2 path, no missing slot, no wide attribute): per slot of the
+    # scoring by the slots' bits (_best_by_bits; SLSData.by_bits: any path,
+    # no missing slot of an ordinal attribute, no wide attribute): per slot of the
     # prefix form (64 G of them)
     # its lower- and upper-bound literal numbers (-1: none), and bitsets of
     # G words: every value slot, the ordinal attributes' slots, scratch
@@ -1433,7 +1433,7 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
     64 slots, a second the slots of that change in the groups that reach
     it (``rules_sls_group_extremes``, ``rules_sls_group_ties``: all 64
     slots read, each kept or not by its bit, which the compiler makes
-    vector code; built for AVX2 too, taken on the AVX2 path); their
+    vector code; built for AVX2 too, taken on every vector path); their
     literals are then listed, lower and upper bounds merged by literal
     number. Replaces a loop over every attribute's ranges (doc/sls.md,
     "Scoring by the slots' bits")."""
@@ -1457,7 +1457,7 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
     for g in range(G):
         lw = mx[g] & s.ordinal_slots[g] & s.allowed[g]
         uw = ~mx[g] & s.allowed[g]
-        if s.avx2:
+        if s.simd:
             group_extremes_avx2(D + 64 * g, lw, uw, &lmin, &umax)
         else:
             group_extremes(D + 64 * g, lw, uw, &lmin, &umax)
@@ -1473,7 +1473,7 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
             continue
         # the slots of the best change: d[l] = best among lw's, total -
         # d[l] = best among uw's
-        if s.avx2:
+        if s.simd:
             group_ties_avx2(D + 64 * g, best, <int64_t>total - best, &wl, &wu)
         else:
             group_ties(D + 64 * g, best, <int64_t>total - best, &wl, &wu)
