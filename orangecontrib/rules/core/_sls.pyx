@@ -228,6 +228,7 @@ cdef class SLSData:
     """
 
     cdef readonly object codes_arr, n_bins_arr, ordinal_arr, w_arr, bits_arr, slots_arr, masks_arr
+    cdef readonly object lower_masks_arr
     cdef readonly object cells_arr
     cdef object __weakref__          # so joblib's Dask backend can scatter it once
     cdef const int32_t[:, ::1] codes
@@ -241,6 +242,9 @@ cdef class SLSData:
     cdef int32_t[::1] voff           # first slot of each attribute
     cdef int8_t[::1] has_missing     # the attribute has missing values (a slot for them)
     cdef uint64_t[:, ::1] masks      # (m, G) the example's slots in each group of 64
+    cdef uint64_t[:, ::1] lower_masks  # (m, G) by_bits: the slots of the lower bounds the
+                                       # example violates (masks but where a value is missing)
+    cdef bint own_lower              # lower_masks is not masks (an ordinal missing slot)
     cdef int32_t[::1] wide           # attributes of more than 64 slots (in no group)
     cdef int32_t[::1] lit            # first literal number of each attribute
     cdef int32_t[::1] lit_attr       # attribute of each literal
@@ -291,11 +295,9 @@ cdef class SLSData:
         self.simd = self.level != "scalar"
         self.vpop = self.level == "avx512"
         self._vector_layout()
-        # every attribute in a group of 64 slots and no ordinal one with a
-        # missing slot: what _best_by_bits reads (on every path)
-        self.by_bits = (bool(by_bits)
-                        and self.n_groups > 0 and self.wide.shape[0] == 0
-                        and not np.any((np.asarray(self.has_missing) != 0) & ordinal_))
+        # every attribute in a group of 64 slots: what _best_by_bits reads
+        # (on every path)
+        self.by_bits = bool(by_bits) and self.n_groups > 0 and self.wide.shape[0] == 0
         # histogram slots (n_bins + 1 per attribute: values or bins, then
         # missing), one attribute after the other; for the scalar loops the
         # same number for every attribute (the most any needs) where that
@@ -313,6 +315,13 @@ cdef class SLSData:
         self.masks_arr = np.zeros((m, self.n_groups if self.simd or self.by_bits else 0),
                                   dtype=np.uint64)
         self.masks = self.masks_arr
+        # an example whose value of an ordinal attribute is missing violates
+        # every bound of it, lower ones included, while its mask holds the
+        # missing slot only (what it counts in): its own row for the scoring
+        self.own_lower = self.by_bits and bool(np.any(
+            (np.asarray(self.has_missing) != 0) & ordinal_))
+        self.lower_masks_arr = self.masks_arr.copy() if self.own_lower else self.masks_arr
+        self.lower_masks = self.lower_masks_arr
         self.unit = bool(np.all(self.w_arr == self.w_arr[0]))
         # off[a] + code, or the missing slot off[a] + n_bins[a]; made in place
         # (one array the size of the codes, no temporaries of that size)
@@ -389,6 +398,12 @@ cdef class SLSData:
                     last = first
                 for slot in range(self.voff[a] + first, self.voff[a] + last):
                     self.masks[x, slot >> 6] |= (<uint64_t>1) << (slot & 63)
+                if not self.own_lower:
+                    continue
+                if v < 0 and self.ordinal[a]:  # every bin's slot: the lower bounds
+                    first, last = 0, nbm
+                for slot in range(self.voff[a] + first, self.voff[a] + last):
+                    self.lower_masks[x, slot >> 6] |= (<uint64_t>1) << (slot & 63)
         for a in range(self.n_attrs):
             if not self.ordinal[a]:
                 continue
@@ -410,8 +425,9 @@ cdef class SLSData:
 
     def __sizeof__(self):
         """The bytes it holds (what a task would copy if it were pickled)."""
+        lower = self.lower_masks_arr.nbytes if self.own_lower else 0
         return int(2 * self.codes_arr.nbytes + self.w_arr.nbytes + self.bits_arr.nbytes
-                   + self.masks_arr.nbytes + self.cells_arr.nbytes + 64)
+                   + self.masks_arr.nbytes + lower + self.cells_arr.nbytes + 64)
 
     def literal_bits(self, Py_ssize_t a):
         """The bitsets of attribute ``a``'s literals, in literal order (tests)."""
@@ -513,11 +529,15 @@ cdef struct Search:
     Py_ssize_t n_wide
     int32_t *score_scratch    # (40 A,) for best_literals
     # scoring by the slots' bits (_best_by_bits; SLSData.by_bits: any path,
-    # no missing slot of an ordinal attribute, no wide attribute): per slot of the
+    # no wide attribute): per slot of the
     # prefix form (64 G of them)
     # its lower- and upper-bound literal numbers (-1: none), and bitsets of
     # G words: every value slot, the ordinal attributes' slots, scratch
     bint by_bits
+    const uint64_t *lower_masks  # (m, G) SLSData.lower_masks
+    bint own_lower            # an ordinal attribute has a missing slot (s.low is read)
+    int32_t *low              # (64 G,) the lower bounds' changes where a missing slot adds
+    uint64_t *missing_groups  # (G,) 1: the group holds an ordinal attribute's missing slot
     int32_t *lit_lower        # (64 G,)
     int32_t *lit_upper        # (64 G,)
     uint64_t *value_slots     # (G,)
@@ -967,7 +987,7 @@ cdef void _add_side(Search *s, const uint64_t *b, int32_t *d, int32_t sign) noex
     operations an example per group of 64 slots, against one add per
     attribute) on the examples' masks, whose prefix form is then turned into
     histogram slots; else one add per example and attribute. Needs the
-    masks (``SLSData.by_bits``: no ordinal attribute with a missing slot)."""
+    masks (``SLSData.by_bits``: every attribute in a group)."""
     cdef Py_ssize_t j, n = 0, a, l, nbm
     cdef uint64_t word
     cdef int32_t prev, total
@@ -997,7 +1017,9 @@ cdef void _add_side(Search *s, const uint64_t *b, int32_t *d, int32_t sign) noex
             for l in range(nbm):
                 h[l] += sign * (p[l] - prev)
                 prev = p[l]
-            h[nbm] += sign * (<int32_t>n - prev)
+            total = p[nbm] if s.has_missing[a] else 0  # the missing ones
+            h[nbm] += sign * (<int32_t>n - prev - total)
+            h[nbm + 1] += sign * total
         else:  # per value, and the missing ones in the slot after them
             total = 0
             for l in range(nbm + 1):
@@ -1365,9 +1387,12 @@ cdef int _alloc_by_bits(Search *s) except -1:
     s.tie_upper = <uint64_t *>calloc(G, sizeof(uint64_t))
     s.group_best = <int64_t *>calloc(G, sizeof(int64_t))
     s.prefix = <int32_t *>calloc(64 * G, sizeof(int32_t))
+    s.low = <int32_t *>calloc(64 * G, sizeof(int32_t))
+    s.missing_groups = <uint64_t *>calloc(G, sizeof(uint64_t))
     if (s.lit_lower == NULL or s.lit_upper == NULL or s.value_slots == NULL
             or s.ordinal_slots == NULL or s.allowed == NULL or s.tie_lower == NULL
-            or s.tie_upper == NULL or s.group_best == NULL or s.prefix == NULL):
+            or s.tie_upper == NULL or s.group_best == NULL or s.prefix == NULL
+            or s.low == NULL or s.missing_groups == NULL):
         _free_search(s)
         raise MemoryError()
     for l in range(64 * G):
@@ -1384,6 +1409,9 @@ cdef int _alloc_by_bits(Search *s) except -1:
                 s.lit_upper[s.voff[a] + l] = <int32_t>(s.lit[a] + nbm + l)
             else:
                 s.lit_upper[s.voff[a] + l] = <int32_t>(s.lit[a] + l)
+        if s.ordinal[a] and s.has_missing[a]:  # its bins' groups read s.low
+            for l in range(nbm):
+                s.missing_groups[(s.voff[a] + l) >> 6] = 1
     s.by_bits = True
     return 0
 
@@ -1391,8 +1419,9 @@ cdef int _alloc_by_bits(Search *s) except -1:
 cdef const int32_t *_prefix_form(Search *s, const int32_t *D) noexcept nogil:
     """The scalar loops' counts ``D`` (histogram slots, ``off``) in the
     vector code's prefix form (``voff``), for :func:`_best_by_bits`: an
-    ordinal attribute's examples in bins ``<= l`` for ``l = 0..n-2``, a
-    nominal one's per value (no missing slot: ``by_bits``)."""
+    ordinal attribute's examples in bins ``<= l`` for ``l = 0..n-2`` and,
+    if it has missing values, the missing ones; a nominal one's per value
+    (its missing ones in no slot)."""
     cdef Py_ssize_t a, l, nbm
     cdef int32_t run
     cdef const int32_t *d
@@ -1405,6 +1434,8 @@ cdef const int32_t *_prefix_form(Search *s, const int32_t *D) noexcept nogil:
             for l in range(nbm):
                 run += d[l]
                 p[l] = run
+            if s.has_missing[a]:  # the missing ones, after the bins
+                p[nbm] = d[nbm + 1]
         else:
             for l in range(nbm + 1):
                 p[l] = d[l]
@@ -1417,6 +1448,43 @@ cdef inline void _set_bit(uint64_t *bits, Py_ssize_t i) noexcept nogil:
 
 cdef inline void _clear_bit(uint64_t *bits, Py_ssize_t i) noexcept nogil:
     bits[i >> 6] &= ~((<uint64_t>1) << (i & 63))
+
+
+cdef inline void _group_extremes(Search *s, const int32_t *d, uint64_t lw, uint64_t uw,
+                                 int32_t *lmin, int32_t *umax) noexcept nogil:
+    """``rules_sls_group_extremes``, its AVX2 build on the vector paths."""
+    if s.simd:
+        group_extremes_avx2(d, lw, uw, lmin, umax)
+    else:
+        group_extremes(d, lw, uw, lmin, umax)
+
+
+cdef inline void _group_ties(Search *s, const int32_t *d, int64_t a, int64_t b,
+                             uint64_t *wl, uint64_t *wu) noexcept nogil:
+    """``rules_sls_group_ties``, its AVX2 build on the vector paths."""
+    if s.simd:
+        group_ties_avx2(d, a, b, wl, wu)
+    else:
+        group_ties(d, a, b, wl, wu)
+
+
+cdef const int32_t *_lower_changes(Search *s, const int32_t *D) noexcept nogil:
+    """``s.low``: the counts ``D`` (prefix form) with, for every ordinal
+    attribute with missing values, its missing slot's count added to its
+    bins' slots (what a lower bound uncovers); the groups without such an
+    attribute are not read from it (``s.missing_groups``)."""
+    cdef Py_ssize_t a, l, nbm, g
+    cdef int32_t miss
+    for g in range(s.G):
+        if s.missing_groups[g]:
+            memcpy(s.low + 64 * g, D + 64 * g, 64 * sizeof(int32_t))
+    for a in range(s.A):
+        if s.ordinal[a] and s.has_missing[a]:
+            nbm = s.nb[a] - 1
+            miss = D[s.voff[a] + nbm]
+            for l in range(nbm):
+                s.low[s.voff[a] + l] = D[s.voff[a] + l] + miss
+    return s.low
 
 
 cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32_t *D,
@@ -1436,12 +1504,23 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
     vector code; built for AVX2 too, taken on every vector path); their
     literals are then listed, lower and upper bounds merged by literal
     number. Replaces a loop over every attribute's ranges (doc/sls.md,
-    "Scoring by the slots' bits")."""
+    "Scoring by the slots' bits").
+
+    An ordinal attribute with missing values: a bound uncovers the missing
+    ones too, so a lower bound's change is ``D[l]`` plus the missing slot's
+    count (the upper bounds' ``total - D[l]`` counts them already); the
+    groups of its bins read the lower bounds from ``s.low``, ``D`` with
+    that added. An example whose value is missing violates every bound of
+    the attribute (``SLSData.lower_masks``)."""
     cdef Py_ssize_t g, G = s.G, i, a, l, first, n = 0, gl = 0, gu = 0
     cdef const uint64_t *mx = s.masks + x * G
-    cdef uint64_t lw, uw, wl, wu
-    cdef int32_t lmin, umax, ll, lu
+    cdef const uint64_t *lx = s.lower_masks + x * G
+    cdef const int32_t *L = D
+    cdef uint64_t lw, uw, wl, wu, ignored
+    cdef int32_t lmin, umax, ll, lu, ignored_min
     cdef int64_t best = INT64_MAX, gb
+    if s.own_lower:
+        L = _lower_changes(s, D)
     memcpy(s.allowed, s.value_slots, G * sizeof(uint64_t))
     for i in range(s.n_tested[t]):
         a = s.tested[t * s.A + i]
@@ -1455,12 +1534,13 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
         for l in range(s.hi[t * s.A + a], s.nb[a] - 1):
             _clear_bit(s.allowed, first + l)
     for g in range(G):
-        lw = mx[g] & s.ordinal_slots[g] & s.allowed[g]
+        lw = lx[g] & s.ordinal_slots[g] & s.allowed[g]
         uw = ~mx[g] & s.allowed[g]
-        if s.simd:
-            group_extremes_avx2(D + 64 * g, lw, uw, &lmin, &umax)
+        if s.missing_groups[g]:  # the lower bounds from L, the upper from D
+            _group_extremes(s, L + 64 * g, lw, 0, &lmin, &ignored_min)
+            _group_extremes(s, D + 64 * g, 0, uw, &ignored_min, &umax)
         else:
-            group_extremes(D + 64 * g, lw, uw, &lmin, &umax)
+            _group_extremes(s, D + 64 * g, lw, uw, &lmin, &umax)
         gb = lmin
         if <int64_t>total - umax < gb:
             gb = <int64_t>total - umax
@@ -1473,11 +1553,12 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
             continue
         # the slots of the best change: d[l] = best among lw's, total -
         # d[l] = best among uw's
-        if s.simd:
-            group_ties_avx2(D + 64 * g, best, <int64_t>total - best, &wl, &wu)
+        if s.missing_groups[g]:
+            _group_ties(s, L + 64 * g, best, <int64_t>total - best, &wl, &ignored)
+            _group_ties(s, D + 64 * g, best, <int64_t>total - best, &ignored, &wu)
         else:
-            group_ties(D + 64 * g, best, <int64_t>total - best, &wl, &wu)
-        s.tie_lower[g] = wl & mx[g] & s.ordinal_slots[g] & s.allowed[g]
+            _group_ties(s, D + 64 * g, best, <int64_t>total - best, &wl, &wu)
+        s.tie_lower[g] = wl & lx[g] & s.ordinal_slots[g] & s.allowed[g]
         s.tie_upper[g] = wu & ~mx[g] & s.allowed[g]
     # merge by literal number (an attribute may span two groups)
     wl, wu = s.tie_lower[0], s.tie_upper[0]
@@ -1693,6 +1774,8 @@ cdef void _free_search(Search *s) noexcept nogil:
     free(s.tie_upper)
     free(s.group_best)
     free(s.prefix)
+    free(s.low)
+    free(s.missing_groups)
     free(s.minus_bits)
     free(s.order)
     free(s.sliced)
@@ -1773,6 +1856,8 @@ cdef int _alloc_search(Search *s, SLSData data, const uint64_t[::1] pos, Py_ssiz
             raise MemoryError()
     if data.by_bits:
         s.masks = &data.masks[0, 0]
+        s.lower_masks = &data.lower_masks[0, 0]
+        s.own_lower = data.own_lower
         s.G = data.n_groups
         _alloc_by_bits(s)
         if not s.simd and s.unit and s.G <= SLICED_GROUPS:  # _add_side
