@@ -167,6 +167,11 @@ def simd_level(simd=None):
 
 # ------------------------------------------------------------ random numbers
 
+ctypedef void (*extremes_f)(const int32_t *, uint64_t, uint64_t, int32_t *,
+                            int32_t *) noexcept nogil
+ctypedef void (*ties_f)(const int32_t *, int64_t, int64_t, uint64_t *, uint64_t *) noexcept nogil
+
+
 cdef inline uint64_t _next(uint64_t *state) noexcept nogil:
     """splitmix64 (Steele, Lea & Flood 2014)."""
     state[0] += 0x9E3779B97F4A7C15ULL
@@ -537,6 +542,8 @@ cdef struct Search:
     const uint64_t *lower_masks  # (m, G) SLSData.lower_masks
     bint own_lower            # an ordinal attribute has a missing slot (s.low is read)
     int32_t *low              # (64 G,) the lower bounds' changes where a missing slot adds
+    extremes_f group_extremes  # the two passes of a group: rules_sls_group_extremes,
+    ties_f group_ties          # _ties (their AVX2 build on the vector paths)
     uint64_t *missing_groups  # (G,) 1: the group holds an ordinal attribute's missing slot
     int32_t *lit_lower        # (64 G,)
     int32_t *lit_upper        # (64 G,)
@@ -1387,6 +1394,8 @@ cdef int _alloc_by_bits(Search *s) except -1:
     s.tie_upper = <uint64_t *>calloc(G, sizeof(uint64_t))
     s.group_best = <int64_t *>calloc(G, sizeof(int64_t))
     s.prefix = <int32_t *>calloc(64 * G, sizeof(int32_t))
+    s.group_extremes = group_extremes_avx2 if s.simd else group_extremes
+    s.group_ties = group_ties_avx2 if s.simd else group_ties
     s.low = <int32_t *>calloc(64 * G, sizeof(int32_t))
     s.missing_groups = <uint64_t *>calloc(G, sizeof(uint64_t))
     if (s.lit_lower == NULL or s.lit_upper == NULL or s.value_slots == NULL
@@ -1448,24 +1457,6 @@ cdef inline void _set_bit(uint64_t *bits, Py_ssize_t i) noexcept nogil:
 
 cdef inline void _clear_bit(uint64_t *bits, Py_ssize_t i) noexcept nogil:
     bits[i >> 6] &= ~((<uint64_t>1) << (i & 63))
-
-
-cdef inline void _group_extremes(Search *s, const int32_t *d, uint64_t lw, uint64_t uw,
-                                 int32_t *lmin, int32_t *umax) noexcept nogil:
-    """``rules_sls_group_extremes``, its AVX2 build on the vector paths."""
-    if s.simd:
-        group_extremes_avx2(d, lw, uw, lmin, umax)
-    else:
-        group_extremes(d, lw, uw, lmin, umax)
-
-
-cdef inline void _group_ties(Search *s, const int32_t *d, int64_t a, int64_t b,
-                             uint64_t *wl, uint64_t *wu) noexcept nogil:
-    """``rules_sls_group_ties``, its AVX2 build on the vector paths."""
-    if s.simd:
-        group_ties_avx2(d, a, b, wl, wu)
-    else:
-        group_ties(d, a, b, wl, wu)
 
 
 cdef const int32_t *_lower_changes(Search *s, const int32_t *D) noexcept nogil:
@@ -1537,10 +1528,10 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
         lw = lx[g] & s.ordinal_slots[g] & s.allowed[g]
         uw = ~mx[g] & s.allowed[g]
         if s.missing_groups[g]:  # the lower bounds from L, the upper from D
-            _group_extremes(s, L + 64 * g, lw, 0, &lmin, &ignored_min)
-            _group_extremes(s, D + 64 * g, 0, uw, &ignored_min, &umax)
+            s.group_extremes(L + 64 * g, lw, 0, &lmin, &ignored_min)
+            s.group_extremes(D + 64 * g, 0, uw, &ignored_min, &umax)
         else:
-            _group_extremes(s, D + 64 * g, lw, uw, &lmin, &umax)
+            s.group_extremes(D + 64 * g, lw, uw, &lmin, &umax)
         gb = lmin
         if <int64_t>total - umax < gb:
             gb = <int64_t>total - umax
@@ -1554,10 +1545,10 @@ cdef Py_ssize_t _best_by_bits(Search *s, Py_ssize_t t, Py_ssize_t x, const int32
         # the slots of the best change: d[l] = best among lw's, total -
         # d[l] = best among uw's
         if s.missing_groups[g]:
-            _group_ties(s, L + 64 * g, best, <int64_t>total - best, &wl, &ignored)
-            _group_ties(s, D + 64 * g, best, <int64_t>total - best, &ignored, &wu)
+            s.group_ties(L + 64 * g, best, <int64_t>total - best, &wl, &ignored)
+            s.group_ties(D + 64 * g, best, <int64_t>total - best, &ignored, &wu)
         else:
-            _group_ties(s, D + 64 * g, best, <int64_t>total - best, &wl, &wu)
+            s.group_ties(D + 64 * g, best, <int64_t>total - best, &wl, &wu)
         s.tie_lower[g] = wl & lx[g] & s.ordinal_slots[g] & s.allowed[g]
         s.tie_upper[g] = wu & ~mx[g] & s.allowed[g]
     # merge by literal number (an attribute may span two groups)
