@@ -325,7 +325,8 @@ cdef class SLSData:
         # missing slot only (what it counts in): its own row for the scoring
         self.own_lower = self.by_bits and bool(np.any(
             (np.asarray(self.has_missing) != 0) & ordinal_))
-        self.lower_masks_arr = self.masks_arr.copy() if self.own_lower else self.masks_arr
+        self.lower_masks_arr = (np.zeros_like(self.masks_arr) if self.own_lower
+                                else self.masks_arr)  # filled by _build
         self.lower_masks = self.lower_masks_arr
         self.unit = bool(np.all(self.w_arr == self.w_arr[0]))
         # off[a] + code, or the missing slot off[a] + n_bins[a]; made in place
@@ -544,7 +545,8 @@ cdef struct Search:
     int32_t *low              # (64 G,) the lower bounds' changes where a missing slot adds
     extremes_f group_extremes  # the two passes of a group: rules_sls_group_extremes,
     ties_f group_ties          # _ties (their AVX2 build on the vector paths)
-    uint64_t *missing_groups  # (G,) 1: the group holds an ordinal attribute's missing slot
+    uint64_t *missing_groups  # (G,) 1: the group holds a bin of an ordinal attribute
+                              # with missing values (its lower bounds are read from low)
     int32_t *lit_lower        # (64 G,)
     int32_t *lit_upper        # (64 G,)
     uint64_t *value_slots     # (G,)
@@ -997,7 +999,7 @@ cdef void _add_side(Search *s, const uint64_t *b, int32_t *d, int32_t sign) noex
     masks (``SLSData.by_bits``: every attribute in a group)."""
     cdef Py_ssize_t j, n = 0, a, l, nbm
     cdef uint64_t word
-    cdef int32_t prev, total
+    cdef int32_t prev, total, missing
     cdef const int32_t *p
     cdef int32_t *h
     for j in range(s.W):
@@ -1024,9 +1026,9 @@ cdef void _add_side(Search *s, const uint64_t *b, int32_t *d, int32_t sign) noex
             for l in range(nbm):
                 h[l] += sign * (p[l] - prev)
                 prev = p[l]
-            total = p[nbm] if s.has_missing[a] else 0  # the missing ones
-            h[nbm] += sign * (<int32_t>n - prev - total)
-            h[nbm + 1] += sign * total
+            missing = p[nbm] if s.has_missing[a] else 0  # the slot after the bins
+            h[nbm] += sign * (<int32_t>n - prev - missing)
+            h[nbm + 1] += sign * missing
         else:  # per value, and the missing ones in the slot after them
             total = 0
             for l in range(nbm + 1):
