@@ -408,3 +408,25 @@ def test_rule_scoring_and_lr_with_rules_search_a_sample_too():
     lrr = RuleLogisticRegressionLearner(rule_learner=EVCRuleLearner(search_rows=400))(data)
     assert any("sample of 400 rows" in line for line in lrr.summary_lines())
     np.testing.assert_allclose(lrr(data, lrr.Probs).sum(axis=1), 1)
+
+
+def test_rule_scoring_takes_the_every_row_counts_of_its_default_base(monkeypatch):
+    """Beyond ``search_rows`` rows the default base (EVC's covering on a
+    sample) has counted its rules on every row; Rule Scoring takes those
+    counts instead of counting again, and they are those of a recount."""
+    from orangecontrib.rules import RuleScoringLearner, scoring
+    from orangecontrib.rules.rules import rule_class_weights
+    data = Table("heart_disease")  # numeric columns with missing values
+    recounts = []
+    monkeypatch.setattr(scoring, "rule_class_weights",
+                        lambda *args: recounts.append(1) or rule_class_weights(*args))
+    model = RuleScoringLearner(search_rows=150)(data)
+    assert model.search_rows == 150 and not recounts and model.rule_list
+    enc = encode_table(data)
+    np.testing.assert_array_equal(
+        [r.class_distribution for r in model.rule_list],
+        rule_class_weights(model.rule_list, data.X, enc.y, enc.w, enc.n_classes))
+    for r in model.rule_list:
+        assert r.quality == r.laplace_confidence()
+    RuleScoringLearner(search_rows=None)(data)  # no sample: counted here, once
+    assert len(recounts) == 1

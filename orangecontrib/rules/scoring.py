@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 from Orange.classification import CN2Learner, Learner
 
 from .base import RuleLearner
@@ -129,13 +130,19 @@ class RuleScoringLearner(RuleLearner):
         else:
             base_model = base(data)
         self.progress(0.9, "scoring rules")
-        rules = [rule_from_orange(r, data.domain, base_model.domain)
-                 for r in base_model.rule_list if r.selectors]
+        found = [r for r in base_model.rule_list if r.selectors]
         unique = {}  # rules with identical conditions and head are kept once
-        for r in rules:
-            unique.setdefault((r.conditions, r.head), r)
-        unique = list(unique.values())
-        dists = rule_class_weights(unique, data.X, enc.y, enc.w, enc.n_classes)
+        for r in found:
+            rule = rule_from_orange(r, data.domain, base_model.domain)
+            unique.setdefault((rule.conditions, rule.head), (rule, r))
+        unique, found = (list(t) for t in zip(*unique.values())) if unique else ([], [])
+        if (getattr(base_model, "search_rows", None) is not None
+                and getattr(self, "_own_base", False)):
+            # the default base searched a sample and counted its rules on
+            # every row of these data already (EVCRuleLearner.count_on_every_row)
+            dists = np.array([r.class_distribution for r in found], dtype=float)
+        else:
+            dists = rule_class_weights(unique, data.X, enc.y, enc.w, enc.n_classes)
         for rule, dist in zip(unique, dists):
             rule.class_distribution = dist
             rule.quality = rule.laplace_confidence()
