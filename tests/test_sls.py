@@ -1082,3 +1082,21 @@ def test_scalar_counting_with_a_fixed_stride_makes_the_same_searches(seed, k, n_
     assert got[1:3] == want[1:3] and got[4] == want[4]
     np.testing.assert_array_equal(got[3], want[3])
     assert pickle.loads(pickle.dumps(fixed)).stride == fixed.stride
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 12), st.data())
+def test_rule_set_regions_are_each_rule_sets_nearest_misses(n_rows, n_rules, data):
+    """All rule sets' regions at once (the leaf estimates and predictions
+    read them) are those of :func:`nearest_misses` one rule set at a time:
+    rule sets of mixed sizes, shared rules, the empty rule set."""
+    from orangecontrib.rules.sls import nearest_misses, rule_set_regions
+    V = np.array(data.draw(st.lists(st.lists(st.integers(0, 5), min_size=n_rules,
+                                             max_size=n_rules),
+                                    min_size=n_rows, max_size=n_rows)), dtype=np.uint8)
+    cols = data.draw(st.lists(st.lists(st.integers(0, n_rules - 1), max_size=6, unique=True)
+                              .map(lambda c: np.array(c, dtype=np.intp)), max_size=10))
+    regions = rule_set_regions(V, cols)
+    assert regions.shape == (len(cols), n_rows)
+    for r, idx in enumerate(cols):
+        np.testing.assert_array_equal(regions[r], nearest_misses(V, idx))

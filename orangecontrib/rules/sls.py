@@ -181,6 +181,25 @@ def nearest_misses(V, idx) -> np.ndarray:
     return np.minimum(V[:, idx].min(axis=1), N_REGIONS - 1).astype(np.intp)
 
 
+def rule_set_regions(V, cols) -> np.ndarray:
+    """``uint8 (len(cols), rows)``: :func:`nearest_misses` of every rule set
+    of an ensemble (rule set ``r``: the columns ``cols[r]`` of ``V``) at
+    once: for the rule sets of one size ``k``, the elementwise minimum of
+    ``k`` gathers of one column each (their first rules, their second, ...),
+    instead of a gather and a minimum per rule set."""
+    n = V.shape[0]
+    out = np.full((len(cols), n), N_REGIONS - 1, dtype=np.uint8)
+    sizes = np.array([len(c) for c in cols], dtype=np.intp)
+    for k in np.unique(sizes[sizes > 0]).tolist():
+        sets = np.flatnonzero(sizes == k)
+        idx = np.array([cols[r] for r in sets], dtype=np.intp)  # (sets, k)
+        nearest = V[:, idx[:, 0]]
+        for j in range(1, k):
+            np.minimum(nearest, V[:, idx[:, j]], out=nearest)
+        out[sets] = np.minimum(nearest, N_REGIONS - 1).T
+    return out
+
+
 def leaf_estimates(counts) -> np.ndarray:
     """``(R, N_REGIONS)``: for each rule set and region (see
     :func:`nearest_misses`), the Laplace estimate ``(s + 1) / (n + 2)`` of the
@@ -416,10 +435,11 @@ class SLSEnsembleModel(RuleModel):
     @staticmethod
     def _ensemble_probability(ens, cols, V) -> np.ndarray:
         """``sum_r Q(r) P_r(cls | x)`` of one ensemble on rows with failed
-        literals ``V``."""
+        literals ``V`` (summed rule set by rule set, in their order)."""
         p = np.zeros(V.shape[0])
-        for r, (q, idx) in enumerate(zip(ens.weights, cols)):
-            p += q * SLSEnsembleModel._rule_set_estimate(ens, r, idx, V)
+        regions = rule_set_regions(V, cols)
+        for r, q in enumerate(ens.weights):
+            p += q * ens.leaf[r, regions[r]]
         return p
 
     @staticmethod
@@ -442,8 +462,8 @@ class SLSEnsembleModel(RuleModel):
                 pos = np.where(y[rows] == ens.cls, w[rows], 0.0)
                 neg = w[rows] - pos
                 c = counts[id(ens)]
-                for r, idx in enumerate(cols):
-                    g = nearest_misses(V, idx)
+                regions = rule_set_regions(V, cols)
+                for r, g in enumerate(regions):
                     c[r, :, 0] += np.bincount(g, pos, N_REGIONS)
                     c[r, :, 1] += np.bincount(g, neg, N_REGIONS)
         for ens in self.ensembles:
@@ -885,10 +905,11 @@ class SLSEnsembleLearner(RuleLearner):
             index = {rs: r for r, rs in enumerate(ens.rule_sets)}
             order = [index[rs] for rs in found[c]]
             E = np.empty((len(order), len(rows)))
+            local = [at[np.asarray(col, dtype=np.intp)] for col in cols]
             for block in row_blocks(len(rows), len(rules)):
-                V = violations(rules, X[block])
+                regions = rule_set_regions(violations(rules, X[block]), local)
                 for i, r in enumerate(order):
-                    E[i, block] = model._rule_set_estimate(ens, r, at[np.asarray(cols[r])], V)
+                    E[i, block] = ens.leaf[r, regions[r]]
             return E, ens.weights[order], w
         return estimate
 
