@@ -412,6 +412,45 @@ def test_a_fit_leaves_the_older_objects_out_of_the_collectors_passes_and_restore
     assert gc.get_freeze_count() == 0 and all(n > 0 for n in seen)
 
 
+def test_the_blas_limit_holds_while_any_fit_runs():
+    """Fits that overlap share one BLAS limit: a fit still running when
+    the one that set the limit ends keeps one thread to its end (its sums
+    would otherwise change rounding halfway), and the last to end, here in
+    another thread, restores the limit the first read."""
+    import threading
+
+    from threadpoolctl import threadpool_limits
+
+    from orangecontrib.rules.parallel import _blas_controller, one_blas_thread
+
+    def threads():
+        return [lib["num_threads"] for lib in _blas_controller().info()]
+
+    if not threads():
+        pytest.skip("threadpoolctl controls no BLAS library in this Python "
+                    "(e.g. Apple's Accelerate): nothing to limit")
+    with threadpool_limits(limits=2, user_api="blas"):
+        if set(threads()) != {2}:
+            pytest.skip(f"this BLAS cannot be given two threads (it has {threads()})")
+        started, first_done, seen = threading.Event(), threading.Event(), []
+
+        def second_fit():
+            with one_blas_thread():
+                started.set()
+                first_done.wait()
+                seen.append(threads())  # the first fit has ended
+
+        worker = threading.Thread(target=second_fit)
+        with one_blas_thread():  # the first fit
+            worker.start()
+            started.wait()
+            seen.append(threads())
+        first_done.set()
+        worker.join()
+        assert [set(n) for n in seen] == [{1}, {1}]
+        assert set(threads()) == {2}
+
+
 def test_a_fit_runs_blas_on_one_thread_and_restores_its_limit(titanic, monkeypatch):
     """``parallel.one_blas_thread``: during a fit (LR with rules, whose
     L-BFGS and Newton steps call BLAS, and the EVC rules fit inside it)

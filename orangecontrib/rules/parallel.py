@@ -20,39 +20,71 @@ def _blas_controller():
 
 
 _blas_lock = threading.Lock()
-_blas_limited = False  # a fit holds the limit
+_blas_fits = 0      # fits running (nested ones included)
+_blas_saved = []    # (library, threads) to restore when the last fit ends
+
+
+def _per_thread(lib) -> bool:
+    """The library's thread limit is per calling thread (an OpenMP build),
+    not the process's."""
+    return getattr(lib, "threading_layer", None) == "openmp"
+
+
+def _set_threads(lib, n: int):
+    """Set a process-wide BLAS pool's threads from any thread. threadpoolctl
+    (3.6 on) lets only one Python thread, the first to change OpenBLAS's
+    limit while alive, change it again: a script's main thread, once it has
+    fitted, would keep the fits in Orange's worker threads from taking
+    their limit. The fits order their changes by their own lock, so they
+    call the library's setter itself (older threadpoolctl: its public
+    setter, which has no such rule)."""
+    getattr(lib, "_real_set_num_threads", lib.set_num_threads)(n)
 
 
 @contextmanager
 def one_blas_thread():
     """While a fit runs, the BLAS libraries of numpy and scipy use one
-    thread (threadpoolctl's ``limit``; nothing for a BLAS it does not
-    control). Every fit runs in this (``RuleLearner.fit_storage``): the
+    thread (through threadpoolctl's controllers; nothing for a BLAS it does
+    not control). Every fit runs in this (``RuleLearner.fit_storage``): the
     fits' linear algebra (LR with rules' L-BFGS and Newton steps) is many
     products of small matrices, which a pool of BLAS threads makes slower,
     not faster (LR with rules on 5000 x 40 x 11: 8.4 s with OpenBLAS's
     default two threads on a two-core machine, 4.3 s with one;
     doc/architecture.md). The learners' own parallelism is ``n_jobs``.
 
-    The limit is the process's (OpenBLAS has one pool of threads), so the
-    fit that sets it is the one that restores it, in its own thread (as
-    threadpoolctl requires) when it ends: fits nested in it (LR with rules
-    fits EVC rules) or running beside it in other threads (Orange's
-    widgets, Test & Score) leave it alone, and run on one thread until it
-    ends. Restoring only the first fit's limit, never one read while
-    another fit held it, the fits cannot leave the limit at one thread."""
-    global _blas_limited
+    OpenBLAS's limit is the process's (one pool of threads), so the fits
+    share it: the first to start sets it, reading the limit to restore
+    while no fit holds one, and the last to end, in whatever thread,
+    restores it. A fit nested in another (LR with rules fits EVC rules) or
+    running beside it in another thread (Orange's widgets, Test & Score)
+    runs on one BLAS thread from its start to its end, so its floats do not
+    depend on what else runs: a fit that ended first had restored the limit
+    under one still running, and where the limit could not be taken in a
+    worker thread the fits there ran on two (probabilities 1e-16 apart). A
+    library whose limit is per thread (an OpenMP build) is limited and
+    restored by each fit in its own thread."""
+    global _blas_fits, _blas_saved
+    libs = _blas_controller().lib_controllers
+    own = [(lib, lib.num_threads) for lib in libs if _per_thread(lib)]
+    for lib, _ in own:
+        lib.set_num_threads(1)
     with _blas_lock:
-        first, _blas_limited = not _blas_limited, True
-    if not first:
-        yield
-        return
+        if _blas_fits == 0:
+            _blas_saved = [(lib, lib.num_threads) for lib in libs if not _per_thread(lib)]
+            for lib, _ in _blas_saved:
+                _set_threads(lib, 1)
+        _blas_fits += 1
     try:
-        with _blas_controller().limit(limits=1):
-            yield
+        yield
     finally:
         with _blas_lock:
-            _blas_limited = False
+            _blas_fits -= 1
+            if _blas_fits == 0:
+                for lib, n in _blas_saved:
+                    _set_threads(lib, n)
+                _blas_saved = []
+        for lib, n in own:
+            lib.set_num_threads(n)
 
 
 def parallel_jobs(n_jobs):
