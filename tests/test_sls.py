@@ -317,17 +317,18 @@ def test_vector_and_scalar_kernels_make_the_same_searches(vector_path, seed, k, 
     np.testing.assert_array_equal(got[3], want[3])
 
 
-@pytest.mark.parametrize("n_attrs", [40, 80])
+@pytest.mark.parametrize("n_attrs", [40, 45, 50, 80, 91])
 def test_vector_counting_of_every_pass_size_makes_the_same_searches(vector_path, n_attrs):
-    """Forty or eighty attributes of ten bins: 6 and 12 groups of 64 slots,
-    so the AVX2 counting's passes of six groups (and AVX-512's of up to 24)
-    each run in one and in two passes; the same searches as the scalar
-    loops, every step's counts checked."""
+    """40 to 91 attributes of ten bins: 6, 7, 8, 12 and 13 groups of 64
+    slots, so the AVX2 counting's passes of up to seven groups run as one
+    pass of 6 and of 7, two of 4, of 6 and of 7 + 6 (AVX-512's of up to 24:
+    one); the same searches as the scalar loops, every step's counts
+    checked."""
     codes, nb, ordinal, y, w = random_coded_data(7, 500, n_attrs, (10, 11), False, False)
     ordinal[:] = 1
     vector = core.SLSData(codes, nb, ordinal, w, simd=vector_path)
     scalar = core.SLSData(codes, nb, ordinal, w, simd=False)
-    assert vector.n_groups == {40: 6, 80: 12}[n_attrs]
+    assert vector.n_groups == {40: 6, 45: 7, 50: 8, 80: 12, 91: 13}[n_attrs]
     # every path scores by the slots' bits here (no missing slot, no wide
     # attribute), checked against the loops over the attributes' ranges at
     # every step; by_bits=False: the vector paths' own scoring (AVX-512's

@@ -531,12 +531,28 @@ static RULES_AVX2 void rules_sls_chunk2_##N(                                    
 }
 
 RULES_SLS_CHUNK2(1) RULES_SLS_CHUNK2(2) RULES_SLS_CHUNK2(3) RULES_SLS_CHUNK2(4)
-RULES_SLS_CHUNK2(5) RULES_SLS_CHUNK2(6)
+RULES_SLS_CHUNK2(5) RULES_SLS_CHUNK2(6) RULES_SLS_CHUNK2(7)
 
-#define RULES_SLS_MAX_CHUNK2 6
+/* Seven groups a pass: fourteen byte counters, and the example's mask and
+ * one spread half in the last two of the sixteen registers (the spread's
+ * three constants are read from memory). The groups are shared evenly
+ * among the passes (8: 4 + 4, not 7 + 1). */
+#define RULES_SLS_MAX_CHUNK2 7
 static const rules_sls_chunk_fn rules_sls_chunks2[RULES_SLS_MAX_CHUNK2 + 1] = {
     NULL, rules_sls_chunk2_1, rules_sls_chunk2_2, rules_sls_chunk2_3, rules_sls_chunk2_4,
-    rules_sls_chunk2_5, rules_sls_chunk2_6};
+    rules_sls_chunk2_5, rules_sls_chunk2_6, rules_sls_chunk2_7};
+
+/* rules_sls_chunks2 over all G groups, in as few passes as there are and
+ * as even as they can be */
+static void rules_sls_passes2(const uint64_t *masks, ptrdiff_t G, const uint64_t *plus,
+                              const uint64_t *minus, ptrdiff_t W, int32_t *d) {
+    ptrdiff_t passes = (G + RULES_SLS_MAX_CHUNK2 - 1) / RULES_SLS_MAX_CHUNK2;
+    for (ptrdiff_t g0 = 0; passes > 0; passes--) {
+        ptrdiff_t k = (G - g0 + passes - 1) / passes;
+        rules_sls_chunks2[k](masks, G, g0, plus, minus, W, d);
+        g0 += k;
+    }
+}
 
 /* ---- AVX2, many examples: bit-sliced counters (Harley-Seal) ----
  *
@@ -702,10 +718,7 @@ static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
                                         ptrdiff_t W, int32_t *d, int32_t *idx, ptrdiff_t n) {
     ptrdiff_t np = 0, nm = 0;
     if (n >= 0 && n < RULES_SLS_SLICED) {  /* both sides few */
-        for (ptrdiff_t g0 = 0; g0 < G; g0 += RULES_SLS_MAX_CHUNK2) {
-            ptrdiff_t k = G - g0 < RULES_SLS_MAX_CHUNK2 ? G - g0 : RULES_SLS_MAX_CHUNK2;
-            rules_sls_chunks2[k](masks, G, g0, plus, minus, W, d);
-        }
+        rules_sls_passes2(masks, G, plus, minus, W, d);
         RULES_SLS_ZEROUPPER();
         return;
     }
@@ -716,10 +729,7 @@ static void rules_sls_count_packed_avx2(const uint64_t *masks, ptrdiff_t G,
     const uint64_t *few_plus = np < RULES_SLS_SLICED ? plus : NULL;
     const uint64_t *few_minus = nm < RULES_SLS_SLICED ? minus : NULL;
     if (few_plus || few_minus)
-        for (ptrdiff_t g0 = 0; g0 < G; g0 += RULES_SLS_MAX_CHUNK2) {
-            ptrdiff_t k = G - g0 < RULES_SLS_MAX_CHUNK2 ? G - g0 : RULES_SLS_MAX_CHUNK2;
-            rules_sls_chunks2[k](masks, G, g0, few_plus, few_minus, W, d);
-        }
+        rules_sls_passes2(masks, G, few_plus, few_minus, W, d);
     for (int side = 0; side < 2; side++) {
         if (side ? few_minus != NULL : few_plus != NULL) continue;
         ptrdiff_t listed = rules_sls_list(side ? minus : plus, W, idx);
