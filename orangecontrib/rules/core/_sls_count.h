@@ -533,10 +533,11 @@ static RULES_AVX2 void rules_sls_chunk2_##N(                                    
 RULES_SLS_CHUNK2(1) RULES_SLS_CHUNK2(2) RULES_SLS_CHUNK2(3) RULES_SLS_CHUNK2(4)
 RULES_SLS_CHUNK2(5) RULES_SLS_CHUNK2(6) RULES_SLS_CHUNK2(7)
 
-/* Seven groups a pass: fourteen byte counters, and the example's mask and
- * one spread half in the last two of the sixteen registers (the spread's
- * three constants are read from memory). The groups are shared evenly
- * among the passes (8: 4 + 4, not 7 + 1). */
+/* Up to seven groups a pass: fourteen byte counters, more than the
+ * sixteen registers leave beside the spread's constants and temporaries,
+ * so the compiler keeps some counters on the stack, which costs less than
+ * another pass over the examples (doc/sls.md, "Seven groups a pass"). The
+ * groups are shared evenly among the passes (8: 4 + 4, not 7 + 1). */
 #define RULES_SLS_MAX_CHUNK2 7
 static const rules_sls_chunk_fn rules_sls_chunks2[RULES_SLS_MAX_CHUNK2 + 1] = {
     NULL, rules_sls_chunk2_1, rules_sls_chunk2_2, rules_sls_chunk2_3, rules_sls_chunk2_4,
