@@ -109,7 +109,8 @@ def test_losing_a_worker_does_not_hang(client, kill_at):
     """A worker killed as the fit starts (progress jumps to 0.1 at once:
     the data are being sent) or in the middle of the permutations."""
     data = Table("heart_disease")
-    n_permutations = 20000  # about 6 s in one job
+    n_permutations = 10000  # about 3 s in one job (6 s on a Zen 3 CPU): long enough to
+    # kill a worker mid-fit, short enough for CI (a model is fitted twice)
     outcome, started = {}, threading.Event()
 
     def progress(p, *_):
