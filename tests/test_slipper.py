@@ -133,34 +133,29 @@ def test_determinism_and_n_jobs():
     assert a.rounds == c.rounds
 
 
-def test_many_rows_sweep_the_weights_in_order(monkeypatch):
-    """From ``SORTED_WEIGHTS_ROWS`` rows on the learner's grows read the
-    weights in the sorted columns' order (their scratch space sized for
-    it): the same model as with every grow reading them by example, on a
-    table of more rows than the threshold, with ties and missing values."""
-    from orangecontrib.rules.core import _slipper
+def test_bins_of_any_size_give_the_same_model(monkeypatch):
+    """The learner's grows sweep by bins of about ``slipper.BIN_ROWS``
+    examples: the same model with bins of one tie group each and with one
+    bin per column (every cut found inside a bin), on a table with ties,
+    missing values and rules that keep most of their examples."""
+    from orangecontrib.rules import slipper
 
     rng = np.random.default_rng(0)
-    n = _slipper.SORTED_WEIGHTS_ROWS + 1000
+    n = 3000
     X = np.round(rng.normal(size=(n, 3)), 1)  # many ties
     X[rng.random((n, 3)) < 0.05] = np.nan
-    # conditions that each keep most of a rule's examples (x_j > -1), so
-    # sweeps run both right after a compaction and with uncovered rows
+    # conditions that each keep most of a rule's examples (x_j > -1)
     y = np.all(np.nan_to_num(X, nan=1.0) > -1, axis=1).astype(float)
     flip = rng.random(n) < 0.1  # label noise: rules with negatives left
     y[flip] = 1 - y[flip]
     domain = Domain([ContinuousVariable(f"x{i}") for i in range(3)],
                     DiscreteVariable("y", ("a", "b")))
     data = Table.from_numpy(domain, X, y)
-    calls = []
-    real = _slipper.grow_dense
-    monkeypatch.setattr("orangecontrib.rules.slipper.grow_dense",
-                        lambda *a: calls.append(a[-1]) or real(*a))
-    in_order = SlipperLearner(T=6, positive_class=1)(data)
-    assert calls and all(c is None for c in calls)  # the default: by the rows
-    monkeypatch.setattr(_slipper, "SORTED_WEIGHTS_ROWS", n + 1)
-    by_example = SlipperLearner(T=6, positive_class=1)(data)
-    assert str(in_order) == str(by_example) and len(in_order.rules) > 1
+    models = []
+    for rows in (slipper.BIN_ROWS, 1, n):
+        monkeypatch.setattr(slipper, "BIN_ROWS", rows)
+        models.append(str(SlipperLearner(T=6, positive_class=1)(data)))
+    assert models[0] == models[1] == models[2] and models[0].count("IF") > 1
 
 
 def test_pickle_and_missing_values_at_predict_time():

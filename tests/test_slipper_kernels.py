@@ -258,29 +258,36 @@ def _grow_both_ways(d, reweight, rounds=4):
     ypos = np.ascontiguousarray(enc.y == 1, dtype=np.int32)
     D = w / w.sum()
     cache = _FitCache(enc)
-    work = cache.scratch()
+    # the learner's bins, and bins of one tie group, of three examples and
+    # one bin per column (every cut inside a bin)
+    bins = [cache.bins] + ([core.SortedBins(enc.order, cache.groups, enc.n_valid, rows)
+                            for rows in (1, 3, enc.n)] if cache.bins is not None else [])
     for _ in range(rounds):
         grow, _ = _split(rng, D)
         conds, masks = grow_rule(enc, ypos, D, grow, cache)
-        # the sweeps reading the weights by example and in the sorted
-        # columns' order (the default from core._slipper.SORTED_WEIGHTS_ROWS rows)
-        for sorted_weights in (False, True):
-            got, lengths = cache.grow(ypos, D, grow, work, sorted_weights)
-            assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
-            np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
+        got, lengths = cache.grow(ypos, D, grow)
+        assert got == [(k.kind, int(k.col), k.op, float(k.value)) for k in conds]
+        np.testing.assert_array_equal(lengths, prefix_lengths(masks, enc.n))
+        w_pos, w_neg = core.class_sums(D, ypos, grow)
+        for b in bins[1:]:
+            other = core.grow_dense(enc.Xd, enc.n_values, ypos, D, b, cache.XcT,
+                                    core.signed_fixed_point(D, ypos), grow.view(np.uint8),
+                                    w_pos, w_neg)
+            assert other[0] == got
+            np.testing.assert_array_equal(other[1], lengths)
         D = reweight(D, ypos, lengths >= len(got), rng)
         D /= D.sum()
 
 
 @settings(max_examples=60, deadline=None)
 @given(tables(min_rows=100, max_rows=900))
-def test_the_sweeps_from_both_ends_keep_the_rule_of_the_ascending_sweeps(d):
-    """``core.grow_dense`` sweeps each column from both ends and stops where
-    no cut left can win; ``slipper.grow_rule`` sweeps every column in
-    ascending order to the end. Tables of hundreds of rows (many blocks
-    from each end) reweighted as boosting does, by two factors, so equal
-    scores stay common and the first of them must still win: the same
-    rules, to the last bit."""
+def test_the_binned_sweeps_keep_the_rule_of_the_ascending_sweeps(d):
+    """``core.grow_dense`` scores the cuts between bins and sweeps only the
+    bins that could hold a better cut; ``slipper.grow_rule`` sweeps every
+    column in ascending order to the end. Tables of hundreds of rows (many
+    bins, and bins of many examples) reweighted as boosting does, by two
+    factors, so equal scores stay common and the first of them must still
+    win: the same rules, to the last bit."""
     _grow_both_ways(d, lambda D, ypos, covered, rng:
                     np.where(covered, D * np.where(ypos == 1, 0.5, 2.0), D))
 
@@ -293,10 +300,11 @@ def test_grow_dense_rejects_bad_input():
     order, groups = np.array([[0, 1, 2, 3]], np.int32), np.array([[0, 1, 2, 3]], np.int32)
     nvalid, q = np.array([4], np.int32), core.fixed_point(np.where(ypos, D, -D))
     grow = np.ones(n, np.uint8)
+    bins = core.SortedBins(order, groups, nvalid)
 
     def call(**kw):
-        args = dict(Xd=Xd, n_values=nv, ypos=ypos, D=D, order=order, groups=groups,
-                    n_valid=nvalid, XcT=XcT, signed_q=q, grow=grow, w_pos=0.5, w_neg=0.5)
+        args = dict(Xd=Xd, n_values=nv, ypos=ypos, D=D, bins=bins, XcT=XcT, signed_q=q,
+                    grow=grow, w_pos=0.5, w_neg=0.5)
         args.update(kw)
         return core.grow_dense(*args.values())
 
@@ -310,15 +318,49 @@ def test_grow_dense_rejects_bad_input():
         call(D=np.full(3, 1 / 3))
     with pytest.raises(ValueError, match="one entry per discrete column"):
         call(n_values=np.array([2, 2], np.int32))
-    with pytest.raises(ValueError, match="sorted columns"):  # a row without example 3
-        call(order=np.array([[0, 1, 2, 2]], np.int32), grow=np.array([1, 1, 0, 1], np.uint8))
-    with pytest.raises(ValueError, match="sorted columns"):  # an example outside 0..n-1
-        call(order=np.array([[0, 1, 2, 9]], np.int32))
-    with pytest.raises(ValueError, match="work must be"):  # room for the indices only
-        call(work=np.empty(2 * (n + 1), np.int32), sorted_weights=True)
-    for sorted_weights, room in ((False, 2), (True, 4)):  # the same rule either way
-        got = call(work=np.empty(room * (n + 1), np.int32), sorted_weights=sorted_weights)
-        assert got[0] == conds and np.array_equal(got[1], lengths)
+    with pytest.raises(ValueError, match="SortedBins"):  # none, or of another table
+        call(bins=None)
+    with pytest.raises(ValueError, match="SortedBins"):
+        call(bins=core.SortedBins(order[:, :3].copy(), groups[:, :3].copy(),
+                                  np.array([3], np.int32)))
+    with pytest.raises(ValueError, match="not a permutation"):  # a row without example 3
+        core.SortedBins(np.array([[0, 1, 2, 2]], np.int32), groups, nvalid)
+    with pytest.raises(IndexError):  # an example outside 0..n-1
+        core.SortedBins(np.array([[0, 1, 2, 9]], np.int32), groups, nvalid)
+    with pytest.raises(ValueError, match="max_bins"):
+        core.SortedBins(order, groups, nvalid, 1, 300)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 400), st.integers(1, 40),
+       st.integers(1, core.MAX_BINS))
+def test_sorted_bins_are_runs_of_whole_tie_groups(seed, n, bin_rows, max_bins):
+    """Every bin of ``core.SortedBins`` starts a tie group (equal values
+    share a bin), holds at least ``bin_rows`` positions unless it is the
+    last or the column has too few, the bins tile the non-missing
+    positions, there are at most ``max_bins``, and each example's code is
+    the bin of its position (missing values: ``BIN_MISSING``, 255)."""
+    from orangecontrib.rules.core._slipper import tie_groups
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, rng.integers(1, 30), (2, n)).astype(float)
+    X[rng.random(X.shape) < 0.2] = np.nan
+    order = np.argsort(X, axis=1, kind="stable").astype(np.int32)  # NaN last
+    n_valid = (~np.isnan(X)).sum(axis=1).astype(np.int32)
+    groups = tie_groups(order, X, n_valid)
+    bins = core.SortedBins(order, groups, n_valid, bin_rows, max_bins)
+    size = np.maximum(bin_rows, -(-n_valid // max_bins))
+    for j in range(2):
+        nb, nv = bins.nbins[j], n_valid[j]
+        starts = bins.starts[j, :nb + 1]
+        assert nb <= max_bins and (nb == 0) == (nv == 0)
+        assert starts[0] == 0 and starts[-1] == nv and np.all(np.diff(starts) > 0)
+        assert np.all(groups[j, starts[:-1]] == starts[:-1])  # each starts a tie group
+        assert np.all(np.diff(starts)[:-1] >= size[j])
+        pos = np.empty(n, np.int64)
+        pos[order[j]] = np.arange(n)
+        want = np.where(pos < nv, np.searchsorted(starts, pos, side="right") - 1, 255)
+        np.testing.assert_array_equal(bins.codes[j], want)
 
 
 @st.composite

@@ -24,7 +24,7 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    best_sqrt_thresholds, best_sqrt_thresholds_sparse, class_sums,
                    class_weights, column_mask, compact_sorted, discrete_refinements,
                    fixed_point, grow_dense, prune_table, reweight, signed_fixed_point,
-                   split_grow, tie_groups)
+                   split_grow, SortedBins, tie_groups)
 from .features import EncodedData, ShortThresholds, stored_order
 from .tables import stratified_rows
 from .parallel import parallel_jobs, parallel_map
@@ -111,6 +111,11 @@ def _best_refinement(enc: EncodedData, ypos, D, covered, sweep, beat=-np.inf):
     return best, best_cond, wp, wn
 
 
+#: the grower's bins (``core.SortedBins``) hold about this many examples
+#: each (at most ``core.MAX_BINS`` of them per column)
+BIN_ROWS = 32
+
+
 class _FitCache:
     """What stays fixed during a fit: each continuous column transposed
     (``XcT``) and the tie groups of its sorted order (``groups``,
@@ -121,15 +126,17 @@ class _FitCache:
     def __init__(self, enc):
         self.enc = enc
         self.XcT = _transposed(enc)
-        self.groups = self.stored = None
+        self.groups = self.stored = self.bins = None
         if self.XcT is None:
             self.stored = stored_order(enc.Xc)
         else:
             self.groups = tie_groups(enc.order, self.XcT, enc.n_valid)
+            self.bins = SortedBins(enc.order, self.groups, enc.n_valid, BIN_ROWS)
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.XcT, self.groups, *(self.stored or ()))
+        bins = (self.bins.codes, self.bins.starts) if self.bins is not None else ()
+        return sum(a.nbytes for a in (self.XcT, self.groups, *bins, *(self.stored or ()))
                    if a is not None)
 
     def sweep(self, ypos, D, grow):
@@ -156,15 +163,13 @@ class _FitCache:
             return best_sqrt_thresholds(*cols[0], enc.order, self.XcT, signed, mask, beat)
         return dense
 
-    def grow(self, ypos, D, grow, work=None, sorted_weights=None):
+    def grow(self, ypos, D, grow):
         """GrowRule on the GrowSet ``grow``: ``(conds, lengths)``, the
         conditions ``(kind, col, op, value)`` in the order added and every
         example's :func:`prefix_lengths`. A dense table grows in one call of
-        the core (``core.grow_dense``: no Python between refinements, the
-        rule of :func:`grow_rule` bit for bit), a sparse one by
-        :func:`grow_rule`. ``work``: :meth:`scratch`, or ``None``;
-        ``sorted_weights``: ``core.grow_dense``'s (``None``: by the number
-        of examples)."""
+        the core (``core.grow_dense`` on the cache's ``bins``: no Python
+        between refinements, the rule of :func:`grow_rule` bit for bit), a
+        sparse one by :func:`grow_rule`."""
         enc = self.enc
         if self.stored is not None:
             conds, masks = grow_rule(enc, ypos, D, grow, self)
@@ -174,17 +179,8 @@ class _FitCache:
         # last bit (grow_dense's own running sums could differ in it)
         w_pos, w_neg = class_sums(D, ypos, grow)
         signed = signed_fixed_point(D, ypos)
-        return grow_dense(enc.Xd, enc.n_values, ypos, D, enc.order, self.groups, enc.n_valid,
-                          self.XcT, signed, grow.view(np.uint8), w_pos, w_neg, work,
-                          sorted_weights)
-
-    def scratch(self):
-        """Scratch space for :meth:`grow` (``core.grow_dense``'s ``work``),
-        for one booster to pass to all its grows: the boosters of a fit
-        share the cache, and may run in threads."""
-        if self.stored is not None:
-            return None
-        return np.empty(4 * (self.enc.order.shape[0] * self.enc.n + 1), dtype=np.int32)
+        return grow_dense(enc.Xd, enc.n_values, ypos, D, self.bins, self.XcT, signed,
+                          grow.view(np.uint8), w_pos, w_neg)
 
 
 def grow_rule(enc, ypos, D, grow, cache=None):
@@ -300,31 +296,27 @@ class Booster:
         self.ypos = np.ascontiguousarray(ypos, dtype=np.int32)
         self.D = w0 / w0.sum()
         self.hypothesis = []
-        self._work = None
 
     def __getstate__(self):
-        return {**self.__dict__, "enc": None, "cache": None, "_work": None}
+        return {**self.__dict__, "enc": None, "cache": None}
 
     def detach(self):
-        """Drop the table, cache and scratch space (what :meth:`rounds`
-        makes again once ``enc`` is set), keeping what going on needs:
-        ``D``, the generator and the rules."""
-        self.enc = self.cache = self._work = None
+        """Drop the table and cache (what :meth:`rounds` makes again once
+        ``enc`` is set), keeping what going on needs: ``D``, the generator
+        and the rules."""
+        self.enc = self.cache = None
 
     def rounds(self, T):
         """Boost until there are ``T`` rounds in all, yielding each new
         round's ``(conds, C)`` (a generator, so several boosters can run in
         lockstep)."""
         enc, ypos, n = self.enc, self.ypos, len(self.ypos)
-        if len(self.hypothesis) < T:
-            if self.cache is None:
-                self.cache = _FitCache(enc)
-            if self._work is None:
-                self._work = self.cache.scratch()
+        if len(self.hypothesis) < T and self.cache is None:
+            self.cache = _FitCache(enc)
         while len(self.hypothesis) < T:
             D = self.D
             grow, prune = _split(self.rng, D)
-            conds, lengths = self.cache.grow(ypos, D, grow, self._work)
+            conds, lengths = self.cache.grow(ypos, D, grow)
             conds = conds[:prune_rule(conds, None, ypos, D, grow, prune, n, lengths)]
             covered = lengths >= len(conds)
             w_pos, w_neg = class_sums(D, ypos, covered)

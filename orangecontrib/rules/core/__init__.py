@@ -35,7 +35,7 @@ from ._itemsets import mine_class_rules  # noqa: E402
 from ._slipper import (WEIGHT_UNIT, best_sqrt_thresholds,  # noqa: E402
                        best_sqrt_thresholds_sparse, class_sums, compact_sorted, fixed_point,
                        grow_dense, prune_table, reweight, signed_fixed_point, split_grow,
-                       tie_groups)
+                       MAX_BINS, SortedBins, tie_groups)
 from ._coverage import (  # noqa: E402
     Kind,
     Op,
@@ -61,6 +61,7 @@ __all__ = [
     "KIND_CONTINUOUS", "KIND_DISCRETE", "OP_EQ", "OP_GE", "OP_LE", "OP_LT",
     "WEIGHT_UNIT", "best_sqrt_thresholds", "best_sqrt_thresholds_sparse", "bits_check",
     "class_weights", "compact_sorted", "fixed_point", "grow_dense", "tie_groups",
+    "MAX_BINS", "SortedBins",
     "class_sums", "prune_table", "reweight", "signed_fixed_point", "split_grow",
     "corrected_positives", "lrs",
     "Kind", "Op", "Quality", "SearchCache", "SearchData", "beam_search", "chi2_isf", "chi2_sf",

@@ -14,32 +14,27 @@ dense sweep adds row by row, and the sparse and the dense sweep score
 every candidate the same to the last bit (the same rules from a sparse and
 a dense table).
 
-Two layouts of the sorted columns:
+Two layouts of the sorted columns for the per-call sweeps
+(:func:`best_sqrt_thresholds`, :func:`best_sqrt_thresholds_sparse`, which
+``slipper.grow_rule`` calls, the reference grower and the sparse tables'):
 
-* dense: the grower keeps, per continuous column, the examples in sorted
-  order (``order``) and their tie groups (``groups``, :func:`tie_groups`:
-  equal values, equal groups), both restricted to the examples the rule
-  still covers (:func:`compact_sorted`), so a sweep reads two int32 a
-  covered example sequentially and costs ``O(covered)`` per column; the
-  signed weights are read by example from one array, and the values only
-  for the best cut of a column. In every row the first ``n_valid[j]``
-  entries are non-missing; every row holds the same examples. When that
-  array of weights no longer fits in the cache (from
-  :data:`SORTED_WEIGHTS_ROWS` examples), :func:`grow_dense` also keeps
-  each example's weight beside its tie group, so its sweeps read only in
-  order.
-* sparse (:func:`best_sqrt_thresholds_sparse`): per column only its stored
-  non-zero entries in sorted order; the zeros are one block between the
-  negative and the positive values, so a sweep costs ``O(non-zeros)``.
+* dense: per continuous column the examples in sorted order (``order``)
+  and their tie groups (``groups``, :func:`tie_groups`: equal values,
+  equal groups), both restricted to the examples the rule still covers
+  (:func:`compact_sorted`), swept in ascending order. In every row the
+  first ``n_valid[j]`` entries are non-missing; every row holds the same
+  examples.
+* sparse: per column only its stored non-zero entries in sorted order;
+  the zeros are one block between the negative and the positive values,
+  so a sweep costs ``O(non-zeros)``.
 
 On a dense table the grower calls :func:`grow_dense`, which runs the whole
-GrowRule loop here (the sweeps, the compactions and each chosen
-condition's test of the examples), with nothing returned to Python between
-refinements; the per-call functions above are what ``slipper.grow_rule``,
-its reference and the sparse tables' grower, calls. There each column is
-swept from both ends, stopping where no cut left can win
-(:func:`_sweep_dense_ends`); ``best_sqrt_thresholds`` sweeps in ascending
-order to the end, the reference it is tested against.
+GrowRule loop here (the sweeps and each chosen condition's test of the
+examples), with nothing returned to Python between refinements. Its
+sweeps go by bins (:class:`SortedBins`, :func:`_sweep_binned`): per
+refinement one histogram pass over the covered examples, the cuts between
+bins scored from it, and only the bins that could still hold the best cut
+swept example by example; the same cut as the ascending sweep.
 
 The sums of a boosting round around the grow (the split, the class
 weights, PruneRule's table, the reweighting: :func:`split_grow`,
@@ -98,7 +93,7 @@ cdef struct Sweep:
     int64_t wp, wn          # W+, W- the best condition keeps covered
     int8_t op               # 0: no candidate yet, 1: ``<=``, 2: ``>=``
     bint have_prev
-    double pos              # the best's place in ascending order (_sweep_dense_ends)
+    double pos              # the best's place in ascending order (_candidate_at)
 
 
 cdef inline void _start(Sweep* s, int64_t tp, int64_t tn, double eps,
@@ -352,111 +347,6 @@ cdef inline void _candidate_at(Sweep* s, int64_t wp, int64_t wn, double lo, doub
             s.best2 = v * v * (1 - 1e-9)
 
 
-cdef enum:
-    ENDS_BLOCK = 32  # examples taken from each end between two tests of the bound
-
-
-cdef struct ByExample:
-    # the signed weights of every example, read at the example's index
-    const int64_t *q
-
-
-cdef struct InOrder:
-    # one sorted column's signed weights in its order, read at the position
-    const int64_t *q
-
-
-ctypedef fused Weights:
-    # where a sweep reads the weights (each a specialisation of its own:
-    # neither pays for the other's tests)
-    ByExample
-    InOrder
-
-
-cdef bint _sweep_dense_ends(Sweep *out, const int32_t *order_j, const int32_t *groups_j,
-                            Weights w, Py_ssize_t m, Py_ssize_t nv,
-                            const uint8_t *covered, bint every,
-                            Py_ssize_t n, int64_t all_p, int64_t all_n,
-                            double floor) noexcept nogil:
-    """:func:`_sweep_dense` from both ends of the sorted column, stopping
-    where no cut left between them can beat the best so far: the same
-    condition, threshold and weights, reading fewer examples.
-
-    Blocks of examples are taken in turn from the bottom (their prefix
-    sums ``bp``, ``bn``) and from the top (suffix sums ``up``, ``un``); a
-    cut between two examples of one end is scored from that end's sums and
-    the column's totals, the cut where the ends meet last. Every cut not
-    yet met lies between the two ends: its ``A <= t`` keeps at most
-    ``W+ = tp - up`` and at least ``W- = bn``, its ``A >= t`` at most
-    ``tp - bp`` and at least ``un``. When neither bound reaches the best
-    (a square root, the ``eps`` cut and a rounded difference never
-    decrease in the larger term nor increase in the smaller, so the bounds
-    hold for the computed scores too), the rest cannot change the result.
-
-    ``w``: the signed weights by example, or the column's in its order
-    (:func:`_weights_in_order`). ``every``: every example of the row is
-    covered (as right after a compaction), so ``covered`` is not read (nor,
-    with the weights in order, ``order_j``). ``order_j`` is a row
-    :func:`_compact` wrote, which checked every index it kept, so the
-    sweep does not check them again; True on an index outside ``0..n-1``
-    in the missing tail (:func:`_less_missing`)."""
-    cdef Py_ssize_t p, lo_p = 0, hi_p = nv - 1, end
-    cdef int32_t i
-    cdef int64_t d, tp = all_p, tn = all_n  # minus the covered missing ones (the tail)
-    cdef int64_t bp = 0, bn = 0, up = 0, un = 0
-    cdef double key, kb = 0, kt = 0
-    cdef bint have_b = False, have_t = False, stopped = False
-    cdef Sweep s
-    _start(out, 0, 0, 0, floor)  # no candidate, if an index is out of range
-    if Weights is ByExample:
-        if _less_missing(order_j, nv, m, w.q, covered, n, &tp, &tn, NULL, every):
-            return True
-    elif _less_missing(order_j, nv, m, NULL, covered, n, &tp, &tn, w.q, every):
-        return True
-    _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
-    while lo_p <= hi_p:
-        end = min(lo_p + ENDS_BLOCK, hi_p + 1)
-        for p in range(lo_p, end):  # from the bottom
-            if Weights is ByExample or not every:
-                i = order_j[p]
-                if not every and not covered[i]:
-                    continue
-            key = groups_j[p]
-            if have_b and key != kb:
-                _candidate_at(&s, bp, bn, kb, key, 1, 2 * key)
-                _candidate_at(&s, tp - bp, tn - bn, kb, key, 2, 2 * key + 1)
-            d = w.q[i] if Weights is ByExample else w.q[p]
-            bp += (_abs(d) + d) >> 1
-            bn += (_abs(d) - d) >> 1
-            kb, have_b = key, True
-        lo_p = end
-        end = max(hi_p - ENDS_BLOCK, lo_p - 1)
-        for p in range(hi_p, end, -1):  # from the top
-            if Weights is ByExample or not every:
-                i = order_j[p]
-                if not every and not covered[i]:
-                    continue
-            key = groups_j[p]
-            if have_t and key != kt:
-                _candidate_at(&s, tp - up, tn - un, key, kt, 1, 2 * kt)
-                _candidate_at(&s, up, un, key, kt, 2, 2 * kt + 1)
-            d = w.q[i] if Weights is ByExample else w.q[p]
-            up += (_abs(d) + d) >> 1
-            un += (_abs(d) - d) >> 1
-            kt, have_t = key, True
-        hi_p = end
-        if (lo_p <= hi_p and s.best > -INFINITY
-                and sqrt(_eps_weight(tp - up, s.eps)) - sqrt(_eps_weight(bn, s.eps)) < s.best
-                and sqrt(_eps_weight(tp - bp, s.eps)) - sqrt(_eps_weight(un, s.eps)) < s.best):
-            stopped = True
-            break
-    if not stopped and have_b and have_t and kb != kt:  # the cut where the ends met
-        _candidate_at(&s, bp, bn, kb, kt, 1, 2 * kt)
-        _candidate_at(&s, tp - bp, tn - bn, kb, kt, 2, 2 * kt + 1)
-    out[0] = s
-    return False
-
-
 cdef inline bint _cut_values(Sweep *s, const int32_t *full_order_j, Py_ssize_t M,
                              const double *x_j, Py_ssize_t n, double *a,
                              double *z) noexcept nogil:
@@ -647,19 +537,6 @@ cdef bint _compact(const int32_t *o_in, const int32_t *g_in, const int32_t *nv_i
     return False
 
 
-cdef void _weights_in_order(const int32_t *o, Py_ssize_t size, const int64_t *signed_q,
-                            int64_t *w) noexcept nogil:
-    """The signed weights of the examples ``o[:size]`` (rows :func:`_compact`
-    wrote) in their slots: the grower's sweeps then read them in order,
-    not at wherever each example lies in ``signed_q``. On a million rows
-    that array is larger than the cache, and the sweeps' reads of it in the
-    columns' orders were most of their time; here only the kept examples
-    are read, at addresses known in advance."""
-    cdef Py_ssize_t k
-    for k in range(size):
-        w[k] = signed_q[o[k]]
-
-
 def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
                    const int32_t[::1] n_valid, const uint8_t[::1] covered):
     """Restrict every row of ``order`` and ``groups`` to the covered
@@ -694,24 +571,211 @@ def compact_sorted(const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
     return (o_flat[:size].reshape(n_cont, kept), g_flat[:size].reshape(n_cont, kept), v_arr)
 
 
-#: from this many examples on, :func:`grow_dense` keeps the signed weights
-#: in the sorted columns' order (``sorted_weights``): below it the weights
-#: by example (8 bytes each, 512 KB here) fit in a core's own cache on
-#: most CPUs, and copying them at each compaction costs about what the
-#: sweeps gain (benchmarks/results/slipper_sorted_weights.md)
-SORTED_WEIGHTS_ROWS = 65_536
-
-
 _NOT_SORTED = ("order, groups and n_valid are not the sorted columns of every example "
                "(rows of other examples or an index outside 0..n-1)")
 
 
+# ------------------------------------------ the grow's sweeps over bins
+#
+# A sweep of the rule's sorted rows reads every covered example of every
+# column at each refinement (and the compactions copy them). The binned
+# grow instead cuts each column's sorted order, once per fit, into at most
+# MAX_BINS runs of whole tie groups (``SortedBins``); at each refinement
+# one pass over the covered examples sums their weights per bin (a
+# histogram, in row order: no sorted rows to keep), every cut between two
+# bins is scored from those sums, and only a bin whose bound could still
+# beat the best is swept example by example (in the whole table's order,
+# skipping what the rule does not cover). Integer sums make every
+# candidate's weights those of the ascending sweep, and candidates meet
+# in any order through ``_candidate_at``: the same rule to the last bit.
+
+#: the most bins per column (a bin's code is one byte; ``BIN_MISSING``
+#: marks a missing value)
+MAX_BINS = 254
+cdef enum:
+    BIN_MISSING = 255
+
+
+cdef class SortedBins:
+    """Each continuous column's sorted order (``order``, :func:`tie_groups`'
+    ``groups``, ``n_valid``, every row a permutation of the ``n``
+    examples, checked here once) cut into at most ``max_bins`` bins of
+    consecutive whole tie groups of about equal size: ``starts[j, b]`` is
+    the first position of bin ``b`` of column ``j`` (``starts[j, nbins[j]]
+    = n_valid[j]``) and ``codes[j, i]`` the bin of example ``i``
+    (``BIN_MISSING`` if its value is missing). Made once per fit
+    (``slipper._FitCache``) for :func:`grow_dense`'s binned sweeps."""
+    cdef readonly object codes, starts, nbins
+    cdef const int32_t[:, ::1] _order
+    cdef const int32_t[:, ::1] _groups
+    cdef const uint8_t[:, ::1] _codes
+    cdef const int32_t[:, ::1] _starts
+    cdef const int32_t[::1] _nbins
+
+    def __init__(self, const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
+                 const int32_t[::1] n_valid, Py_ssize_t bin_rows=1,
+                 Py_ssize_t max_bins=MAX_BINS):
+        cdef Py_ssize_t n_cont = order.shape[0], n = order.shape[1], j, p, b, size, nv
+        cdef int32_t i
+        cdef bint bad = False
+        if not 1 <= max_bins <= MAX_BINS or bin_rows < 1:
+            raise ValueError(f"max_bins must lie in 1..{MAX_BINS}, bin_rows be positive")
+        _check(order, n_valid, n, (groups.shape,))
+        codes = np.full((n_cont, n), BIN_MISSING, dtype=np.uint8)
+        starts = np.zeros((n_cont, max_bins + 1), dtype=np.int32)
+        nbins = np.zeros(n_cont, dtype=np.int32)
+        seen_arr = np.zeros(max(n, 1), dtype=np.int32)
+        cdef uint8_t[:, ::1] c = codes
+        cdef int32_t[:, ::1] st = starts
+        cdef int32_t[::1] nb = nbins, seen = seen_arr
+        with nogil:
+            for j in range(n_cont):
+                nv = n_valid[j]
+                size = max(bin_rows, (nv + max_bins - 1) // max_bins)
+                b = -1
+                for p in range(n):
+                    i = order[j, p]
+                    bad |= seen[i] == j + 1  # twice in this row: not a permutation
+                    seen[i] = <int32_t>(j + 1)
+                    if p < nv:
+                        if b < 0 or (groups[j, p] == p and p - st[j, b] >= size):
+                            b += 1  # a new bin starts with a new tie group
+                            st[j, b] = <int32_t>p
+                        c[j, i] = <uint8_t>b
+                nb[j] = <int32_t>(b + 1)
+                st[j, b + 1] = <int32_t>nv
+        if bad:
+            raise ValueError("a row of order is not a permutation of the examples")
+        self.codes, self.starts, self.nbins = codes, starts, nbins
+        self._order, self._groups, self._codes, self._starts, self._nbins = (
+            order, groups, codes, starts, nbins)
+
+
+cdef Py_ssize_t _covered_list(const uint8_t *covered, Py_ssize_t n, const int64_t *signed_q,
+                              int32_t *cidx, int64_t *cw, int64_t *all_p,
+                              int64_t *all_n) noexcept nogil:
+    """The covered examples' indices and signed weights into ``cidx``,
+    ``cw`` (``n + 1`` slots: each example is written at the next slot,
+    which advances only if it is covered), their W+ and W- into ``all_p``,
+    ``all_n``; returns how many."""
+    cdef Py_ssize_t i, k = 0
+    cdef int64_t d, tp = 0, tn = 0
+    for i in range(n):
+        cidx[k] = <int32_t>i
+        k += covered[i] != 0
+    for i in range(k):
+        d = signed_q[cidx[i]]
+        cw[i] = d
+        tp += (_abs(d) + d) >> 1
+        tn += (_abs(d) - d) >> 1
+    all_p[0], all_n[0] = tp, tn
+    return k
+
+
+cdef void _sweep_binned(Sweep *out, const int32_t *order_j, const int32_t *groups_j,
+                        const uint8_t *codes_j, const int32_t *starts_j, Py_ssize_t nb,
+                        const int64_t *signed_q, const uint8_t *covered,
+                        const int32_t *cidx, const int64_t *cw, Py_ssize_t n_cov,
+                        int64_t all_p, int64_t all_n, double floor,
+                        int64_t *hs, int64_t *ha, int32_t *hc, int32_t *used) noexcept nogil:
+    """One column's best cut among the ``n_cov`` covered examples ``cidx``
+    (their signed weights ``cw``), as :func:`_sweep_dense` finds it, by
+    bins (:class:`SortedBins`). The histogram ``hs``, ``ha``, ``hc`` (256
+    entries each, all 0 on entry and left so) holds per bin the signed
+    weights' sum, their absolute values' sum and the examples (``W+ =
+    (Σ|d| + Σd) / 2``, exact in integers); ``used`` (256 entries) lists
+    the bins holding covered examples. The cuts between two such bins are
+    scored first; then a bin is swept example by example only if one of
+    its cuts could still beat the best: an ``A <= t`` in it keeps at most
+    the ``W+`` below the bin's end and at least the ``W-`` below its
+    start, an ``A >= t`` the other way round (a square root, the ``eps``
+    cut and a rounded difference never decrease in the larger term nor
+    increase in the smaller, so the bound holds for the computed scores
+    too, and a bin whose bound is below the best holds no cut that could
+    win or tie). A cut between bins is named by its bins
+    (``lo = -1 - b``) until :func:`_bin_cut_keys` finds its keys."""
+    cdef Py_ssize_t k, b, p, n_used = 0, u
+    cdef int32_t i
+    cdef uint8_t c
+    cdef int64_t d, tp, tn, bp = 0, bn = 0, cp, cn, hp, hn
+    cdef double key, prev = 0, hi
+    cdef Sweep s
+    for k in range(n_cov):
+        c = codes_j[cidx[k]]
+        d = cw[k]
+        hs[c] += d
+        ha[c] += _abs(d)
+        hc[c] += 1
+    for b in range(nb):
+        used[n_used] = <int32_t>b
+        n_used += hc[b] != 0
+    tp = all_p - ((ha[BIN_MISSING] + hs[BIN_MISSING]) >> 1)  # the non-missing W+, W-
+    tn = all_n - ((ha[BIN_MISSING] - hs[BIN_MISSING]) >> 1)
+    hs[BIN_MISSING] = ha[BIN_MISSING] = hc[BIN_MISSING] = 0
+    _start(&s, tp, tn, 1e-12 * (all_p + all_n) * UNIT, floor)
+    for u in range(n_used):  # the cuts between bins
+        b = used[u]
+        if u:  # placed where the bin's first key would be: before its own cuts
+            hi = starts_j[b]
+            _candidate_at(&s, bp, bn, -1.0 - used[u - 1], -1.0 - b, 1, 2 * hi)
+            _candidate_at(&s, tp - bp, tn - bn, -1.0 - used[u - 1], -1.0 - b, 2, 2 * hi + 1)
+        bp += (ha[b] + hs[b]) >> 1
+        bn += (ha[b] - hs[b]) >> 1
+    bp = bn = 0
+    for u in range(n_used):  # the cuts inside the bins that could beat the best
+        b = used[u]
+        hp = (ha[b] + hs[b]) >> 1
+        hn = (ha[b] - hs[b]) >> 1
+        if hc[b] > 1 and (
+                s.best == -INFINITY
+                or sqrt(_eps_weight(bp + hp, s.eps)) - sqrt(_eps_weight(bn, s.eps)) >= s.best
+                or sqrt(_eps_weight(tp - bp, s.eps)) - sqrt(_eps_weight(tn - bn - hn, s.eps))
+                >= s.best):
+            cp, cn, k = bp, bn, 0
+            for p in range(starts_j[b], starts_j[b + 1]):
+                i = order_j[p]
+                if covered[i]:
+                    key = groups_j[p]
+                    if k and key != prev:
+                        _candidate_at(&s, cp, cn, prev, key, 1, 2 * key)
+                        _candidate_at(&s, tp - cp, tn - cn, prev, key, 2, 2 * key + 1)
+                    d = signed_q[i]
+                    cp += (_abs(d) + d) >> 1
+                    cn += (_abs(d) - d) >> 1
+                    prev = key
+                    k += 1
+                    if k == hc[b]:  # the bin's last covered example
+                        break
+        bp += hp
+        bn += hn
+        hs[b] = ha[b] = hc[b] = 0
+    out[0] = s
+
+
+cdef void _bin_cut_keys(Sweep *s, const int32_t *order_j, const int32_t *groups_j,
+                        const int32_t *starts_j, const uint8_t *covered) noexcept nogil:
+    """The keys either side of a best cut between two bins (named by its
+    bins, :func:`_sweep_binned`): the last covered example's of the lower
+    bin and the first's of the upper."""
+    cdef Py_ssize_t p, b
+    if s.lo >= 0:
+        return
+    b = <Py_ssize_t>(-1.0 - s.lo)
+    for p in range(starts_j[b + 1] - 1, starts_j[b] - 1, -1):
+        if covered[order_j[p]]:
+            s.lo = groups_j[p]
+            break
+    b = <Py_ssize_t>(-1.0 - s.hi)
+    for p in range(starts_j[b], starts_j[b + 1]):
+        if covered[order_j[p]]:
+            s.hi = groups_j[p]
+            break
+
+
 def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
-               const int32_t[::1] ypos, const double[::1] D,
-               const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
-               const int32_t[::1] n_valid, const double[:, ::1] XcT,
-               const int64_t[::1] signed_q, const uint8_t[::1] grow,
-               double w_pos, double w_neg, work=None, sorted_weights=None):
+               const int32_t[::1] ypos, const double[::1] D, SortedBins bins,
+               const double[:, ::1] XcT, const int64_t[::1] signed_q,
+               const uint8_t[::1] grow, double w_pos, double w_neg):
     """GrowRule (Section 3) on a dense table in one call: from the rule
     covering the GrowSet ``grow`` (``w_pos``, ``w_neg``: its weights),
     add the condition maximising eq. 6 (``sqrt(W+) - sqrt(W-)``) until the
@@ -722,40 +786,30 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
     (its reference): discrete refinements ``A = v`` from the class weights
     of ``Xd``'s values summed in row order (as ``discrete_refinements``;
     the first best in column-major order, taken if it beats eq. 6 of the
-    rule), then the continuous columns' sweeps (:func:`best_sqrt_thresholds`
-    with the score to beat carried; ``order``, ``groups``, ``n_valid``: the
-    whole table's sorted columns and :func:`tie_groups`, restricted to the
-    GrowSet and then to the rule's examples whenever it keeps fewer than
-    3/4 of them, as :func:`compact_sorted`, here in place).
+    rule), then each continuous column's best cut with the score to beat
+    carried (as :func:`best_sqrt_thresholds`), found by the bins of
+    ``bins`` (:class:`SortedBins` of the whole table's sorted columns,
+    :func:`_sweep_binned`) from the list of the examples the rule covers.
 
     ``ypos``: 1 for a positive, 0 for a negative; ``D``: the weights (for
     the discrete counts); ``signed_q``: :func:`fixed_point` of ``+D`` for a
     positive and ``-D`` for a negative (the sweeps'); ``XcT``: the
-    continuous columns, one row each.
-
-    With ``sorted_weights`` (default: from :data:`SORTED_WEIGHTS_ROWS`
-    examples on) the compacted rows carry each example's signed weight
-    beside its tie group (:func:`_weights_in_order`), so that the sweeps
-    read only in order; either way a sweep does not test coverage when
-    every example of the rows is covered. The same rule with and without.
-
-    ``work``: optional scratch space for the compacted rows, an int32
-    array of at least ``2 * (len(order) * len(grow) + 1)`` entries (with
-    ``sorted_weights`` twice that; a caller growing many rules on one
-    table passes the same one each time, sparing the allocation and the
-    first touch of its pages).
+    continuous columns, one row each (with no continuous column, ``bins``
+    may be ``None``).
 
     Returns ``(conds, lengths)``: the conditions ``(kind, col, op,
     value)`` in the order added, and for every example the number of
     leading conditions it satisfies (``slipper.prefix_lengths``)."""
-    cdef Py_ssize_t n = ypos.shape[0], n_disc = Xd.shape[1], n_cont = order.shape[0]
-    cdef Py_ssize_t M = order.shape[1], i, a, v, j, max_v = 0
+    cdef Py_ssize_t n = ypos.shape[0], n_disc = Xd.shape[1], n_cont = XcT.shape[0]
+    cdef Py_ssize_t i, a, v, j, max_v = 0
     if (Xd.shape[0] != n or D.shape[0] != n or signed_q.shape[0] != n or grow.shape[0] != n
-            or XcT.shape[0] != n_cont or (n_cont and XcT.shape[1] != n)):
+            or (n_cont and XcT.shape[1] != n)):
         raise ValueError("Xd, ypos, D, XcT, signed_q and grow do not match")
     if n_values.shape[0] != n_disc:
         raise ValueError("n_values must have one entry per discrete column")
-    _check(order, n_valid, n, (groups.shape,), scan=False)
+    if n_cont and (bins is None or bins._order.shape[0] != n_cont
+                   or bins._order.shape[1] != n):
+        raise ValueError("bins must be the SortedBins of XcT's sorted columns")
     for i in range(n):
         if ypos[i] != 0 and ypos[i] != 1:
             raise ValueError("ypos must be 0 or 1")
@@ -773,48 +827,35 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
     alive_arr = np.ones(n, dtype=np.uint8)
     cdef uint8_t[::1] covered = covered_arr, alive = alive_arr
     cdef int32_t[::1] lengths = lengths_arr
-    # the sorted columns restricted to the rule's examples (rows of m)
-    cdef Py_ssize_t n_cov = 0, m = 0
-    for i in range(n):
-        n_cov += covered[i] != 0
-    cdef Py_ssize_t size = n_cont * n_cov + 1
-    if sorted_weights is None:
-        sorted_weights = n >= SORTED_WEIGHTS_ROWS
-    cdef Py_ssize_t need = (4 if sorted_weights else 2) * size
-    if work is None:
-        work = np.empty(need, dtype=np.int32)
-    elif not (isinstance(work, np.ndarray) and work.dtype == np.int32 and work.ndim == 1
-              and work.flags.c_contiguous and work.shape[0] >= need):
-        raise ValueError("work must be a contiguous int32 array of at least "
-                         "2 * (len(order) * len(grow) + 1) entries, 4 * with sorted_weights")
-    nv_arr = np.empty(max(n_cont, 1), dtype=np.int32)
-    cdef int32_t[::1] o = work[:size], g = work[size:2 * size], nv = nv_arr
-    cdef int64_t[::1] w
-    cdef int64_t *w_sorted = NULL
-    if sorted_weights:
-        w_arr = work[2 * size:4 * size].view(np.int64)
-        w = w_arr if w_arr.flags.aligned else np.empty(size, dtype=np.int64)
-        w_sorted = &w[0]
-    cdef ByExample by_example
-    cdef InOrder in_order
-    by_example.q = &signed_q[0]
-    cdef bint bad = False
+    # the covered examples as a list (their indices and signed weights, one
+    # spare slot each) and one column's histogram (256 bins; the counts
+    # and then the bins used)
+    cidx_arr = np.empty(n + 1, dtype=np.int32)
+    cw_arr = np.empty(n + 1, dtype=np.int64)
+    hist_arr = np.zeros(2 * 256, dtype=np.int64)
+    hc_arr = np.zeros(2 * 256, dtype=np.int32)
+    cdef int32_t[::1] cidx = cidx_arr, hc = hc_arr
+    cdef int64_t[::1] cw = cw_arr, hist = hist_arr
+    cdef const int32_t *b_order = NULL
+    cdef const int32_t *b_groups = NULL
+    cdef const uint8_t *b_codes = NULL
+    cdef const int32_t *b_starts = NULL
+    cdef const int32_t *b_nbins = NULL
+    cdef Py_ssize_t b_width = 0, n_cov
+    cdef int64_t all_p = 0, all_n = 0
     if n_cont:
-        with nogil:
-            bad = _compact(&order[0, 0], &groups[0, 0], &n_valid[0], n_cont, M, &covered[0],
-                           n, n_cov, &o[0], &g[0], &nv[0])
-            if w_sorted != NULL and not bad:
-                _weights_in_order(&o[0], n_cont * n_cov, &signed_q[0], w_sorted)
-        if bad:
-            raise ValueError(_NOT_SORTED)
-        m = n_cov
+        b_order, b_groups = &bins._order[0, 0], &bins._groups[0, 0]
+        b_codes, b_starts, b_nbins = &bins._codes[0, 0], &bins._starts[0, 0], &bins._nbins[0]
+        b_width = bins._starts.shape[1]
+    with nogil:
+        n_cov = _covered_list(&covered[0], n, &signed_q[0], &cidx[0], &cw[0], &all_p, &all_n)
     cdef double current = sqrt(w_pos) - sqrt(w_neg), beat, best, score
     cdef double thr = 0, a_val = 0, z_val = 0
-    cdef int64_t all_p = 0, all_n = 0
     cdef Sweep s
     cdef Py_ssize_t best_a = 0, best_v = 0, best_j = -1
     cdef int kind = -1
     cdef int8_t op = 0
+    cdef bint bad = False
     conds = []
     while w_neg > 1e-12 * (w_pos + w_neg):  # a negative of the GrowSet is still covered
         beat = current + 1e-12
@@ -838,34 +879,23 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
                 if score > (best if best > beat else beat):
                     best, kind, op = score, KIND_DISCRETE, OP_EQ
                     w_pos, w_neg = counts[best_a, best_v, 1], counts[best_a, best_v, 0]
-            if n_cont:
-                if 4 * n_cov < 3 * m:  # compact (in place)
-                    bad = _compact(&o[0], &g[0], &nv[0], n_cont, m, &covered[0], n, n_cov,
-                                   &o[0], &g[0], &nv[0])
-                    m = n_cov
-                    if w_sorted != NULL and not bad:
-                        _weights_in_order(&o[0], n_cont * m, &signed_q[0], w_sorted)
-                if not bad:
-                    bad = _dense_totals(&o[0], m, &signed_q[0], &covered[0], n, &all_p, &all_n,
-                                        w_sorted, n_cov == m)
-                best_j = -1
-                score = best if best > beat else beat  # the score to beat, carried
-                for j in range(n_cont):
+            best_j = -1
+            score = best if best > beat else beat  # the score to beat, carried
+            for j in range(n_cont):
+                _sweep_binned(&s, b_order + j * n, b_groups + j * n, b_codes + j * n,
+                              b_starts + j * b_width, b_nbins[j], &signed_q[0], &covered[0],
+                              &cidx[0], &cw[0], n_cov, all_p, all_n, score,
+                              &hist[0], &hist[256], &hc[0], &hc[256])
+                if s.op:
+                    _bin_cut_keys(&s, b_order + j * n, b_groups + j * n,
+                                  b_starts + j * b_width, &covered[0])
+                    bad = _cut_values(&s, b_order + j * n, n, &XcT[j, 0], n, &a_val, &z_val)
                     if bad:
                         break
-                    if w_sorted != NULL:
-                        in_order.q = w_sorted + j * m
-                        bad = _sweep_dense_ends(&s, &o[j * m], &g[j * m], in_order, m, nv[j],
-                                                &covered[0], n_cov == m, n, all_p, all_n, score)
-                    else:
-                        bad = _sweep_dense_ends(&s, &o[j * m], &g[j * m], by_example, m, nv[j],
-                                                &covered[0], n_cov == m, n, all_p, all_n, score)
-                    if s.op and not bad:
-                        bad = _cut_values(&s, &order[j, 0], M, &XcT[j, 0], n, &a_val, &z_val)
-                        best_j, score, op, thr = j, s.best, s.op, _midpoint(a_val, z_val)
-                        w_pos, w_neg = s.wp * UNIT, s.wn * UNIT
-                if best_j >= 0 and score > best:
-                    best, kind = score, KIND_CONTINUOUS
+                    best_j, score, op, thr = j, s.best, s.op, _midpoint(a_val, z_val)
+                    w_pos, w_neg = s.wp * UNIT, s.wn * UNIT
+            if best_j >= 0 and score > best:
+                best, kind = score, KIND_CONTINUOUS
         if bad:
             raise ValueError(_NOT_SORTED)
         if kind < 0:
@@ -875,7 +905,6 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
         else:
             conds.append((<int>KIND_CONTINUOUS, best_j, <int>op, thr))
         with nogil:
-            n_cov = 0
             for i in range(n):
                 if kind == KIND_DISCRETE:
                     alive[i] &= code_satisfies(Xd[i, best_a], OP_EQ, <int32_t>best_v)
@@ -883,7 +912,8 @@ def grow_dense(const int32_t[:, ::1] Xd, const int32_t[::1] n_values,
                     alive[i] &= value_satisfies(XcT[best_j, i], op, thr)
                 lengths[i] += alive[i]
                 covered[i] &= alive[i]
-                n_cov += covered[i]
+            n_cov = _covered_list(&covered[0], n, &signed_q[0], &cidx[0], &cw[0],
+                                  &all_p, &all_n)
         current = best
     return conds, lengths_arr
 
