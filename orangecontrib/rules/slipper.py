@@ -77,6 +77,20 @@ def _condition_mask(enc: EncodedData, cond: _Cond, XcT=None) -> np.ndarray:
     return column_mask(x, cond.op, cond.value)
 
 
+class _ColumnCopies:
+    """``enc.column(j)`` copied once into contiguous memory per column, for
+    the conditions of the final rules (a column of ``enc.Xc`` is strided:
+    reading it for each condition took 5 ms a condition at 10^6 rows)."""
+
+    def __init__(self, enc: EncodedData):
+        self.enc, self.copies = enc, {}
+
+    def __call__(self, j: int) -> np.ndarray:
+        if j not in self.copies:
+            self.copies[j] = np.ascontiguousarray(self.enc.column(j), dtype=float)
+        return self.copies[j]
+
+
 def _transposed(enc: EncodedData):
     """``enc.Xc`` transposed and contiguous, or ``None`` when it is sparse."""
     return None if sp.issparse(enc.Xc) else np.ascontiguousarray(enc.Xc.T)
@@ -1023,10 +1037,11 @@ class SlipperLearner(RuleLearner):
                 results.append(r)
                 self.progress(len(results) / len(classes), "boosting one booster per class: "
                               f"{sum(len(h) for _, h, _ in results)} rules so far")
-        short = ShortThresholds(enc.column)
+        short = ShortThresholds(_ColumnCopies(enc))
         boosters = [(cls, self._merged([self._to_rule(conds, c, cls, enc, data.domain, short)
                                         for conds, c in hyp]))
                     for cls, (_, hyp, _) in zip(classes, results)]
+        del short
         model = SlipperModel(data.domain, boosters, enc.class_distribution())
         model.rounds = {cls: T for cls, (T, _, _) in zip(classes, results)}  # T per booster
         # the rounds the internal CV chose T among (None: T was given)
@@ -1138,12 +1153,14 @@ class SlipperLearner(RuleLearner):
     @staticmethod
     def _to_rule(conds, c, cls, enc, domain, short=None):
         conditions, covered = [], np.ones(enc.n, bool)
-        short = ShortThresholds(enc.column) if short is None else short
+        short = ShortThresholds(_ColumnCopies(enc)) if short is None else short
         for kind, col, op, value in conds:
             attrs = enc.disc_attrs if kind == KIND_DISCRETE else enc.cont_attrs
             if kind == KIND_CONTINUOUS:  # the shortest threshold with the same split
                 value = short(col, OP_NAMES[op], value)
+                covered &= column_mask(short.column(col), op, value)
+            else:
+                covered &= _condition_mask(enc, _Cond(kind, col, op, value))
             conditions.append(Condition(int(attrs[col]), OP_NAMES[op], value))
-            covered &= _condition_mask(enc, _Cond(kind, col, op, value))
         dist = class_weights(enc.y, enc.w, covered.view(np.uint8), enc.n_classes)
         return Rule(conditions, cls, dist, quality=c, domain=domain)
