@@ -5,6 +5,8 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 
+from Orange.data import Table
+
 from orangecontrib.rules import core
 from orangecontrib.rules.features import stored_order
 from orangecontrib.rules.slipper import grow_objective
@@ -329,6 +331,29 @@ def test_grow_dense_rejects_bad_input():
         core.SortedBins(np.array([[0, 1, 2, 9]], np.int32), groups, nvalid)
     with pytest.raises(ValueError, match="max_bins"):
         core.SortedBins(order, groups, nvalid, 1, 300)
+
+
+def test_sorted_bins_pickle():
+    """The bins travel with an internal fold to a process or Dask worker
+    (``slipper.SharedFold``): unpickled, the same bins, the same rule."""
+    import pickle
+
+    from orangecontrib.rules import encode_table
+    from orangecontrib.rules.slipper import _FitCache
+
+    data = Table("heart_disease")
+    enc = encode_table(data)
+    cache = _FitCache(enc)
+    again = pickle.loads(pickle.dumps(cache))
+    for name in ("codes", "starts", "nbins"):
+        np.testing.assert_array_equal(getattr(again.bins, name), getattr(cache.bins, name))
+    ypos = np.ascontiguousarray(enc.y == 1, dtype=np.int32)
+    D = np.full(enc.n, 1 / enc.n)
+    grow = np.arange(enc.n) % 3 != 0
+    got, lengths = again.grow(ypos, D, grow)
+    want = cache.grow(ypos, D, grow)
+    assert got == want[0] and len(got) > 0
+    np.testing.assert_array_equal(lengths, want[1])
 
 
 @settings(max_examples=60, deadline=None)

@@ -606,15 +606,18 @@ cdef class SortedBins:
     (``BIN_MISSING`` if its value is missing). Made once per fit
     (``slipper._FitCache``) for :func:`grow_dense`'s binned sweeps."""
     cdef readonly object codes, starts, nbins
+    cdef object _args  # what pickling makes it again from
     cdef const int32_t[:, ::1] _order
     cdef const int32_t[:, ::1] _groups
     cdef const uint8_t[:, ::1] _codes
     cdef const int32_t[:, ::1] _starts
     cdef const int32_t[::1] _nbins
 
-    def __init__(self, const int32_t[:, ::1] order, const int32_t[:, ::1] groups,
-                 const int32_t[::1] n_valid, Py_ssize_t bin_rows=1,
+    def __init__(self, order_arr, groups_arr, n_valid_arr, Py_ssize_t bin_rows=1,
                  Py_ssize_t max_bins=MAX_BINS):
+        cdef const int32_t[:, ::1] order = order_arr
+        cdef const int32_t[:, ::1] groups = groups_arr
+        cdef const int32_t[::1] n_valid = n_valid_arr
         cdef Py_ssize_t n_cont = order.shape[0], n = order.shape[1], j, p, b, size, nv
         cdef int32_t i
         cdef bint bad = False
@@ -646,9 +649,15 @@ cdef class SortedBins:
                 st[j, b + 1] = <int32_t>nv
         if bad:
             raise ValueError("a row of order is not a permutation of the examples")
+        self._args = (order_arr, groups_arr, n_valid_arr, bin_rows, max_bins)
         self.codes, self.starts, self.nbins = codes, starts, nbins
         self._order, self._groups, self._codes, self._starts, self._nbins = (
             order, groups, codes, starts, nbins)
+
+    def __reduce__(self):
+        # the sorted columns travel (a process or Dask worker), the bins are
+        # cut again there: O(columns x rows), once
+        return SortedBins, self._args
 
 
 cdef Py_ssize_t _covered_list(const uint8_t *covered, Py_ssize_t n, const int64_t *signed_q,
