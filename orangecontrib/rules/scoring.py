@@ -130,17 +130,18 @@ class RuleScoringLearner(RuleLearner):
         else:
             base_model = base(data)
         self.progress(0.9, "scoring rules")
-        found = [r for r in base_model.rule_list if r.selectors]
         unique = {}  # rules with identical conditions and head are kept once
-        for r in found:
-            rule = rule_from_orange(r, data.domain, base_model.domain)
-            unique.setdefault((rule.conditions, rule.head), (rule, r))
-        unique, found = (list(t) for t in zip(*unique.values())) if unique else ([], [])
+        for r in base_model.rule_list:
+            if r.selectors:
+                rule = rule_from_orange(r, data.domain, base_model.domain)
+                unique.setdefault((rule.conditions, rule.head), (rule, r))
+        # each kept rule and the base model's rule it came from
+        unique, base_rules = (list(t) for t in zip(*unique.values())) if unique else ([], [])
         if (getattr(base_model, "search_rows", None) is not None
                 and getattr(self, "_own_base", False)):
             # the default base searched a sample and counted its rules on
             # every row of these data already (EVCRuleLearner.count_on_every_row)
-            dists = np.array([r.class_distribution for r in found], dtype=float)
+            dists = np.array([r.class_distribution for r in base_rules], dtype=float)
         else:
             dists = rule_class_weights(unique, data.X, enc.y, enc.w, enc.n_classes)
         for rule, dist in zip(unique, dists):
