@@ -248,7 +248,7 @@ def test_sls_budget_keeps_the_sets_nearest_the_whole_ensemble(data):
     for ens in budgeted.ensembles:
         other = next(e for e in full.ensembles if e.cls == ens.cls)
         cols = full._columns[full.ensembles.index(other)]
-        E = np.array([full._rule_set_estimate(other, r, cols[r], V)
+        E = np.array([other.leaf[r, R.sls.nearest_misses(V, cols[r])]
                       for r in range(len(other.rule_sets))])
         path, _ = R.sls.nearest_ensemble_path(E, other.weights, other.weights @ E,
                                               np.ones(len(data)), other.rule_sets, 10)

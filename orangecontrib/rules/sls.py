@@ -442,12 +442,6 @@ class SLSEnsembleModel(RuleModel):
             p += q * ens.leaf[r, regions[r]]
         return p
 
-    @staticmethod
-    def _rule_set_estimate(ens, r, idx, V) -> np.ndarray:
-        """``P_r(cls | x)`` of rule set ``r`` of ``ens`` (columns ``idx``)
-        on rows with failed literals ``V``: its region's Laplace estimate."""
-        return ens.leaf[r, nearest_misses(V, idx)]
-
     def fit_leaf_estimates(self, X, y, w):
         """Each rule set's Laplace estimates per region (:func:`leaf_estimates`)
         from the training rows ``X`` (model domain), class codes ``y`` and
@@ -487,15 +481,20 @@ class SLSEnsembleModel(RuleModel):
         every = all(c in {e.cls for e in self.ensembles}
                     for c in np.flatnonzero(self.class_distribution > 0))
         silent = ~(V == 0).any(axis=1) & every & (not two)
+        # Q(r) P_r(cls | x) of every rule set on every row, from its region
+        shares = [np.asarray(ens.weights, dtype=float)[:, None]
+                  * np.take_along_axis(ens.leaf, rule_set_regions(V, cols).astype(np.intp),
+                                       axis=1)
+                  for ens, cols in zip(self.ensembles, self._columns)]
         out = []
         for i in range(X.shape[0]):
             base = np.where(np.isin(np.arange(C), [e.cls for e in self.ensembles]),
                             0.0, self.prior)
             parts = {}
             Vi = V[i:i + 1]
-            for ens, cols in zip(self.ensembles, self._columns):
-                for r, (q, idx) in enumerate(zip(ens.weights, cols)):
-                    value = q * self._rule_set_estimate(ens, r, idx, Vi)[0]
+            for ens, cols, share in zip(self.ensembles, self._columns, shares):
+                for r, idx in enumerate(cols):
+                    value = share[r, i]
                     firing = [k for k in idx if Vi[0, k] == 0]
                     if firing:
                         row = parts.setdefault(int(firing[0]), np.zeros(C))
