@@ -68,9 +68,10 @@ class _Cond:
 
 def _condition_mask(enc: EncodedData, cond: _Cond, XcT=None) -> np.ndarray:
     """Examples satisfying ``cond`` (the core's test: a missing value
-    satisfies nothing). ``XcT``: ``enc.Xc`` transposed and contiguous (a
-    column is then read sequentially, much faster than a strided column of
-    ``enc.Xc``), or ``None`` (a sparse ``Xc``'s column made dense alone)."""
+    satisfies nothing). ``XcT``: ``enc.Xc`` transposed and contiguous, or
+    anything else whose ``[j]`` is column ``j`` contiguous (a column is then
+    read sequentially, much faster than a strided column of ``enc.Xc``), or
+    ``None`` (a sparse ``Xc``'s column made dense alone)."""
     if cond.kind == KIND_DISCRETE:
         return column_mask(enc.Xd[:, cond.col].astype(float), OP_EQ, int(cond.value))
     x = enc.column(cond.col) if XcT is None else XcT[cond.col]
@@ -79,8 +80,9 @@ def _condition_mask(enc: EncodedData, cond: _Cond, XcT=None) -> np.ndarray:
 
 class _ColumnCopies:
     """``enc.column(j)`` copied once into contiguous memory per column, for
-    the conditions of the final rules (a column of ``enc.Xc`` is strided:
-    reading it for each condition took 5 ms a condition at 10^6 rows)."""
+    the conditions of the final rules (a column of ``enc.Xc`` is strided,
+    one cache line a value; doc/slipper.md, "Sweeps by bins"). Called or
+    indexed (as :func:`_condition_mask` reads its ``XcT``)."""
 
     def __init__(self, enc: EncodedData):
         self.enc, self.copies = enc, {}
@@ -89,6 +91,8 @@ class _ColumnCopies:
         if j not in self.copies:
             self.copies[j] = np.ascontiguousarray(self.enc.column(j), dtype=float)
         return self.copies[j]
+
+    __getitem__ = __call__
 
 
 def _transposed(enc: EncodedData):
@@ -1158,9 +1162,7 @@ class SlipperLearner(RuleLearner):
             attrs = enc.disc_attrs if kind == KIND_DISCRETE else enc.cont_attrs
             if kind == KIND_CONTINUOUS:  # the shortest threshold with the same split
                 value = short(col, OP_NAMES[op], value)
-                covered &= column_mask(short.column(col), op, value)
-            else:
-                covered &= _condition_mask(enc, _Cond(kind, col, op, value))
             conditions.append(Condition(int(attrs[col]), OP_NAMES[op], value))
+            covered &= _condition_mask(enc, _Cond(kind, col, op, value), short.column)
         dist = class_weights(enc.y, enc.w, covered.view(np.uint8), enc.n_classes)
         return Rule(conditions, cls, dist, quality=c, domain=domain)
