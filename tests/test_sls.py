@@ -146,6 +146,68 @@ def test_literal_bitsets(seed, n_values, missing):
         np.testing.assert_array_equal(got, np.array(want).reshape(-1, data.m))
 
 
+def reference_masks(codes, nb, ordinal):
+    """Each example's slots in prefix form (``SLSData._vector_layout``), by
+    numpy: an ordinal attribute of ``n`` bins holds slots for bins
+    ``0..n-2`` and, if any of its values is missing, one for the missing
+    ones; an example of bin ``v`` is in the slots of bins ``v..n-2``, a
+    missing one in the missing slot and, for the lower bounds
+    (``lower_masks``), in every bin's slot instead. A nominal attribute: a slot
+    per value, none for a missing one. Attributes of more than 64 slots
+    have no bits. Returns (masks, lower masks) as booleans per slot."""
+    m, A = codes.shape
+    has_missing = (codes < 0).any(axis=0)
+    width = np.where(ordinal != 0, nb - 1 + has_missing, nb)
+    narrow = width <= 64
+    n_slots = 64 * ((int(width[narrow].sum()) + 63) // 64)
+    masks = np.zeros((m, n_slots), dtype=bool)
+    lower = np.zeros((m, n_slots), dtype=bool)
+    first = 0
+    for a in np.flatnonzero(narrow):
+        c, n = codes[:, a], nb[a]
+        for x in range(m):
+            if ordinal[a] == 0:
+                if c[x] >= 0:
+                    masks[x, first + c[x]] = lower[x, first + c[x]] = True
+            elif c[x] >= 0:
+                masks[x, first + c[x]:first + n - 1] = True
+                lower[x, first + c[x]:first + n - 1] = True
+            else:
+                masks[x, first + n - 1] = True
+                lower[x, first:first + n - 1] = True
+        first += width[a]
+    return masks, lower
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 63, 64, 65, 200]),
+       st.lists(st.sampled_from([1, 2, 10, 31, 64, 65, 70]), min_size=1, max_size=8),
+       st.floats(0.0, 0.3))
+def test_example_masks_hold_their_slots(seed, m, widths, missing):
+    """``SLSData``'s masks (set a word at a time: an ordinal attribute's
+    slots are a run of bits) against :func:`reference_masks`, with runs
+    across words, attributes too wide for a group, and missing values."""
+    rng = np.random.default_rng(seed)
+    nb = np.array(widths, dtype=np.int32)
+    codes = (rng.random((m, len(nb))) * nb).astype(np.int32)
+    codes[rng.random(codes.shape) < missing] = -1
+    ordinal = (rng.random(len(nb)) < 0.7).astype(np.int8)
+    data = core.SLSData(codes, nb, ordinal, np.ones(m), simd="scalar")
+    want, want_lower = reference_masks(codes, nb, ordinal)
+    if not data.by_bits:  # an attribute too wide for a group: no masks
+        assert data.masks_arr.shape[1] == 0
+        return
+
+    def unpack(arr):
+        return np.unpackbits(arr.view(np.uint8), axis=1, bitorder="little").astype(bool)
+
+    np.testing.assert_array_equal(unpack(data.masks_arr), want)
+    if ((codes < 0).any(axis=0) & (ordinal != 0)).any():
+        np.testing.assert_array_equal(unpack(data.lower_masks_arr), want_lower)
+    else:  # the masks serve for the lower bounds too
+        assert data.lower_masks_arr is data.masks_arr
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.booleans(), st.booleans())
 def test_specialisation_is_the_best_literal_and_uncovers_x(seed, k, weighted, missing):

@@ -207,6 +207,25 @@ cdef inline bint _take(double value, double *best, Py_ssize_t *n_tied,
 
 # ------------------------------------------------------------ the data
 
+cdef inline void _set_run(uint64_t *words, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """Set the bits ``lo..hi-1`` of the bitset ``words`` (none if ``hi <= lo``),
+    a word at a time: an example's slots of an ordinal attribute are a run."""
+    cdef Py_ssize_t j, first, last
+    cdef uint64_t low, high
+    if hi <= lo:
+        return
+    first, last = lo >> 6, (hi - 1) >> 6
+    low = (~<uint64_t>0) << (lo & 63)
+    high = (~<uint64_t>0) >> (63 - ((hi - 1) & 63))
+    if first == last:
+        words[first] |= low & high
+        return
+    words[first] |= low
+    for j in range(first + 1, last):
+        words[j] = ~<uint64_t>0
+    words[last] |= high
+
+
 cdef class SLSData:
     """The training data of the search, built once per fit and read by
     every search (all classes, all ``k``, all rule sets; threads share it).
@@ -379,51 +398,68 @@ cdef class SLSData:
         self.simd = self.simd and self.n_groups > 0
 
     cdef void _build(self) noexcept nogil:
-        cdef Py_ssize_t x, a, j, v, base, nbm
-        cdef uint64_t bit
-        cdef Py_ssize_t slot, first, last
+        # raw pointers: the compiler keeps them in registers (a memoryview
+        # attribute is read again after every store through another)
+        cdef Py_ssize_t x, a, j, v, base, nbm, A = self.n_attrs, W = self.n_words
+        cdef Py_ssize_t G = self.masks.shape[1], first, last
+        cdef const int32_t *codes = &self.codes[0, 0]
+        cdef const int32_t *nb = &self.nb[0]
+        cdef const int32_t *voff = &self.voff[0]
+        cdef const int32_t *row = &self.row[0]
+        cdef const int8_t *ordinal = &self.ordinal[0]
+        cdef uint64_t *bits = &self.bits[0, 0]
+        cdef uint64_t *masks = &self.masks[0, 0]
+        cdef uint64_t *lower = &self.lower_masks[0, 0]
+        cdef bint own_lower = self.own_lower
+        cdef bint prefix = (self.simd or self.by_bits) and G > 0
+        cdef Py_ssize_t grouped = 64 * self.n_groups
+        cdef uint64_t *column
+        for j in range(W):  # the bins' bitsets a word at a time: one attribute's
+            for a in range(A):  # words stay in the cache while its 64 examples go in
+                column = bits + row[a] * W + j
+                for x in range(64 * j, min(64 * j + 64, self.m)):
+                    v = codes[x * A + a]
+                    if v >= 0:
+                        column[v * W] |= (<uint64_t>1) << (x & 63)
         for x in range(self.m):
-            bit = (<uint64_t>1) << (x & 63)
             if self.w[x] > 0:
-                self.valid[x >> 6] |= bit
-            for a in range(self.n_attrs):
-                v = self.codes[x, a]
-                if v >= 0:
-                    self.bits[self.row[a] + v, x >> 6] |= bit
-                if not (self.simd or self.by_bits) or self.voff[a] >= 64 * self.n_groups:
+                self.valid[x >> 6] |= (<uint64_t>1) << (x & 63)
+            if not prefix:
+                continue
+            for a in range(A):
+                v = codes[x * A + a]
+                if voff[a] >= grouped:
                     continue
                 # the example's slots in prefix form (_vector_layout)
-                nbm = self.nb[a] - 1
-                if not self.ordinal[a]:
+                nbm = nb[a] - 1
+                if not ordinal[a]:
                     first, last = v, v + 1       # none if missing (v < 0)
                 elif v < 0:
                     first, last = nbm, nbm + 1   # the missing slot
                 else:
                     first, last = v, nbm         # bins v..nbm-1 (none for the top bin)
-                if v < 0 and not self.ordinal[a]:
+                if v < 0 and not ordinal[a]:
                     last = first
-                for slot in range(self.voff[a] + first, self.voff[a] + last):
-                    self.masks[x, slot >> 6] |= (<uint64_t>1) << (slot & 63)
-                if not self.own_lower:
+                _set_run(masks + x * G, voff[a] + first, voff[a] + last)
+                if not own_lower:
                     continue
-                if v < 0 and self.ordinal[a]:  # every bin's slot: the lower bounds
+                if v < 0 and ordinal[a]:  # every bin's slot: the lower bounds
                     first, last = 0, nbm
-                for slot in range(self.voff[a] + first, self.voff[a] + last):
-                    self.lower_masks[x, slot >> 6] |= (<uint64_t>1) << (slot & 63)
-        for a in range(self.n_attrs):
-            if not self.ordinal[a]:
+                _set_run(lower + x * G, voff[a] + first, voff[a] + last)
+        for a in range(A):
+            if not ordinal[a]:
                 continue
-            base = self.row[a] + self.nb[a]
-            nbm = self.nb[a] - 1
+            base = row[a] + nb[a]
+            nbm = nb[a] - 1
             for j in range(nbm):   # code >= j + 1: bins j+1..nbm, from the top
                 v = nbm - 1 - j
-                for x in range(self.n_words):
-                    self.bits[base + v, x] = self.bits[self.row[a] + v + 1, x] | (
-                        self.bits[base + v + 1, x] if v + 1 < nbm else 0)
+                for x in range(W):
+                    bits[(base + v) * W + x] = bits[(row[a] + v + 1) * W + x] | (
+                        bits[(base + v + 1) * W + x] if v + 1 < nbm else 0)
             for j in range(nbm):   # code <= j: bins 0..j, from the bottom
-                for x in range(self.n_words):
-                    self.bits[base + nbm + j, x] = self.bits[self.row[a] + j, x] | (
-                        self.bits[base + nbm + j - 1, x] if j > 0 else 0)
+                for x in range(W):
+                    bits[(base + nbm + j) * W + x] = bits[(row[a] + j) * W + x] | (
+                        bits[(base + nbm + j - 1) * W + x] if j > 0 else 0)
 
     def __reduce__(self):
         return SLSData, (self.codes_arr, self.n_bins_arr, self.ordinal_arr, self.w_arr,
