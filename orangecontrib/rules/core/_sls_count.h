@@ -325,17 +325,58 @@ static inline void rules_sls_planes_to_counts(const uint64_t *plane, int32_t *ou
         }
 }
 
+/* Two groups in one 128-bit value where the compiler has vector types
+ * (GCC and Clang: SSE2 on every x86-64 CPU, NEON on ARM64): the same
+ * logic operations on both halves, so the tree costs half as many
+ * instructions per group. Other compilers (MSVC) take one group at a time. */
+#if defined(__GNUC__)
+#define RULES_SLS_HAVE_U64X2 1
+typedef uint64_t rules_sls_u64x2 __attribute__((vector_size(16)));
+#define RULES_SLS_CSA2(h, l, a, b, c) do {                                        \
+    rules_sls_u64x2 u_ = (a) ^ (b);                                               \
+    h = ((a) & (b)) | (u_ & (c));                                                 \
+    l = u_ ^ (c);                                                                 \
+} while (0)
+#else
+#define RULES_SLS_HAVE_U64X2 0
+#endif
+
 static void rules_sls_sliced(const uint64_t *masks, ptrdiff_t G, const int32_t *idx,
                              ptrdiff_t n, int32_t *out) {
     static const uint64_t none[RULES_SLS_SLICED_GROUPS] = {0};
     uint64_t planes[RULES_SLS_SLICED_GROUPS][32];  /* bit q of the counts: weight 2^q */
     const uint64_t *row[16];
+    ptrdiff_t pairs = 0;
+#if RULES_SLS_HAVE_U64X2
+    rules_sls_u64x2 pplanes[RULES_SLS_SLICED_GROUPS / 2][32];  /* groups 2p and 2p + 1 */
+    pairs = G / 2;
+    for (ptrdiff_t p = 0; p < pairs; p++)
+        for (int q = 0; q < 32; q++) pplanes[p][q] = (rules_sls_u64x2){0, 0};
+#endif
     for (ptrdiff_t g = 0; g < G; g++)
         for (int q = 0; q < 32; q++) planes[g][q] = 0;
     for (ptrdiff_t i = 0; i < n; i += 16) {
         for (int k = 0; k < 16; k++)
             row[k] = i + k < n ? masks + (ptrdiff_t)idx[i + k] * G : none;
-        for (ptrdiff_t g = 0; g < G; g++) {
+#if RULES_SLS_HAVE_U64X2
+        for (ptrdiff_t pr = 0; pr < pairs; pr++) {
+            rules_sls_u64x2 *p = pplanes[pr], in[16];
+            rules_sls_u64x2 ones = p[0], twos = p[1], fours = p[2], eights = p[3], carry;
+            for (int k = 0; k < 16; k++)
+                __builtin_memcpy(&in[k], row[k] + 2 * pr, sizeof(rules_sls_u64x2));
+#define RULES_SLS_ROW(k) in[k]
+            RULES_SLS_SIXTEEN(rules_sls_u64x2, RULES_SLS_CSA2, RULES_SLS_ROW, ones, twos,
+                              fours, eights, carry);
+#undef RULES_SLS_ROW
+            p[0] = ones; p[1] = twos; p[2] = fours; p[3] = eights;
+            for (int q = 4; carry[0] | carry[1]; q++) {  /* count < 2^32 */
+                rules_sls_u64x2 t = p[q] & carry;
+                p[q] ^= carry;
+                carry = t;
+            }
+        }
+#endif
+        for (ptrdiff_t g = 2 * pairs; g < G; g++) {
             uint64_t *p = planes[g];
             uint64_t ones = p[0], twos = p[1], fours = p[2], eights = p[3], carry;
 #define RULES_SLS_ROW(k) row[k][g]
@@ -350,6 +391,13 @@ static void rules_sls_sliced(const uint64_t *masks, ptrdiff_t G, const int32_t *
             }
         }
     }
+#if RULES_SLS_HAVE_U64X2
+    for (ptrdiff_t p = 0; p < pairs; p++)
+        for (int q = 0; q < 32; q++) {
+            planes[2 * p][q] = pplanes[p][q][0];
+            planes[2 * p + 1][q] = pplanes[p][q][1];
+        }
+#endif
     for (ptrdiff_t g = 0; g < G; g++)
         rules_sls_planes_to_counts(planes[g], out + 64 * g);
 }
