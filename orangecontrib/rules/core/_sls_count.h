@@ -21,7 +21,8 @@
  * form with scalar loops (rules_sls_best_literals_prefix).
  *
  * The scalar loops count many examples by bit-sliced counters in plain C
- * (rules_sls_sliced, for every compiler and CPU).
+ * (rules_sls_sliced, for every compiler and CPU; two groups at once where
+ * the compiler has vector types).
  *
  * The counts are exact integers, so the search makes the same choices as
  * with the scalar loops of core/_sls.pyx on any CPU. Only x86-64 builds
