@@ -200,6 +200,14 @@ def rule_set_regions(V, cols) -> np.ndarray:
     return out
 
 
+def region_estimates(ens, V, cols) -> np.ndarray:
+    """``(rule sets, rows)``: ``P_r(cls | x)`` of every rule set ``r`` of
+    the ensemble ``ens`` (its rules the columns ``cols[r]`` of ``V``) on the
+    rows with failed literals ``V``, the Laplace estimate of its region
+    (:func:`rule_set_regions`): what the predictions weigh by ``Q(r)``."""
+    return np.take_along_axis(ens.leaf, rule_set_regions(V, cols).astype(np.intp), axis=1)
+
+
 def leaf_estimates(counts) -> np.ndarray:
     """``(R, N_REGIONS)``: for each rule set and region (see
     :func:`nearest_misses`), the Laplace estimate ``(s + 1) / (n + 2)`` of the
@@ -437,9 +445,8 @@ class SLSEnsembleModel(RuleModel):
         """``sum_r Q(r) P_r(cls | x)`` of one ensemble on rows with failed
         literals ``V`` (summed rule set by rule set, in their order)."""
         p = np.zeros(V.shape[0])
-        regions = rule_set_regions(V, cols)
-        for r, q in enumerate(ens.weights):
-            p += q * ens.leaf[r, regions[r]]
+        for q, estimate in zip(ens.weights, region_estimates(ens, V, cols)):
+            p += q * estimate
         return p
 
     def fit_leaf_estimates(self, X, y, w):
@@ -482,9 +489,7 @@ class SLSEnsembleModel(RuleModel):
                     for c in np.flatnonzero(self.class_distribution > 0))
         silent = ~(V == 0).any(axis=1) & every & (not two)
         # Q(r) P_r(cls | x) of every rule set on every row, from its region
-        shares = [np.asarray(ens.weights, dtype=float)[:, None]
-                  * np.take_along_axis(ens.leaf, rule_set_regions(V, cols).astype(np.intp),
-                                       axis=1)
+        shares = [np.asarray(ens.weights, dtype=float)[:, None] * region_estimates(ens, V, cols)
                   for ens, cols in zip(self.ensembles, self._columns)]
         out = []
         for i in range(X.shape[0]):
@@ -906,9 +911,7 @@ class SLSEnsembleLearner(RuleLearner):
             E = np.empty((len(order), len(rows)))
             local = [at[np.asarray(col, dtype=np.intp)] for col in cols]
             for block in row_blocks(len(rows), len(rules)):
-                regions = rule_set_regions(violations(rules, X[block]), local)
-                for i, r in enumerate(order):
-                    E[i, block] = ens.leaf[r, regions[r]]
+                E[:, block] = region_estimates(ens, violations(rules, X[block]), local)[order]
             return E, ens.weights[order], w
         return estimate
 
