@@ -149,6 +149,9 @@ class _FlakyClient:
         self.stuck, self.timeouts = stuck, []
 
     def scatter(self, data, broadcast, hash):
+        # the scheduler's broadcast copies with a loop that never ends when a
+        # worker dies during it, and the scatter waits for it without limit
+        assert not broadcast, "scatter(broadcast=True) can wait forever"
         self.calls.append((len(data), broadcast, hash))
         if len(self.calls) <= self.failures:
             raise OSError("Stream is closed")
@@ -183,6 +186,20 @@ class _Future:
         return self.key
 
 
+def test_shared_data_are_on_every_worker(client):
+    """The data the tasks share are scattered, then copied to every worker
+    (with a bounded wait), so a lost worker costs its tasks only."""
+    import numpy as np
+    from joblib import delayed
+
+    from orangecontrib.rules.parallel import _with_broadcast_data
+    big = np.arange(10_000.0)
+    out = _with_broadcast_data(client, [delayed(np.sum)(big)])
+    future = out[0][1][0]
+    assert len(client.who_has([future])[future.key]) == len(client.scheduler_info()["workers"])
+    assert client.submit(out[0][0], *out[0][1]).result() == big.sum()
+
+
 def test_sending_the_data_is_retried_then_raises():
     import numpy as np
     from joblib import delayed
@@ -192,7 +209,7 @@ def test_sending_the_data_is_retried_then_raises():
     jobs = [delayed(np.sum)(big, small), delayed(np.sum)(big, x=small)]
     flaky = _FlakyClient(failures=1)
     out = _with_broadcast_data(flaky, jobs)
-    assert flaky.calls == [(1, True, False), (1, True, False)]  # once more, broadcast
+    assert flaky.calls == [(1, False, False), (1, False, False)]  # once more
     assert [args for _, args, _ in out] == [(_Future("future-0"), small),
                                             (_Future("future-0"),)]
     assert flaky.replicated  # one copy after the scatter: the scheduler makes the other

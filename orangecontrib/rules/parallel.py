@@ -158,8 +158,9 @@ def _dask_client(n_jobs):
 
 def _with_broadcast_data(client, jobs):
     """``jobs`` with every argument joblib would scatter (weak-referenceable,
-    over 1 kB by Dask's measure) replaced by the future of one broadcast
-    copy (``hash=False`` as joblib does: a nested scatter may not hash)."""
+    over 1 kB by Dask's measure) replaced by the future of its data,
+    scattered and then copied to every worker (:func:`_every_copy_lost`;
+    ``hash=False`` as joblib does: a nested scatter may not hash)."""
     import weakref
 
     from dask.sizeof import sizeof
@@ -180,11 +181,16 @@ def _with_broadcast_data(client, jobs):
         return jobs
     for attempt in range(3):  # a worker lost while the data is on its way
         try:
-            scattered = client.scatter(list(shared.values()), broadcast=True, hash=False)
-            # the broadcast copies the data from the worker it first lands on;
-            # if that worker dies before the copies are made, the scatter
-            # returns anyway with the data lost, and tasks would wait for it
-            # forever: then scatter again, to the workers left
+            # each piece to one worker, then copied to the others by
+            # _every_copy_lost, which waits a bounded time: the scheduler's
+            # own broadcast (scatter(broadcast=True)) copies with the same
+            # loop as Client.replicate, which never ends when a worker it
+            # started with dies, and the scatter has no time limit (the fit
+            # waited forever in a CI run of test_losing_a_worker_does_not_hang)
+            scattered = client.scatter(list(shared.values()), broadcast=False, hash=False)
+            # if the worker a piece landed on dies before the copies are made,
+            # the data is lost and tasks would wait for it forever: then
+            # scatter again, to the workers left
             if _every_copy_lost(client, scattered):
                 raise OSError("scattered data lost with a worker")
             break
@@ -203,10 +209,11 @@ def _with_broadcast_data(client, jobs):
 
 
 #: seconds the scheduler gets to copy the data to a worker that lacks it.
-#: Its replication waits until every worker it started with holds a copy,
-#: so a worker lost meanwhile can keep it waiting forever (distributed
-#: 2026.8.0; a fit of the tests waited over 240 s); past this the fit goes
-#: on with the copies made, at least one
+#: Its replication (``Scheduler.replicate``, distributed 2026.8.0) loops
+#: until every worker it started with holds a copy, so a worker lost
+#: meanwhile keeps it trying to reach that worker forever (a fit of the
+#: tests waited over 240 s); past this the fit goes on with the copies
+#: made, at least one
 REPLICATE_TIMEOUT = 30.0
 
 
