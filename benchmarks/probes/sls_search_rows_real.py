@@ -18,9 +18,12 @@ The data (read from the two packages' files, without importing them):
 * ``movies`` (ggplot2, 58,788 rows): a drama or not from year, length,
   budget, rating, votes, the ten shares of votes, MPAA rating;
 * ``insteval`` (lme4, 73,421 lecture evaluations): a rating of 4 or 5 from
-  the student's age, the lecture's age, service course, department.
+  the student's age, the lecture's age, service course, department;
+* ``diamonds5``: the diamonds' five cuts (more than two classes: one
+  ensemble per class against a sample of the rest; AUC one class against
+  the rest, averaged).
 
-The last three: two thirds for training, a third held out, drawn at
+The last four: two thirds for training, a third held out, drawn at
 random (seed 0). One job per fit, in this process.
 """
 import argparse
@@ -33,7 +36,7 @@ import time
 import numpy as np
 import pandas as pd
 
-SETS = ("flights100k", "flights50k", "diamonds", "movies", "insteval")
+SETS = ("flights100k", "flights50k", "diamonds", "movies", "insteval", "diamonds5")
 
 
 def _package_dir(name):
@@ -69,6 +72,9 @@ def load(name):
     if name == "diamonds":
         d = _rdata("ggplot2", "diamonds")
         return d.drop(columns="cut"), np.where(d.cut == "Ideal", "ideal", "other")
+    if name == "diamonds5":
+        d = _rdata("ggplot2", "diamonds")
+        return d.drop(columns="cut"), d.cut.to_numpy(str)
     if name == "movies":
         d = _rdata("ggplot2", "movies")
         X = d[["year", "length", "budget", "rating", "votes"]
@@ -124,22 +130,25 @@ def main():
         train_rows, test_rows = split(name, X, y)
         train = to_table(X.iloc[train_rows], y[train_rows], classes)
         test = to_table(X.iloc[test_rows], y[test_rows], classes)
+        shares = ", ".join(f"{c} {np.mean(y == c):.3f}" for c in classes)
         print(f"{name}: {len(train)} training rows, {len(test)} held out, "
-              f"{len(X.columns)} attributes, share of {classes[1]!r} "
-              f"{np.mean(y == classes[1]):.3f}", flush=True)
+              f"{len(X.columns)} attributes, classes {shares}", flush=True)
         for seed in map(int, args.seeds.split(",")):
             for size in map(int, args.search_rows.split(",")):
                 t = time.perf_counter()
                 model = R.SLSEnsembleLearner(n_jobs=1, search_rows=size,
                                              random_state=seed)(train)
                 seconds = time.perf_counter() - t
-                prob = model(test, model.Probs)[:, 1]
+                prob = model(test, model.Probs)
+                if len(classes) == 2:
+                    auc = roc_auc_score(test.Y, prob[:, 1])
+                else:
+                    auc = roc_auc_score(test.Y, prob, multi_class="ovr")
+                loss = log_loss(test.Y, np.clip(prob, 1e-15, 1), labels=range(len(classes)))
                 rules, conditions = model.size
                 print(f"  seed {seed} search_rows {size} fit {seconds:.1f} s "
-                      f"rules {rules} conditions {conditions} auc "
-                      f"{roc_auc_score(test.Y, prob):.4f} log loss "
-                      f"{log_loss(test.Y, np.clip(prob, 1e-15, 1 - 1e-15)):.4f}",
-                      flush=True)
+                      f"rules {rules} conditions {conditions} auc {auc:.4f} "
+                      f"log loss {loss:.4f}", flush=True)
 
 
 if __name__ == "__main__":
