@@ -181,16 +181,11 @@ def _with_broadcast_data(client, jobs):
         return jobs
     for attempt in range(3):  # a worker lost while the data is on its way
         try:
-            # each piece to one worker, then copied to the others by
-            # _every_copy_lost, which waits a bounded time: the scheduler's
-            # own broadcast (scatter(broadcast=True)) copies with the same
-            # loop as Client.replicate, which never ends when a worker it
-            # started with dies, and the scatter has no time limit (the fit
-            # waited forever in a CI run of test_losing_a_worker_does_not_hang)
+            # each piece to one worker; _every_copy_lost copies it to the
+            # others within REPLICATE_TIMEOUT (scatter(broadcast=True) copies
+            # with the same loop and no time limit), or finds it lost with its
+            # worker, and tasks would wait for it forever: scatter again
             scattered = client.scatter(list(shared.values()), broadcast=False, hash=False)
-            # if the worker a piece landed on dies before the copies are made,
-            # the data is lost and tasks would wait for it forever: then
-            # scatter again, to the workers left
             if _every_copy_lost(client, scattered):
                 raise OSError("scattered data lost with a worker")
             break
@@ -209,11 +204,11 @@ def _with_broadcast_data(client, jobs):
 
 
 #: seconds the scheduler gets to copy the data to a worker that lacks it.
-#: Its replication (``Scheduler.replicate``, distributed 2026.8.0) loops
-#: until every worker it started with holds a copy, so a worker lost
-#: meanwhile keeps it trying to reach that worker forever (a fit of the
-#: tests waited over 240 s); past this the fit goes on with the copies
-#: made, at least one
+#: Its replication (``Scheduler.replicate``, distributed 2026.8.0; also
+#: behind ``scatter(broadcast=True)``) loops until every worker it started
+#: with holds a copy, so a worker lost meanwhile keeps it trying to reach
+#: that worker forever (a fit of the tests waited over 240 s); past this
+#: the fit goes on with the copies made, at least one
 REPLICATE_TIMEOUT = 30.0
 
 
