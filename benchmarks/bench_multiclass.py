@@ -21,6 +21,9 @@ the penalty scale was chosen on a held-out third; ``lrr-ovr`` is LR with rules a
 ``sls-all`` is SLS with every class's searches on every example
 (``rest_ratio=None``), the default before the rest was sampled, and
 ``sls-min1`` with no floor under the sample of the rest (``rest_min=1``);
+``sls-steps2500`` and ``sls-o10`` are SLS with half the steps per search
+(``max_steps=2500``) and half the rule sets per size (``n_rule_sets=10``),
+ways to halve the searching on many classes that were measured and not kept;
 ``roccer-hulls`` is ROCCER with each class's hull odds normalised
 (``multi_class="hulls"``), the default before the logistic combination; ``rf``
 is Orange's random forest of 200 trees (the ceiling).
@@ -55,12 +58,14 @@ from runner import command, git_commit, machine, write_report  # noqa: E402
 DATASETS = ("iris", "wine", "vehicle", "segment", "satimage", "led7digit", "letter",
             "vowel", "movement_libras", "360x90x15", "1000x10x11", "5000x40x11")
 HOLDOUT_ROWS = 5000  # from this many rows: a held-out third instead of 10 folds
-LEARNERS = ("slipper", "evc", "lrr", "lrr-eq22", "lrr-ovr", "sls", "sls-all", "sls-min1", "roccer",
-            "roccer-hulls", "scoring", "rf")
+LEARNERS = ("slipper", "evc", "lrr", "lrr-eq22", "lrr-ovr", "sls", "sls-all", "sls-min1",
+            "sls-steps2500", "sls-o10", "roccer", "roccer-hulls", "scoring", "rf")
 NAMES = {"slipper": "SLIPPER", "evc": "EVC rules", "lrr": "LR with rules",
          "lrr-eq22": "LR with rules (eq. 22 penalty)",
          "lrr-ovr": "LR with rules (one-vs-rest)", "sls": "SLS",
-         "sls-all": "SLS (every example)", "sls-min1": "SLS (rest_min=1)", "roccer": "ROCCER",
+         "sls-all": "SLS (every example)", "sls-min1": "SLS (rest_min=1)",
+         "sls-steps2500": "SLS (max_steps=2500)", "sls-o10": "SLS (n_rule_sets=10)",
+         "roccer": "ROCCER",
          "roccer-hulls": "ROCCER (hulls' odds)",
          "scoring": "Rule Scoring", "rf": "random forest"}
 
@@ -76,6 +81,8 @@ def make_learner(name):
             "sls": R.SLSEnsembleLearner,
             "sls-all": lambda: R.SLSEnsembleLearner(rest_ratio=None),
             "sls-min1": lambda: R.SLSEnsembleLearner(rest_min=1),
+            "sls-steps2500": lambda: R.SLSEnsembleLearner(max_steps=2500),
+            "sls-o10": lambda: R.SLSEnsembleLearner(n_rule_sets=10),
             "roccer": R.ROCCERLearner,
             "roccer-hulls": lambda: R.ROCCERLearner(multi_class="hulls"),
             "scoring": R.RuleScoringLearner,
