@@ -23,7 +23,9 @@ GrowSet, not on at most ``slipper.GROW_MAX_ROWS`` of its rows;
 covering's searches on every row (``search_rows=None``), not on a sample;
 ``sls-scalar``, ``sls-avx2``: SLS with its kernel's scalar loops or AVX2
 code, what a CPU without AVX-512 runs, the same model; ``sls-searchN``:
-SLS with ``search_rows=N``, combinable, e.g. ``sls-search20000-scalar``). Each fit runs in a fresh process (fork), which reports its fit
+SLS with ``search_rows=N``, combinable, e.g. ``sls-search20000-scalar``;
+``roccer-2jobs``: ROCCER's classes in two threads, ``n_jobs=2``, the same
+model). Each fit runs in a fresh process (fork), which reports its fit
 seconds, the rules its predictions read (``model.size``), the held-out AUC,
 its peak resident memory during the fit (``VmHWM``, reset after the data
 are built) and the resident memory just before the fit;
@@ -92,7 +94,8 @@ def make_learner(name):
                 rule_learner=R.EVCRuleLearner(search_rows=None)),
             "evc": R.EVCRuleLearner,
             "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
-            "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner,
+            "roccer": R.ROCCERLearner, "roccer-2jobs": lambda: R.ROCCERLearner(n_jobs=2),
+            "scoring": R.RuleScoringLearner,
             "rf": lambda: RandomForestLearner(random_state=0)}[name]()
 
 

@@ -11,7 +11,8 @@ n_classes=classes, n_clusters_per_class=1, random_state=0)`` (at most
 ``columns`` informative). Two thirds train, one third test (stratified,
 seed 0). Each fit runs in a fresh process, one job, with a time limit; a
 fit that does not finish shows as ``> limit``. ``sls-2threads`` (not in the
-default list) is SLS with ``n_jobs=2``: the same model in two threads;
+default list) is SLS with ``n_jobs=2``: the same model in two threads
+(``roccer-2threads`` ROCCER's classes likewise);
 ``sls-scalar`` is SLS with its kernel's scalar loops (what a CPU without
 AVX-512 runs; the same model); ``sls-all`` is SLS with every class's
 searches on every example (``rest_ratio=None``, the default before the
@@ -72,6 +73,8 @@ def make_learner(name):
             "rf": lambda: RandomForestLearner(random_state=0),
             # not a default: SLS's searches in two threads (the same model)
             "sls-2threads": lambda: R.SLSEnsembleLearner(n_jobs=2),
+            # not a default: ROCCER's classes in two threads (the same model)
+            "roccer-2threads": lambda: R.ROCCERLearner(n_jobs=2),
             "sls-scalar": R.SLSEnsembleLearner,
             # not a default: the paper's Q(r) ∝ rho^e(r) on any number of rows
             "sls-paper-rho": lambda: R.SLSEnsembleLearner(rho_rows=None),

@@ -1,5 +1,5 @@
 """A cancelled fit stops soon: the learners whose work runs in parallel
-tasks (SLIPPER's folds and final booster, SLS's searches) ask the caller's
+tasks (SLIPPER's folds and final booster, SLS's searches, ROCCER's classes) ask the caller's
 callback from inside those tasks (``RuleLearner.stop_check``), not only when
 a task ends; a callback that never cancels changes nothing."""
 import threading
@@ -9,17 +9,18 @@ import pytest
 from Orange.data import Table
 from joblib import parallel_backend
 
-from orangecontrib.rules import Interrupted, SlipperLearner, SLSEnsembleLearner
+from orangecontrib.rules import Interrupted, ROCCERLearner, SlipperLearner, SLSEnsembleLearner
 from orangecontrib.rules.parallel import in_process_backend
 
 
 def learners():
     return {"slipper": lambda: SlipperLearner(n_jobs=2, random_state=0),
             "sls": lambda: SLSEnsembleLearner(n_jobs=2, n_rule_sets=6, max_steps=2000,
-                                              random_state=0)}
+                                              random_state=0),
+            "roccer": lambda: ROCCERLearner(n_jobs=2)}
 
 
-@pytest.mark.parametrize("name", ["slipper", "sls"])
+@pytest.mark.parametrize("name", ["slipper", "sls", "roccer"])
 def test_the_parallel_tasks_ask_the_callback_and_stop_when_cancelled(name):
     data = Table("heart_disease")
     main = threading.get_ident()

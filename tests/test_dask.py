@@ -8,6 +8,7 @@ import pickle
 import signal
 import threading
 
+import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")
@@ -16,8 +17,8 @@ from joblib import parallel_config  # noqa: E402
 from Orange.data import Table  # noqa: E402
 
 from orangecontrib.rules import (EVCRuleLearner, Interrupted,  # noqa: E402
-                                 RuleLogisticRegressionLearner, SLSEnsembleLearner,
-                                 SlipperLearner)
+                                 ROCCERLearner, RuleLogisticRegressionLearner,
+                                 SLSEnsembleLearner, SlipperLearner)
 
 pytestmark = pytest.mark.dask
 
@@ -65,6 +66,19 @@ def test_dask_models_are_identical_to_one_job(client, name):
     assert pickle.dumps(one) == pickle.dumps(on_cluster)
     if name == "slipper bound doubled":
         assert set(on_cluster.rounds_tried.values()) == {20}
+
+
+def test_roccer_classes_on_the_cluster_give_the_one_job_model(client):
+    """ROCCER's classes as tasks on the cluster: the same lists and
+    probabilities (its pickle holds the seconds mining and selecting)."""
+    data = Table("iris")
+    one = ROCCERLearner()(data)
+    with distributed.get_task_stream(client) as tasks:
+        with parallel_config(backend="dask", n_jobs=-1):
+            on_cluster = ROCCERLearner()(data)
+    assert tasks.data, "nothing ran on the cluster"
+    assert str(one) == str(on_cluster)
+    np.testing.assert_array_equal(one(data, one.Probs), on_cluster(data, on_cluster.Probs))
 
 
 def test_data_go_to_the_workers_once(client):

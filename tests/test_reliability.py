@@ -262,7 +262,7 @@ BAD_PARAMETERS = {
     "roccer": dict(min_support=0, min_confidence=1.5, min_lift=0, max_length=0,
                    min_cuts=-1, max_cuts=0, numeric="x", max_candidates=0,
                    max_memory_mb=float("inf"), max_rules="10", multi_class="softmax",
-                   lambda_=-1, search_rows=0, random_state=0.5),
+                   lambda_=-1, search_rows=0, n_jobs=0, random_state=0.5),
     "scoring": dict(base="cn2", strategy="max", min_confidence=-0.1, ordered="no",
                     random_state=-1, m=-1, beam_width=0, min_covered_examples=-1,
                     max_rule_length=0, min_new_coverage=-0.1, max_rules=0, search_rows=0),

@@ -14,8 +14,8 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from orangecontrib.rules import ROCCERLearner, ROCCERModel, core
 from orangecontrib.rules.base import PriorRuleModel
 from orangecontrib.rules.features import encode_table, make_items
-from orangecontrib.rules.roccer import (Candidates, ListRule, list_points, repair,
-                                        select_rules)
+from orangecontrib.rules.roccer import Candidates, ListRule, list_points, select_rules
+from roccer_reference import repair, select_rules as reference_select_rules
 
 
 # --------------------------------------------------------------- the miner
@@ -434,6 +434,99 @@ def test_candidates_as_itemsets_select_what_their_bitsets_select(seed, weighted)
         assert np.array_equal(a.bits, b.bits)
 
 
+def same_lists(got, expected):
+    assert [r.members for r in got] == [r.members for r in expected]
+    for a, b in zip(got, expected):
+        assert np.array_equal(a.bits, b.bits)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.sampled_from([0.05, 0.3, 0.8]))
+def test_compiled_selection_selects_what_python_driving_the_kernels_selects(
+        seed, weighted, density):
+    """``core.HullSelection`` (the insertions and repairs without the GIL)
+    against Algorithm 1 driven from Python (``tests/roccer_reference.py``):
+    the same entries, members in the same order, the same coverage; random
+    candidates many enough that entries are removed, merged and the pool
+    grows, on itemsets and on bitsets, with equal and with random weights,
+    and with ties (duplicated candidates)."""
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 400))
+    y = rng.random(m) < rng.uniform(0.1, 0.9)
+    w = rng.integers(1, 4, m).astype(float) if weighted else np.ones(m)
+    pos = core.pack_bits(y.astype(np.uint8))
+    n = int(rng.integers(1, 120))
+    masks = rng.random((n, m)) < density * rng.uniform(0.1, 1.0, (n, 1))
+    masks[rng.random(n) < 0.1] = True  # some cover everything
+    bits = np.array([core.pack_bits(x.astype(np.uint8)) for x in masks])
+    if n > 3:
+        bits[n // 2] = bits[n // 3]  # a tie
+    same_lists(select_rules(bits, pos, w), reference_select_rules(bits, pos, w))
+    # as itemsets: the AND of two or three of the bitsets
+    ends = np.cumsum(rng.integers(1, 4, n)).astype(np.int32)
+    items = rng.integers(0, n, ends[-1]).astype(np.int32)
+    cands = Candidates.ordered(bits, items, ends, *[np.zeros(n)] * 2, np.arange(n))
+    ands = np.array([cands.bits(k) for k in range(n)])
+    cands.tp, cands.fp = core.coverage_counts(ands, pos, w)
+    same_lists(select_rules(cands, pos, w), reference_select_rules(cands, pos, w))
+
+
+def test_compiled_selection_grows_its_pool_for_long_hulls():
+    """Forty rules on a convex curve (block ``i`` of five positives and
+    ``i + 1`` negatives, slopes falling) in a shuffled order: more entries
+    than the pool first holds (16), inserted in the middle of the list,
+    some merged on the way; the reference's list."""
+    n_rules, block = 40, 5
+    neg_counts = np.arange(1, n_rules + 1)
+    m = n_rules * block + int(neg_counts.sum()) + 200  # and negatives no rule covers
+    y = np.zeros(m, bool)
+    y[:n_rules * block] = True
+    w = np.ones(m)
+    masks = np.zeros((n_rules, m), bool)
+    first_neg = n_rules * block + np.concatenate([[0], np.cumsum(neg_counts)[:-1]])
+    for i in range(n_rules):
+        masks[i, i * block:(i + 1) * block] = True
+        masks[i, first_neg[i]:first_neg[i] + neg_counts[i]] = True
+    pos = core.pack_bits(y.astype(np.uint8))
+    order = np.random.default_rng(0).permutation(n_rules)
+    bits = np.array([core.pack_bits(x.astype(np.uint8)) for x in masks[order]])
+    got = select_rules(bits, pos, w)
+    assert len(got) > 16
+    same_lists(got, reference_select_rules(bits, pos, w))
+
+
+def test_compiled_selection_on_mined_candidates_and_its_progress(heart):
+    """On the candidates ROCCER mines for heart_disease: the reference's
+    lists; the progress is told the share of the candidates tried and may
+    cancel between insertions."""
+    from orangecontrib.rules.features import encode_table
+    enc = encode_table(heart)
+    items = make_items(heart, enc, 4)
+    y = enc.y == 1
+    pos = core.pack_bits(y.astype(np.uint8))
+    found, ends, sup, cov, *_ = core.mine_class_rules(
+        items.bits, items.group, pos, enc.w, 0.05 * enc.w.sum(), 0.5, 4, 200_000, True,
+        600_000, with_bits=False)
+    order = np.argsort(-sup / cov, kind="stable")
+    cands = Candidates.ordered(items.bits, found, ends, sup, cov, order)
+    assert len(cands) > 500
+    same_lists(select_rules(cands, pos, enc.w), reference_select_rules(cands, pos, enc.w))
+    import orangecontrib.rules.roccer as R
+    told = []
+    every, R.PROGRESS_EVERY = R.PROGRESS_EVERY, 0.0
+    chunk, R.SELECTION_CHUNK = R.SELECTION_CHUNK, 1
+    try:
+        select_rules(cands, pos, enc.w, told.append)
+
+        def cancel(share):
+            raise KeyboardInterrupt
+        with pytest.raises(KeyboardInterrupt):
+            select_rules(cands, pos, enc.w, cancel)
+    finally:
+        R.PROGRESS_EVERY, R.SELECTION_CHUNK = every, chunk
+    assert len(told) > 10 and told and told == sorted(told) and 0 < told[0] and told[-1] <= 1
+
+
 def test_many_classes_combine_the_lists_by_a_multinomial_regression():
     """More than two classes: the probabilities are the softmax of one
     multinomial regression over the entries of every class's list; the
@@ -587,3 +680,25 @@ def test_list_curve_kept_up_to_date_equals_the_points_from_scratch(seed):
         want = list_points(rules, pos, w, W)
         for g, e in zip(got, want):
             np.testing.assert_array_equal(g, e)
+
+
+@pytest.mark.parametrize("name, search_rows", [("heart_disease", None), ("iris", None),
+                                               ("iris", 60)])
+def test_classes_in_threads_give_the_same_model(name, search_rows):
+    """``n_jobs``: the classes are mined and selected in threads, the model
+    (lists, ROC points, combination, probabilities, statistics but the
+    seconds) the same as in one job, also on a search sample."""
+    data = Table(name)
+    one = ROCCERLearner(search_rows=search_rows)(data)
+    two = ROCCERLearner(search_rows=search_rows, n_jobs=2)(data)
+    assert str(one) == str(two) and one.rule_list
+    np.testing.assert_array_equal(one(data, one.Probs), two(data, two.Probs))
+    for a, b in zip(one.class_lists, two.class_lists):
+        np.testing.assert_array_equal(a.points, b.points)
+    assert {k: v for k, v in one.stats.items() if not k.endswith("_s")} == \
+        {k: v for k, v in two.stats.items() if not k.endswith("_s")}
+    if one.combination is not None:
+        for a, b in zip(one.combination, two.combination):
+            np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="n_jobs"):
+        ROCCERLearner(n_jobs=0)

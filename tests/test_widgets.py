@@ -225,6 +225,20 @@ class TestOWROCCER(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         self.assertEqual(len(model.class_lists), 2)
         self.assertIs(model.instances, w.data)
 
+    def test_all_cores_runs_the_classes_in_threads_with_the_same_model(self):
+        import os
+        w = self.widget
+        self.assertTrue(w.cores_check.isChecked())
+        self.assertEqual(self.get_output(w.Outputs.learner).n_jobs, os.cpu_count() or 1)
+        self.send_signal(w.Inputs.data, Table("iris"))
+        threads = self.get_output(w.Outputs.model, wait=60000)
+        w.cores_check.setChecked(False)
+        self.click_apply()
+        self.assertEqual(self.get_output(w.Outputs.learner).n_jobs, 1)
+        one = self.get_output(w.Outputs.model, wait=60000)
+        self.assertIsNot(one, threads)
+        self.assertEqual(str(one), str(threads))
+
     def test_warns_about_classes_without_rules(self):
         from orangecontrib.rules.roccer import ROCCERModel
         w = self.widget

@@ -6,9 +6,12 @@ selection, on the first ``rows`` rows of ``bench_million.py``'s data.
     OMP_NUM_THREADS=1 python benchmarks/probes/roccer_selection.py 100000 [search_rows=None ...]
 
 Arguments after the rows: keyword arguments of ``ROCCERLearner``. The
-counts come from wrapping ``roccer.first_insertion`` and the repair's
-concavity test (``roccer.first_concavity``, or ``roccer._first_concavity``
-in older code) for the fit.
+counts come from wrapping ``first_insertion`` and the repair's concavity
+test (``first_concavity``, or ``_first_concavity`` in older code) for the
+fit. Since the selection is compiled (``core.HullSelection``, 2026-11-29)
+it calls neither from Python, so the fit then runs Algorithm 1 driven from
+Python (``tests/roccer_reference.py``: the same lists) and its selection
+seconds are that path's, not the compiled one's.
 """
 import ast
 import os
@@ -30,18 +33,23 @@ def main(rows, kwargs):
                     DiscreteVariable("y", ("0", "1")))
     train = Table.from_numpy(domain, X[:rows], y[:rows].astype(float))
     counts = {"insertions": 0, "concavity tests": 0, "items": 0}
+    driver = roccer
+    if not hasattr(roccer, "first_insertion"):  # compiled: count the reference's calls
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tests"))
+        import roccer_reference as driver
+        roccer.select_rules = driver.select_rules
 
     def counted(name, key, test=lambda out: True):
-        inner = getattr(roccer, name)
+        inner = getattr(driver, name)
 
         def wrapper(*args, **kw):
             out = inner(*args, **kw)
             counts[key] += bool(test(out))
             return out
-        setattr(roccer, name, wrapper)
+        setattr(driver, name, wrapper)
 
     counted("first_insertion", "insertions", lambda out: out[0] >= 0)
-    counted("first_concavity" if hasattr(roccer, "first_concavity") else "_first_concavity",
+    counted("first_concavity" if hasattr(driver, "first_concavity") else "_first_concavity",
             "concavity tests")
     make_items = roccer.make_items
 

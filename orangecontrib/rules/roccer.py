@@ -9,9 +9,9 @@
   intervals.
 * :func:`core.mine_class_rules` (``core/_itemsets.pyx``, Eclat over
   bitsets) gives the candidates ``itemset -> class``.
-* :func:`select_rules` is Algorithm 1, with the insertion test of
-  ``core/_hull.pyx``; :func:`repair` removes the concavities an insertion
-  causes (Section 3).
+* :func:`select_rules` is Algorithm 1 with the repair of the concavities
+  an insertion causes (Section 3), compiled in ``core/_hull.pyx``
+  (``HullSelection``).
 * :class:`ROCCERModel` classifies by the likelihood ratio of the hull
   segment of the first rule that fires, per class, times the prior odds.
 """
@@ -22,12 +22,14 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+from joblib import delayed
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
-from .core import (coverage_counts, equal_weights, first_concavity, first_insertion,
+from .core import (HullSelection, coverage_counts, equal_weights,
                    mine_class_rules, pack_bits)
 from .features import make_items
-from .params import check_choice, check_int, check_number, check_random_state
+from .parallel import parallel_map
+from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import Rule, covering_sparse, row_blocks
 
 
@@ -127,81 +129,39 @@ def list_points(rules, pos, w, W):
     return fp.copy(), tp.copy(), unions.copy()
 
 
-def repair(rules, inserted, pos, w, W, P, N, curve=None):
-    """After inserting ``rules[inserted]``, until the curve is strictly
-    convex: at a concave point of ``rules[r]``, remove that rule if
-    ``r >= inserted`` (it lost precision to the new rule), else merge it with
-    the next one into a disjunction (Section 3). A rule that adds nothing is
-    removed; one collinear with the next is merged with it (the hull does not
-    change; next to the default rule, it is removed). Returns the index of
-    the inserted rule (or of the disjunction holding it), ``None`` if it was
-    removed. ``curve``: a :class:`ListCurve` whose points are those of
-    ``rules`` before the insertion (the first ``inserted`` entries hold)."""
-    if curve is None:
-        curve, start = ListCurve(pos, w, W), 0
-    else:
-        start = inserted if inserted is not None else 0
-    while True:
-        fp, tp, _ = curve.points(rules, start)
-        found = first_concavity(fp, tp, N, P)  # the curve ends at the default point
-        if found is None:
-            return inserted
-        r, kind = found[0] - 1, found[1]  # the rule whose point it is
-        start = r  # entries before r are not touched below
-        last = r == len(rules) - 1
-        if kind == "empty" or (kind == "collinear" and last) or (
-                kind == "concave" and (inserted is None or r >= inserted)):
-            del rules[r]
-            if inserted is not None and r == inserted:
-                inserted = None
-            elif inserted is not None and r < inserted:
-                inserted -= 1
-        else:
-            a, b = rules[r], rules[r + 1]
-            rules[r:r + 2] = [ListRule(a.members + b.members, a.bits | b.bits)]
-            if inserted is not None and inserted > r:
-                inserted -= 1
-
-
 #: seconds between progress reports of a long loop (a Cancel waits at most that)
 PROGRESS_EVERY = 0.05
+
+
+#: insertions per call of the compiled selection; between calls it reports
+#: its progress (and hears a Cancel), every ``PROGRESS_EVERY`` seconds at most
+SELECTION_CHUNK = 64
 
 
 def select_rules(candidates, pos, w, progress=None):
     """Algorithm 1 for one class: ``candidates`` (:class:`Candidates`, or
     their coverage bitsets as rows, in the order to try them) go into the
-    list ``[R_default]`` by TryToInsertRule;
-    returns the selected :class:`ListRule` s (without the default rule).
+    list ``[R_default]`` by TryToInsertRule, and after each insertion the
+    list is repaired until its curve is strictly convex (Section 3: at a
+    concave point the inserted rule, or a rule after it, is removed, a rule
+    before it merged with the next into a disjunction; a rule that adds
+    nothing is removed); returns the selected :class:`ListRule` s (without
+    the default rule). Compiled (``core.HullSelection``, without the GIL);
     ``progress(share of the candidates tried)`` is called every
     ``PROGRESS_EVERY`` seconds at most (it may raise to cancel)."""
     if not isinstance(candidates, Candidates):
         candidates = Candidates.from_bits(candidates, pos, w)
-    W = pos.shape[0]
     P = float(np.dot(w, np.unpackbits(pos.view(np.uint8), bitorder="little")[:len(w)]))
     total = float(w.sum())
-    N = total - P
-    rules = []
-    start = 0
-    curve = ListCurve(pos, w, W)
-    valid = 0  # the curve's first entries that match the list
+    selection = HullSelection(candidates.item_bits, candidates.items, candidates.ends,
+                              candidates.tp, candidates.fp, pos, w, P, total - P,
+                              equal_weights(w), total)
     next_report = time.perf_counter() + PROGRESS_EVERY
-    while start < len(candidates):
-        fp, tp, unions = curve.points(rules, valid)
-        seg_tp = np.diff(np.append(tp, P))
-        seg_fp = np.diff(np.append(fp, N))
-        k, j = first_insertion(candidates.item_bits, candidates.items, candidates.ends,
-                               candidates.tp, candidates.fp, start, unions, seg_tp,
-                               seg_fp, pos, w, curve.unit, total)
-        if k < 0:
-            break
-        rules.insert(j, ListRule([k], candidates.bits(k)))
-        repair(rules, j, pos, w, W, P, N, curve)
-        valid = len(rules)  # repair left the curve at the list's points
-        start = k + 1
+    while selection.run(SELECTION_CHUNK):
         if progress and time.perf_counter() >= next_report:
-            progress(start / len(candidates))
+            progress(selection.start / len(candidates))
             next_report = time.perf_counter() + PROGRESS_EVERY
-    return rules
+    return [ListRule(members, bits) for members, bits in selection.entries()]
 
 
 def on_every_row(selected, conditions, data):
@@ -538,6 +498,9 @@ class ROCCERLearner(RuleLearner):
         On more rows, the cut points, the mining and the selection use a
         stratified sample of this many; the lists' ROC points, likelihood
         ratios and probabilities use every row (``None``: every row).
+    n_jobs : int, optional
+        The classes' mining and selection in this many threads (``-1``: all
+        cores); the model does not depend on it.
     random_state : int
         Seed of the internal CV's folds and of the search sample.
     preprocessors : list, optional
@@ -550,8 +513,8 @@ class ROCCERLearner(RuleLearner):
     def __init__(self, min_support=None, min_confidence=None, min_lift=2.0,
                  max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
                  max_candidates=200_000, max_memory_mb=None, max_rules=None,
-                 multi_class="logistic", lambda_=None, search_rows=100_000, random_state=0,
-                 preprocessors=None):
+                 multi_class="logistic", lambda_=None, search_rows=100_000, n_jobs=None,
+                 random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.min_support = check_number("min_support", min_support, 0, 1, low_open=True,
                                         none=True)
@@ -572,6 +535,7 @@ class ROCCERLearner(RuleLearner):
         self.multi_class = check_choice("multi_class", multi_class, ("logistic", "hulls"))
         self.lambda_ = check_number("lambda_", lambda_, 0, none=True)
         self.search_rows = check_int("search_rows", search_rows, 1, none=True)
+        self.n_jobs = check_n_jobs(n_jobs)
         self.random_state = check_random_state(random_state)
 
     def support_fraction(self, dist):
@@ -602,45 +566,37 @@ class ROCCERLearner(RuleLearner):
         self.progress(0.02, "Mining candidate rules")
         s_dist = s_enc.class_distribution()
         min_sup = self.support_fraction(dist) * s_w.sum()
-        budget = self.max_candidates
-        lists, stats = [], dict(candidates={}, length={}, mining_s=0.0,
-                                selection_s=0.0, complete=True)
+        stats = dict(candidates={}, length={}, mining_s=0.0, selection_s=0.0, complete=True)
+        # the classes' mining and selection are independent: they run in
+        # n_jobs threads (the mining and the insertion tests release the GIL)
+        report = self.task_progress(0.02, 0.95, len(classes), "Selecting rules: {} so far")
+        PN = [(float(dist[c]), float(w.sum() - dist[c])) for c in classes]
+        confs = [self.confidence_threshold(P / (P + N)) for P, N in PN]
+        jobs = (delayed(self._class_hull)(
+                    items.bits, items.group, s_y == c, s_w, float(s_dist[c]),
+                    float(s_w.sum() - s_dist[c]), min_sup, conf, report, i)
+                for i, (c, conf) in enumerate(zip(classes, confs)))
         hulls = []  # per class: (class, its hull list, conditions per candidate, ...)
         kept = 0  # rules on the lists so far, for the progress text
-        for i, c in enumerate(classes):
-            P, N = float(dist[c]), float(w.sum() - dist[c])
-            conf = self.confidence_threshold(P / (P + N))
-            s_pos = pack_bits((s_y == c).astype(np.uint8))
-            s_P, s_N = float(s_dist[c]), float(s_w.sum() - s_dist[c])
-            t0 = time.perf_counter()
-            # the longest length that fits the budget, in one search
-            found, ends, sup, cov, _, complete, length = mine_class_rules(
-                items.bits, items.group, s_pos, s_w, min_sup * (1 - 1e-12),
-                conf, self.max_length, budget, True, 3 * budget, with_bits=False,
-                shorten=True)
-            t1 = time.perf_counter()
-            order = distance_order(sup, cov - sup, s_P, s_N)
-            self.progress((i + 0.5) / len(classes), "Selecting rules")
-            selected = select_rules(  # progress (and Cancel) after every insertion
-                Candidates.ordered(items.bits, found, ends, sup, cov, order), s_pos, s_w,
-                lambda f, i=i: self.progress((i + 0.5 + 0.5 * f) / len(classes),
-                                             "Selecting rules"))
-            t2 = time.perf_counter()
-            starts = np.concatenate([[0], ends[:-1]])
-            conditions = {k: tuple(c for it in found[starts[order[k]]:ends[order[k]]]
-                                   for c in items.conditions[it])
-                          for r in selected for k in r.members}  # of the selected only
+        for i, (c, (P, N), conf, (selected, members, n_cand, length, complete, mining_s,
+                                  selection_s)) in enumerate(
+                zip(classes, PN, confs, parallel_map(jobs, self.n_jobs))):
+            conditions = {k: tuple(cond for it in its for cond in items.conditions[it])
+                          for k, its in members.items()}  # of the selected only
             pos = pack_bits((y == c).astype(np.uint8))
             if sample is not None:
                 selected = on_every_row(selected, conditions, data)
-            hulls.append((c, selected, conditions, pos, P, N, len(sup), conf))
-            stats["candidates"][c] = len(sup)
+            hulls.append((c, selected, conditions, pos, P, N, n_cand, conf))
+            stats["candidates"][c] = n_cand
             stats["length"][c] = length
-            stats["mining_s"] += t1 - t0
-            stats["selection_s"] += t2 - t1
-            stats["complete"] &= bool(complete)
+            stats["mining_s"] += mining_s
+            stats["selection_s"] += selection_s
+            stats["complete"] &= complete
             kept += sum(len(r.members) for r in selected)
-            self.progress((i + 1) / len(classes), f"Selecting rules: {kept} so far")
+            if report is None:
+                self.progress(0.02 + 0.93 * (i + 1) / len(classes),
+                              f"Selecting rules: {kept} so far")
+        lists = []
         if self.max_rules is not None:
             within_budget(hulls, w, self.max_rules)
         for c, selected, conditions, pos, P, N, n_cand, conf in hulls:
@@ -658,6 +614,38 @@ class ROCCERLearner(RuleLearner):
             self.progress(0.95, "Combining the classes' lists")
             model.combination = self.combine(model, data, enc, classes, sample)
         return model
+
+    def _class_hull(self, item_bits, item_group, s_is_c, s_w, s_P, s_N, min_sup, conf,
+                    report=None, task=0):
+        """One class's candidates and ROC hull list (a task of
+        :meth:`fit_rules`): the candidates mined on the search rows
+        (``s_is_c`` marks the class's, ``s_P``, ``s_N`` the weights of the
+        class and of the rest there, ``conf`` its confidence threshold) in
+        order of their distance to the ROC heaven, then Algorithm 1.
+        Returns ``(selected, members, n_candidates, length, complete,
+        mining seconds, selection seconds)``: the :class:`ListRule` s, and
+        per candidate on them its items. ``report(task, fraction, found)``:
+        :meth:`RuleLearner.task_progress`'s function, told as the selection
+        goes (it may raise to cancel)."""
+        s_pos = pack_bits(np.asarray(s_is_c, dtype=np.uint8))
+        t0 = time.perf_counter()
+        # the longest length that fits the budget, in one search
+        found, ends, sup, cov, _, complete, length = mine_class_rules(
+            item_bits, item_group, s_pos, s_w, min_sup * (1 - 1e-12), conf,
+            self.max_length, self.max_candidates, True, 3 * self.max_candidates,
+            with_bits=False, shorten=True)
+        t1 = time.perf_counter()
+        order = distance_order(sup, cov - sup, s_P, s_N)
+        progress = None if report is None else (lambda f: report(task, f, 0))
+        selected = select_rules(  # progress (and Cancel) after every insertion
+            Candidates.ordered(item_bits, found, ends, sup, cov, order), s_pos, s_w, progress)
+        t2 = time.perf_counter()
+        if report is not None:
+            report(task, 1.0, sum(len(r.members) for r in selected))
+        starts = np.concatenate([[0], ends[:-1]])
+        members = {k: tuple(int(it) for it in found[starts[order[k]]:ends[order[k]]])
+                   for r in selected for k in r.members}
+        return selected, members, len(sup), length, bool(complete), t1 - t0, t2 - t1
 
     def combine(self, model, data, enc, classes, rows=None):
         """More than two classes: the class probabilities from one

@@ -29,7 +29,7 @@ if not _coverage.cpu_has_baseline():  # pragma: no cover - no such CPU here
 from ._evc import (Quality, SearchCache, SearchData, beam_search, chi2_isf, chi2_sf,  # noqa: E402
                    corrected_positives, evc_quality, lrs, permutation_maxima, reach_table)
 from ._sls import SLSData, empty_rules, rule_set_cover, sls_move, sls_search  # noqa: E402
-from ._hull import (coverage_counts, equal_weights, first_concavity,  # noqa: E402
+from ._hull import (HullSelection, coverage_counts, equal_weights, first_concavity,  # noqa: E402
                     first_insertion)
 from ._itemsets import mine_class_rules  # noqa: E402
 from ._slipper import (WEIGHT_UNIT, best_sqrt_thresholds,  # noqa: E402
@@ -69,7 +69,7 @@ __all__ = [
     "column_mask", "cover_columns",
     "cover_matrix", "violation_matrix", "IndicatorMatrix", "discrete_refinements", "n_words",
     "pack_bits",
-    "coverage_counts", "equal_weights", "first_concavity", "first_insertion",
+    "HullSelection", "coverage_counts", "equal_weights", "first_concavity", "first_insertion",
     "mine_class_rules", "SLSData", "empty_rules",
     "rule_set_cover", "sls_move", "sls_search", "unpack_bits",
 ]

@@ -11,6 +11,8 @@ rule). Counts are weights, not rates: the comparison of slopes is the same.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memmove, memset
 
 cnp.import_array()
 
@@ -18,7 +20,7 @@ from ._bits cimport popcount64, word_weight
 
 
 cdef inline void _counts(const uint64_t *bits, const uint64_t *minus,
-                         const uint64_t[::1] pos, const double[::1] w, bint unit,
+                         const uint64_t *pos, const double *w, bint unit,
                          Py_ssize_t W, double *tp, double *fp) noexcept nogil:
     """Weight of positives and negatives in ``bits & ~minus``."""
     cdef Py_ssize_t j
@@ -36,8 +38,8 @@ cdef inline void _counts(const uint64_t *bits, const uint64_t *minus,
     fp[0] = 0
     for j in range(W):
         word = bits[j] & ~minus[j]
-        tp[0] += word_weight(word & pos[j], j, &w[0], unit)
-        fp[0] += word_weight(word & ~pos[j], j, &w[0], unit)
+        tp[0] += word_weight(word & pos[j], j, w, unit)
+        fp[0] += word_weight(word & ~pos[j], j, w, unit)
 
 
 def _check(bits, pos, w):
@@ -68,8 +70,115 @@ def coverage_counts(const uint64_t[:, ::1] bits, const uint64_t[::1] pos,
     if K and W:
         with nogil:
             for k in range(K):
-                _counts(&bits[k, 0], &zero[0], pos, w, is_unit, W, &tp[k], &fp[k])
+                _counts(&bits[k, 0], &zero[0], &pos[0], &w[0], is_unit, W, &tp[k], &fp[k])
     return tp_arr, fp_arr
+
+
+cdef struct Insertion:
+    # the candidates, as first_insertion reads them
+    const uint64_t *item_bits   # (n_items, W)
+    const int32_t *cand_items
+    const int32_t *cand_ends
+    const double *cand_tp
+    const double *cand_fp
+    Py_ssize_t K, n_items, n_flat, W
+    const uint64_t *pos
+    const double *w
+    bint unit
+    double scale, skip_below
+
+
+cdef void _insertion_setup(Insertion *q, double sum_w) noexcept nogil:
+    """The tolerances of :func:`first_insertion`'s comparisons."""
+    q.scale = sum_w ** 2 * 1e-12
+    # weights other than one sum with rounding in another order than the
+    # miner's: skip a segment only when its bound fails by more than that
+    q.skip_below = q.scale - (0.0 if q.unit else 1e-9 * sum_w ** 2)
+
+
+cdef int _first_insertion(Insertion *q, Py_ssize_t start, const uint64_t *unions,
+                          Py_ssize_t L1, const double *seg_tp, const double *seg_fp,
+                          double *rest_tp, double *in_fp, uint64_t *scratch,
+                          Py_ssize_t *found_k, Py_ssize_t *found_j) noexcept nogil:
+    """TryToInsertRule for candidates ``start, start + 1, ...`` (see
+    :func:`first_insertion`): ``found_k``, ``found_j`` (-1, -1 if none);
+    ``rest_tp``, ``in_fp`` and ``scratch`` are room for ``L1``, ``L1`` and
+    ``W`` values. Returns -1 if the candidates' items are out of range."""
+    cdef Py_ssize_t W = q.W, k, j, j2, i, a, b
+    cdef double tp, fp, known_tp, known_fp, known_in_fp
+    cdef const uint64_t *bits
+    cdef bint built
+    found_k[0] = found_j[0] = -1
+    if W == 0:
+        return 0
+    # positives outside U_j and negatives inside it, from the segments
+    # (sums in the order of numpy's cumsum)
+    rest_tp[L1 - 1] = seg_tp[L1 - 1]
+    for j in range(L1 - 2, -1, -1):
+        rest_tp[j] = rest_tp[j + 1] + seg_tp[j]
+    in_fp[0] = 0.0
+    for j in range(1, L1):
+        in_fp[j] = in_fp[j - 1] + seg_fp[j - 1]
+    for k in range(start, q.K):
+        built = False
+        # the last counts known: past U_j0 (j0 = 0: the candidate's own)
+        known_tp, known_fp, known_in_fp = q.cand_tp[k], q.cand_fp[k], 0.0
+        for j in range(L1):
+            if (min(known_tp, rest_tp[j]) * seg_fp[j]
+                    - max(known_fp - (in_fp[j] - known_in_fp), 0.0) * seg_tp[j]
+                    <= q.skip_below):
+                continue  # not above segment j even at best
+            if not built:  # the AND of the items' bitsets, once per candidate
+                a = q.cand_ends[k - 1] if k else 0
+                b = q.cand_ends[k]
+                # (checked here, for the candidates read: a check of all
+                # of them would cost more than the search on each call)
+                if not 0 <= a < b <= q.n_flat:
+                    return -1
+                for i in range(a, b):
+                    if not 0 <= q.cand_items[i] < q.n_items:
+                        return -1
+                bits = q.item_bits + q.cand_items[a] * W
+                if b - a > 1:
+                    for i in range(W):
+                        scratch[i] = bits[i]
+                    for i in range(a + 1, b):
+                        for j2 in range(W):
+                            scratch[j2] &= q.item_bits[q.cand_items[i] * W + j2]
+                    bits = scratch
+                built = True
+            _counts(bits, unions + j * W, q.pos, q.w, q.unit, W, &tp, &fp)
+            known_tp, known_fp, known_in_fp = tp, fp, in_fp[j]
+            if tp == 0:  # covers no new positive: never above a segment
+                if fp == 0:
+                    break  # nothing left to cover further down the list
+                continue
+            if tp * seg_fp[j] - fp * seg_tp[j] > q.scale:
+                found_k[0], found_j[0] = k, j
+                return 0
+    return 0
+
+
+cdef int _insertion_from(Insertion *q, const uint64_t[:, ::1] item_bits,
+                         const int32_t[::1] cand_items, const int32_t[::1] cand_ends,
+                         const double[::1] cand_tp, const double[::1] cand_fp,
+                         const uint64_t[::1] pos, const double[::1] w, unit, total) except -1:
+    """``q`` reads these candidates (checked against each other)."""
+    _check(item_bits, pos, w)
+    q.K, q.W = cand_ends.shape[0], item_bits.shape[1]
+    q.n_items, q.n_flat = item_bits.shape[0], cand_items.shape[0]
+    if cand_tp.shape[0] != q.K or cand_fp.shape[0] != q.K:
+        raise ValueError("cand_tp and cand_fp need one weight per candidate")
+    q.item_bits = &item_bits[0, 0] if q.n_items and q.W else NULL
+    q.cand_items = &cand_items[0] if q.n_flat else NULL
+    q.cand_ends = &cand_ends[0] if q.K else NULL
+    q.cand_tp = &cand_tp[0] if q.K else NULL
+    q.cand_fp = &cand_fp[0] if q.K else NULL
+    q.pos = &pos[0] if q.W else NULL
+    q.w = &w[0] if w.shape[0] else NULL
+    q.unit = equal_weights(w) if unit is None else unit
+    _insertion_setup(q, float(np.asarray(w).sum()) if total is None else total)
+    return 0
 
 
 def first_insertion(const uint64_t[:, ::1] item_bits, const int32_t[::1] cand_items,
@@ -107,82 +216,60 @@ def first_insertion(const uint64_t[:, ::1] item_bits, const int32_t[::1] cand_it
     ``unit`` (:func:`equal_weights`) and ``total`` (the weights' sum), if
     known, save two passes over the weights per call.
     """
-    _check(item_bits, pos, w)
-    cdef Py_ssize_t K = cand_ends.shape[0], W = item_bits.shape[1]
-    cdef Py_ssize_t n_items = item_bits.shape[0], n_flat = cand_items.shape[0]
-    cdef Py_ssize_t L1 = unions.shape[0], k, j, j2, i, a, b
-    if unions.shape[1] != W or seg_tp.shape[0] != L1 or seg_fp.shape[0] != L1 or L1 < 1:
+    cdef Insertion q
+    _insertion_from(&q, item_bits, cand_items, cand_ends, cand_tp, cand_fp, pos, w,
+                    unit, total)
+    cdef Py_ssize_t L1 = unions.shape[0], k = -1, j = -1
+    if unions.shape[1] != q.W or seg_tp.shape[0] != L1 or seg_fp.shape[0] != L1 or L1 < 1:
         raise ValueError("unions and segments do not match")
-    if cand_tp.shape[0] != K or cand_fp.shape[0] != K:
-        raise ValueError("cand_tp and cand_fp need one weight per candidate")
     if start < 0:
         raise ValueError("start must be non-negative")
-    cdef bint is_unit = equal_weights(w) if unit is None else unit
-    cdef double sum_w = float(np.asarray(w).sum()) if total is None else total
-    cdef double tp, fp, scale = sum_w ** 2 * 1e-12
-    # weights other than one sum with rounding in another order than the
-    # miner's: skip a segment only when its bound fails by more than that
-    cdef double skip_below = scale - (0.0 if is_unit else 1e-9 * sum_w ** 2)
-    cdef Py_ssize_t found_k = -1, found_j = -1
-    if W == 0:
+    if q.W == 0:
         return -1, -1
-    # positives outside U_j and negatives inside it, from the segments
-    rest_tp_arr = np.cumsum(np.asarray(seg_tp)[::-1])[::-1].copy()
-    in_fp_arr = np.concatenate([[0.0], np.cumsum(np.asarray(seg_fp))[:L1 - 1]])
-    cdef double[::1] rest_tp = rest_tp_arr
-    cdef double[::1] in_fp = in_fp_arr
-    scratch_arr = np.empty(W, np.uint64)
+    rest_arr, in_arr, scratch_arr = np.empty(L1), np.empty(L1), np.empty(q.W, np.uint64)
+    cdef double[::1] rest_tp = rest_arr
+    cdef double[::1] in_fp = in_arr
     cdef uint64_t[::1] scratch = scratch_arr
-    cdef const uint64_t *bits
-    cdef bint built, bad = False
-    cdef double known_tp, known_fp, known_in_fp
+    cdef int err
     with nogil:
-        for k in range(start, K):
-            built = False
-            # the last counts known: past U_j0 (j0 = 0: the candidate's own)
-            known_tp, known_fp, known_in_fp = cand_tp[k], cand_fp[k], 0.0
-            for j in range(L1):
-                if (min(known_tp, rest_tp[j]) * seg_fp[j]
-                        - max(known_fp - (in_fp[j] - known_in_fp), 0.0) * seg_tp[j]
-                        <= skip_below):
-                    continue  # not above segment j even at best
-                if not built:  # the AND of the items' bitsets, once per candidate
-                    a = cand_ends[k - 1] if k else 0
-                    b = cand_ends[k]
-                    # (checked here, for the candidates read: a check of all
-                    # of them would cost more than the search on each call)
-                    if not 0 <= a < b <= n_flat:
-                        bad = True
-                        break
-                    for i in range(a, b):
-                        if not 0 <= cand_items[i] < n_items:
-                            bad = True
-                    if bad:
-                        break
-                    bits = &item_bits[cand_items[a], 0]
-                    if b - a > 1:
-                        for i in range(W):
-                            scratch[i] = bits[i]
-                        for i in range(a + 1, b):
-                            for j2 in range(W):
-                                scratch[j2] &= item_bits[cand_items[i], j2]
-                        bits = &scratch[0]
-                    built = True
-                _counts(bits, &unions[j, 0], pos, w, is_unit, W, &tp, &fp)
-                known_tp, known_fp, known_in_fp = tp, fp, in_fp[j]
-                if tp == 0:  # covers no new positive: never above a segment
-                    if fp == 0:
-                        break  # nothing left to cover further down the list
-                    continue
-                if tp * seg_fp[j] - fp * seg_tp[j] > scale:
-                    found_k, found_j = k, j
-                    break
-            if found_k >= 0 or bad:
-                break
-    if bad:
+        err = _first_insertion(&q, start, &unions[0, 0], L1, &seg_tp[0], &seg_fp[0],
+                               &rest_tp[0], &in_fp[0], &scratch[0], &k, &j)
+    if err:
         raise ValueError("cand_ends must rise by at least 1 up to len(cand_items), "
                          "cand_items index item_bits")
-    return found_k, found_j
+    return k, j
+
+
+cdef enum:
+    CONVEX = 0
+    EMPTY = 1
+    COLLINEAR = 2
+    CONCAVE = 3
+
+
+cdef Py_ssize_t _first_concavity(const double *fp, const double *tp, Py_ssize_t L1,
+                                 double end_fp, double end_tp, int *kind) noexcept nogil:
+    """:func:`first_concavity` on ``L1`` points: the point's index, and its
+    ``kind``, or 0 (``kind`` CONVEX)."""
+    cdef Py_ssize_t i
+    cdef double dx1, dy1, dx2, dy2, nx, ny, cross, tol
+    for i in range(L1 - 1):  # the point i + 1, between segments i and i + 1
+        dx1 = fp[i + 1] - fp[i]
+        dy1 = tp[i + 1] - tp[i]
+        nx = fp[i + 2] if i + 2 < L1 else end_fp
+        ny = tp[i + 2] if i + 2 < L1 else end_tp
+        dx2 = nx - fp[i + 1]
+        dy2 = ny - tp[i + 1]
+        cross = dx1 * dy2 - dy1 * dx2
+        tol = 1e-9 * (abs(dx1 * dy2) + abs(dy1 * dx2))
+        if dx1 == 0 and dy1 == 0:
+            kind[0] = EMPTY
+            return i + 1
+        if cross >= -tol:
+            kind[0] = CONCAVE if cross > tol else COLLINEAR
+            return i + 1
+    kind[0] = CONVEX
+    return 0
 
 
 def first_concavity(const double[::1] fp, const double[::1] tp, double end_fp,
@@ -196,20 +283,302 @@ def first_concavity(const double[::1] fp, const double[::1] tp, double end_fp,
     products taken with numpy, in a loop that stops at the first such
     point (ROCCER's repair asks after every insertion)."""
     cdef Py_ssize_t L1 = fp.shape[0], i
-    cdef double dx1, dy1, dx2, dy2, nx, ny, cross, tol
+    cdef int kind = CONVEX
     if tp.shape[0] != L1:
         raise ValueError("fp and tp differ in length")
-    for i in range(L1 - 1):  # the point i + 1, between segments i and i + 1
-        dx1 = fp[i + 1] - fp[i]
-        dy1 = tp[i + 1] - tp[i]
-        nx = fp[i + 2] if i + 2 < L1 else end_fp
-        ny = tp[i + 2] if i + 2 < L1 else end_tp
-        dx2 = nx - fp[i + 1]
-        dy2 = ny - tp[i + 1]
-        cross = dx1 * dy2 - dy1 * dx2
-        tol = 1e-9 * (abs(dx1 * dy2) + abs(dy1 * dx2))
-        if dx1 == 0 and dy1 == 0:
-            return i + 1, "empty"
-        if cross >= -tol:
-            return i + 1, ("concave" if cross > tol else "collinear")
-    return None
+    if L1 < 2:
+        return None
+    i = _first_concavity(&fp[0], &tp[0], L1, end_fp, end_tp, &kind)
+    if kind == CONVEX:
+        return None
+    return i, ("empty" if kind == EMPTY else "concave" if kind == CONCAVE else "collinear")
+
+
+cdef class HullSelection:
+    """Algorithm 1 for one class, in compiled code: the candidates (as
+    :func:`first_insertion` reads them) go in their order into the list
+    ``[R_default]`` by TryToInsertRule, and after each insertion the list is
+    repaired until its curve is strictly convex (Section 3): at a concave
+    point of rule ``r``, that rule is removed if it is the inserted one or
+    comes after it, else it is merged with the next one into a disjunction;
+    a rule that adds nothing is removed, one collinear with the next merged
+    with it (next to the default rule: removed).
+
+    :meth:`run` inserts up to a given number of candidates at a time without
+    the GIL, so the caller can report progress (and cancel) between calls;
+    :meth:`entries` gives the list. The arithmetic is that of
+    :func:`first_insertion`, :func:`first_concavity` and
+    :func:`coverage_counts` on the unions of the list's prefixes, the same
+    as when Python drives them (``tests/roccer_reference.py``).
+
+    The list's entries are rows of a pool of bitsets, in list order by
+    ``slot``; each entry's candidates a chain through ``nxt`` (a merge joins
+    two chains); ``unions[e]`` is ``U_e`` and ``tp[e]``, ``fp[e]`` its
+    weights, for ``e = 0..L``."""
+
+    cdef Insertion q
+    cdef object keep  # the arrays q points into
+    cdef double P, N
+    cdef readonly Py_ssize_t start, L
+    cdef Py_ssize_t cap, n_free
+    cdef uint64_t *pool
+    cdef uint64_t *unions
+    cdef uint64_t *scratch
+    cdef uint64_t *zero
+    cdef int32_t *slot
+    cdef int32_t *free_slots
+    cdef int32_t *head
+    cdef int32_t *tail
+    cdef int32_t *nxt
+    cdef double *tp
+    cdef double *fp
+    cdef double *seg_tp
+    cdef double *seg_fp
+    cdef double *rest_tp
+    cdef double *in_fp
+
+    def __cinit__(self):
+        self.pool = self.unions = self.scratch = self.zero = NULL
+        self.slot = self.free_slots = self.head = self.tail = self.nxt = NULL
+        self.tp = self.fp = self.seg_tp = self.seg_fp = self.rest_tp = self.in_fp = NULL
+        self.cap = 0
+
+    def __init__(self, item_bits, cand_items, cand_ends, cand_tp, cand_fp, pos, w,
+                 double P, double N, unit=None, total=None):
+        """The candidates and the class as for :func:`first_insertion`;
+        ``P``, ``N``: the weights of the class and of the rest."""
+        if self.cap:
+            raise RuntimeError("a HullSelection is initialised once")
+        arrays = (np.ascontiguousarray(item_bits, dtype=np.uint64),
+                  np.ascontiguousarray(cand_items, dtype=np.int32),
+                  np.ascontiguousarray(cand_ends, dtype=np.int32),
+                  np.ascontiguousarray(cand_tp, dtype=float),
+                  np.ascontiguousarray(cand_fp, dtype=float),
+                  np.ascontiguousarray(pos, dtype=np.uint64),
+                  np.ascontiguousarray(w, dtype=float))
+        self.keep = arrays
+        _insertion_from(&self.q, arrays[0], arrays[1], arrays[2], arrays[3], arrays[4],
+                        arrays[5], arrays[6], unit, total)
+        self.P, self.N = P, N
+        self.start, self.L = 0, 0
+        W = self.q.W
+        self.scratch = <uint64_t *>calloc(max(W, 1), sizeof(uint64_t))
+        self.zero = <uint64_t *>calloc(max(W, 1), sizeof(uint64_t))
+        self.nxt = <int32_t *>malloc(max(self.q.K, 1) * sizeof(int32_t))
+        if self.scratch == NULL or self.zero == NULL or self.nxt == NULL:
+            raise MemoryError()
+        if self._grow(16):
+            raise MemoryError()
+        self.tp[0] = self.fp[0] = 0.0
+
+    def __dealloc__(self):
+        free(self.pool)
+        free(self.unions)
+        free(self.scratch)
+        free(self.zero)
+        free(self.slot)
+        free(self.free_slots)
+        free(self.head)
+        free(self.tail)
+        free(self.nxt)
+        free(self.tp)
+        free(self.fp)
+        free(self.seg_tp)
+        free(self.seg_fp)
+        free(self.rest_tp)
+        free(self.in_fp)
+
+    cdef int _grow(self, Py_ssize_t cap) noexcept nogil:
+        """Room for ``cap`` entries (and ``cap + 1`` points); -1 if out of
+        memory. The pool's free slots are the new ones."""
+        cdef Py_ssize_t W = max(self.q.W, 1), c
+        cdef void *p
+        p = realloc(self.pool, cap * W * sizeof(uint64_t))
+        if p == NULL:
+            return -1
+        self.pool = <uint64_t *>p
+        p = realloc(self.unions, (cap + 1) * W * sizeof(uint64_t))
+        if p == NULL:
+            return -1
+        self.unions = <uint64_t *>p
+        if self.cap == 0:
+            memset(self.unions, 0, W * sizeof(uint64_t))  # U_0: empty
+        p = realloc(self.slot, cap * sizeof(int32_t))
+        if p == NULL:
+            return -1
+        self.slot = <int32_t *>p
+        p = realloc(self.free_slots, cap * sizeof(int32_t))
+        if p == NULL:
+            return -1
+        self.free_slots = <int32_t *>p
+        p = realloc(self.head, cap * sizeof(int32_t))
+        if p == NULL:
+            return -1
+        self.head = <int32_t *>p
+        p = realloc(self.tail, cap * sizeof(int32_t))
+        if p == NULL:
+            return -1
+        self.tail = <int32_t *>p
+        p = realloc(self.tp, (cap + 1) * sizeof(double))
+        if p == NULL:
+            return -1
+        self.tp = <double *>p
+        p = realloc(self.fp, (cap + 1) * sizeof(double))
+        if p == NULL:
+            return -1
+        self.fp = <double *>p
+        p = realloc(self.seg_tp, (cap + 1) * sizeof(double))
+        if p == NULL:
+            return -1
+        self.seg_tp = <double *>p
+        p = realloc(self.seg_fp, (cap + 1) * sizeof(double))
+        if p == NULL:
+            return -1
+        self.seg_fp = <double *>p
+        p = realloc(self.rest_tp, (cap + 1) * sizeof(double))
+        if p == NULL:
+            return -1
+        self.rest_tp = <double *>p
+        p = realloc(self.in_fp, (cap + 1) * sizeof(double))
+        if p == NULL:
+            return -1
+        self.in_fp = <double *>p
+        for c in range(cap - 1, self.cap - 1, -1):  # the new slots are free
+            self.free_slots[self.n_free] = <int32_t>c
+            self.n_free += 1
+        self.cap = cap
+        return 0
+
+    cdef void _points(self, Py_ssize_t start) noexcept nogil:
+        """``unions``, ``tp``, ``fp`` of the entries from ``start`` on (the
+        ones before are unchanged)."""
+        cdef Py_ssize_t W = self.q.W, e, i
+        cdef uint64_t *u
+        cdef const uint64_t *b
+        for e in range(start, self.L):
+            u = self.unions + (e + 1) * W
+            b = self.pool + self.slot[e] * W
+            for i in range(W):
+                u[i] = self.unions[e * W + i] | b[i]
+        for e in range(start, self.L):
+            _counts(self.unions + (e + 1) * W, self.zero, self.q.pos, self.q.w, self.q.unit,
+                    W, &self.tp[e + 1], &self.fp[e + 1])
+
+    cdef void _remove(self, Py_ssize_t r) noexcept nogil:
+        """Entry ``r`` leaves the list (its slot is free again)."""
+        self.free_slots[self.n_free] = self.slot[r]
+        self.n_free += 1
+        memmove(self.slot + r, self.slot + r + 1, (self.L - r - 1) * sizeof(int32_t))
+        self.L -= 1
+
+    cdef void _repair(self, Py_ssize_t inserted) noexcept nogil:
+        """After inserting entry ``inserted``: until the curve is strictly
+        convex (the removals and merges of the class docstring)."""
+        cdef Py_ssize_t W = self.q.W, r, i, start = inserted
+        cdef int kind
+        cdef bint last
+        cdef uint64_t *a
+        cdef const uint64_t *b
+        while True:
+            self._points(start)
+            r = _first_concavity(self.fp, self.tp, self.L + 1, self.N, self.P, &kind) - 1
+            if kind == CONVEX:
+                return
+            start = r  # entries before r are not touched below
+            last = r == self.L - 1
+            if kind == EMPTY or (kind == COLLINEAR and last) or (
+                    kind == CONCAVE and (inserted < 0 or r >= inserted)):
+                self._remove(r)
+                if inserted >= 0 and r == inserted:
+                    inserted = -1
+                elif inserted >= 0 and r < inserted:
+                    inserted -= 1
+            else:  # rules r and r + 1 become their disjunction
+                a = self.pool + self.slot[r] * W
+                b = self.pool + self.slot[r + 1] * W
+                for i in range(W):
+                    a[i] |= b[i]
+                self.nxt[self.tail[self.slot[r]]] = self.head[self.slot[r + 1]]
+                self.tail[self.slot[r]] = self.tail[self.slot[r + 1]]
+                self._remove(r + 1)
+                if inserted >= 0 and inserted > r:
+                    inserted -= 1
+
+    cdef int _insert_next(self) noexcept nogil:
+        """TryToInsertRule for the candidates from ``start`` on, then the
+        repair: 1 if one was inserted, 0 if none is left, -1 on an item out
+        of range, -2 out of memory."""
+        cdef Py_ssize_t W = self.q.W, L = self.L, j, k, i, a, b, s, it
+        cdef uint64_t *row
+        if self.start >= self.q.K or W == 0:
+            self.start = self.q.K
+            return 0
+        for j in range(L):  # rise and run of each segment, the last to (N, P)
+            self.seg_tp[j] = self.tp[j + 1] - self.tp[j]
+            self.seg_fp[j] = self.fp[j + 1] - self.fp[j]
+        self.seg_tp[L] = self.P - self.tp[L]
+        self.seg_fp[L] = self.N - self.fp[L]
+        if _first_insertion(&self.q, self.start, self.unions, L + 1, self.seg_tp,
+                            self.seg_fp, self.rest_tp, self.in_fp, self.scratch, &k, &j):
+            return -1
+        if k < 0:
+            self.start = self.q.K
+            return 0
+        if L + 1 >= self.cap and self._grow(2 * self.cap):
+            return -2
+        self.n_free -= 1
+        s = self.free_slots[self.n_free]
+        row = self.pool + s * W
+        a = self.q.cand_ends[k - 1] if k else 0
+        b = self.q.cand_ends[k]
+        for i in range(W):  # its coverage: the AND of its items
+            row[i] = self.q.item_bits[self.q.cand_items[a] * W + i]
+        for it in range(a + 1, b):
+            for i in range(W):
+                row[i] &= self.q.item_bits[self.q.cand_items[it] * W + i]
+        self.head[s] = self.tail[s] = <int32_t>k
+        self.nxt[k] = -1
+        memmove(self.slot + j + 1, self.slot + j, (L - j) * sizeof(int32_t))
+        self.slot[j] = <int32_t>s
+        self.L += 1
+        self._repair(j)
+        self.start = k + 1
+        return 1
+
+    def run(self, Py_ssize_t max_insertions):
+        """Insert up to ``max_insertions`` candidates (each with its
+        repair); ``True`` while candidates are left to try."""
+        cdef Py_ssize_t n = 0
+        cdef int got = 1
+        with nogil:
+            while n < max_insertions:
+                got = self._insert_next()
+                if got <= 0:
+                    break
+                n += 1
+        if got == -1:
+            raise ValueError("cand_ends must rise by at least 1 up to len(cand_items), "
+                             "cand_items index item_bits")
+        if got == -2:
+            raise MemoryError()
+        return self.start < self.q.K
+
+    def entries(self):
+        """The list without the default rule: per entry ``(candidates,
+        coverage bitset)``, the candidates in the order they joined it."""
+        cdef Py_ssize_t e, W = self.q.W
+        cdef int32_t k
+        cdef uint64_t[::1] view
+        out = []
+        for e in range(self.L):
+            members = []
+            k = self.head[self.slot[e]]
+            while k >= 0:
+                members.append(int(k))
+                k = self.nxt[k]
+            bits = np.empty(W, np.uint64)
+            if W:
+                view = bits
+                memcpy(&view[0], self.pool + self.slot[e] * W, W * sizeof(uint64_t))
+            out.append((members, bits))
+        return out
