@@ -24,8 +24,8 @@ covering's searches on every row (``search_rows=None``), not on a sample;
 ``sls-scalar``, ``sls-avx2``: SLS with its kernel's scalar loops or AVX2
 code, what a CPU without AVX-512 runs, the same model; ``sls-searchN``:
 SLS with ``search_rows=N``, combinable, e.g. ``sls-search20000-scalar``;
-``roccer-2jobs``: ROCCER's classes in two threads, ``n_jobs=2``, the same
-model). Each fit runs in a fresh process (fork), which reports its fit
+``roccer-2jobs``, ``scoring-2jobs``: ROCCER's classes, Rule Scoring's
+base's classes in two threads, ``n_jobs=2``, the same model). Each fit runs in a fresh process (fork), which reports its fit
 seconds, the rules its predictions read (``model.size``), the held-out AUC,
 its peak resident memory during the fit (``VmHWM``, reset after the data
 are built) and the resident memory just before the fit;
@@ -96,6 +96,7 @@ def make_learner(name):
             "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
             "roccer": R.ROCCERLearner, "roccer-2jobs": lambda: R.ROCCERLearner(n_jobs=2),
             "scoring": R.RuleScoringLearner,
+            "scoring-2jobs": lambda: R.RuleScoringLearner(n_jobs=2),
             "rf": lambda: RandomForestLearner(random_state=0)}[name]()
 
 

@@ -12,7 +12,8 @@ n_classes=classes, n_clusters_per_class=1, random_state=0)`` (at most
 seed 0). Each fit runs in a fresh process, one job, with a time limit; a
 fit that does not finish shows as ``> limit``. ``sls-2threads`` (not in the
 default list) is SLS with ``n_jobs=2``: the same model in two threads
-(``roccer-2threads`` ROCCER's classes likewise);
+(``roccer-2threads``, ``scoring-2threads`` ROCCER's and Rule Scoring's
+classes likewise);
 ``sls-scalar`` is SLS with its kernel's scalar loops (what a CPU without
 AVX-512 runs; the same model); ``sls-all`` is SLS with every class's
 searches on every example (``rest_ratio=None``, the default before the
@@ -75,6 +76,7 @@ def make_learner(name):
             "sls-2threads": lambda: R.SLSEnsembleLearner(n_jobs=2),
             # not a default: ROCCER's classes in two threads (the same model)
             "roccer-2threads": lambda: R.ROCCERLearner(n_jobs=2),
+            "scoring-2threads": lambda: R.RuleScoringLearner(n_jobs=2),
             "sls-scalar": R.SLSEnsembleLearner,
             # not a default: the paper's Q(r) ∝ rho^e(r) on any number of rows
             "sls-paper-rho": lambda: R.SLSEnsembleLearner(rho_rows=None),

@@ -265,7 +265,8 @@ BAD_PARAMETERS = {
                    lambda_=-1, search_rows=0, n_jobs=0, random_state=0.5),
     "scoring": dict(base="cn2", strategy="max", min_confidence=-0.1, ordered="no",
                     random_state=-1, m=-1, beam_width=0, min_covered_examples=-1,
-                    max_rule_length=0, min_new_coverage=-0.1, max_rules=0, search_rows=0),
+                    max_rule_length=0, min_new_coverage=-0.1, max_rules=0, search_rows=0,
+                    n_jobs=0),
 }
 LEARNER_CLASSES = {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
                    "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,

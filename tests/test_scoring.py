@@ -278,3 +278,19 @@ def test_m_is_the_default_searchs_m_estimate(heart):
         a, b = learner(heart), RuleScoringLearner(base=base)(heart)
         assert str(a) == str(b)
     assert str(RuleScoringLearner(m=2.0)(heart)) != str(RuleScoringLearner()(heart))
+
+
+def test_n_jobs_runs_the_default_bases_classes_in_threads(heart):
+    """``n_jobs`` goes to the default base (its classes' searches in
+    threads): the same model on two classes and on three; a base of one's
+    own keeps its own threads."""
+    from Orange.classification import CN2UnorderedLearner
+
+    from orangecontrib.rules import RuleScoringLearner
+    for data in (heart, Table("iris")):
+        one, two = RuleScoringLearner()(data), RuleScoringLearner(n_jobs=2)(data)
+        assert str(one) == str(two)
+        np.testing.assert_array_equal(one(data, one.Probs), two(data, two.Probs))
+    assert RuleScoringLearner(n_jobs=-1)._base.n_jobs == -1
+    with pytest.raises(ValueError, match="give it to your base learner"):
+        RuleScoringLearner(base=CN2UnorderedLearner(), n_jobs=2)

@@ -25,6 +25,17 @@ class TestOWRuleScoring(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
                                     self.widget.min_covered_spin),
         ]
 
+    def test_all_cores_reaches_the_default_bases_threads(self):
+        import os
+        w = self.widget
+        self.assertTrue(w.cores_check.isChecked())
+        learner = self.get_output(w.Outputs.learner)
+        self.assertEqual(learner.n_jobs, os.cpu_count() or 1)
+        self.assertEqual(learner._base.n_jobs, os.cpu_count() or 1)
+        w.cores_check.setChecked(False)
+        self.click_apply()
+        self.assertEqual(self.get_output(w.Outputs.learner)._base.n_jobs, 1)
+
     def test_model_goes_to_rule_viewer(self):
         data = Table("titanic")
         self.send_signal(self.widget.Inputs.data, data)

@@ -12,7 +12,8 @@ from .base import RuleLearner
 from .cn2 import ProgressFinder, rule_from_orange
 from .evc import DEFAULT_MIN_NEW_COVERAGE, DEFAULT_SEARCH_ROWS, EVCRuleLearner
 from .features import shared_encoding
-from .params import check_bool, check_instance, check_int, check_number, check_random_state
+from .params import (check_bool, check_instance, check_int, check_n_jobs, check_number,
+                     check_random_state)
 from .rules import budget_coverage, budget_prefixes, first_cover_shares, rule_class_weights
 from .ruleset import RuleSetModel, check_strategy
 
@@ -65,6 +66,10 @@ class RuleScoringLearner(RuleLearner):
         you give keeps its own.
     max_rules : int, optional
         At most this many rules over all classes.
+    n_jobs : int, optional
+        The default base's classes in this many threads (``-1``: all
+        cores; see :class:`EVCRuleLearner`); the model does not depend on
+        it. A base you give keeps its own.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
     """
@@ -76,7 +81,7 @@ class RuleScoringLearner(RuleLearner):
                  ordered=None, random_state=0, m=10.0, beam_width=10,
                  min_covered_examples=1, max_rule_length=5,
                  min_new_coverage=None, max_rules=None, search_rows=DEFAULT_SEARCH_ROWS,
-                 preprocessors=None):
+                 n_jobs=None, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         self.m = check_number("m", m, 0)
         self.beam_width = check_int("beam_width", beam_width, 1)
@@ -93,6 +98,7 @@ class RuleScoringLearner(RuleLearner):
                                              none=True)
         self.max_rules = check_int("max_rules", max_rules, 1, none=True)
         self.search_rows = check_int("search_rows", search_rows, 1, none=True)
+        self.n_jobs = check_n_jobs(n_jobs)
         self._own_base = base is None
         if base is None:  # the compiled beam search with the settings above
             base = EVCRuleLearner(
@@ -101,9 +107,13 @@ class RuleScoringLearner(RuleLearner):
                 min_covered_examples=self.min_covered_examples,
                 min_new_coverage=(DEFAULT_MIN_NEW_COVERAGE if min_new_coverage is None
                                   else self.min_new_coverage),
-                search_rows=self.search_rows, random_state=self.random_state)
+                search_rows=self.search_rows, n_jobs=self.n_jobs,
+                random_state=self.random_state)
         elif min_new_coverage is not None:
             raise ValueError("min_new_coverage sets the default base's covering; "
+                             "give it to your base learner instead")
+        elif n_jobs is not None:
+            raise ValueError("n_jobs sets the default base's threads; "
                              "give it to your base learner instead")
         self._base = base
 

@@ -1,4 +1,6 @@
 """Rule Scoring widget: unordered rules resolved with Fawcett's strategies."""
+import os
+
 from AnyQt.QtCore import Qt
 
 from Orange.widgets import gui
@@ -28,6 +30,7 @@ class OWRuleScoring(NewCoverageSetting, OWRulesLearnerBase):
     beam_width = Setting(10)
     min_covered_examples = Setting(1)
     max_rule_length = Setting(5)
+    all_cores = Setting(True)
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Scoring")
@@ -65,6 +68,11 @@ class OWRuleScoring(NewCoverageSetting, OWRulesLearnerBase):
             tooltip="At most this many conditions per rule.",
             callback=self.settings_changed)
         self.add_new_coverage_spin(box)
+        self.cores_check = gui.checkBox(
+            box, self, "all_cores", "Use all cores",
+            tooltip="Search the rules of the classes in parallel threads; the "
+                    "rules are the same either way.",
+            callback=self.settings_changed)
 
     def create_learner(self):
         return self.LEARNER(
@@ -75,6 +83,7 @@ class OWRuleScoring(NewCoverageSetting, OWRulesLearnerBase):
             min_covered_examples=self.min_covered_examples,
             max_rule_length=self.max_rule_length, **self.new_coverage_args(),
             **self.size_args(),
+            n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):
