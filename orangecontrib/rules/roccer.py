@@ -41,8 +41,8 @@ class Candidates:
     candidate ``k`` covers the AND of ``item_bits[i]`` over its items
     ``items[ends[k - 1]:ends[k]]``. Only the items' bitsets are held, so
     any number of candidates fits in memory at any number of rows; a
-    candidate's coverage is built when it is tried (``core.first_insertion``)
-    or selected (:meth:`bits`)."""
+    candidate's coverage is built when it is tried or selected
+    (``core.HullSelection``), or by :meth:`bits`."""
 
     item_bits: np.ndarray   # uint64 (n_items, words)
     items: np.ndarray       # int32, the candidates' items concatenated
@@ -570,8 +570,8 @@ class ROCCERLearner(RuleLearner):
         # the classes' mining and selection are independent: they run in
         # n_jobs threads (the mining and the insertion tests release the GIL)
         report = self.task_progress(0.02, 0.95, len(classes), "Selecting rules: {} so far")
-        PN = [(float(dist[c]), float(w.sum() - dist[c])) for c in classes]
-        confs = [self.confidence_threshold(P / (P + N)) for P, N in PN]
+        class_weights = [(float(dist[c]), float(w.sum() - dist[c])) for c in classes]
+        confs = [self.confidence_threshold(P / (P + N)) for P, N in class_weights]
         jobs = (delayed(self._class_hull)(
                     items.bits, items.group, s_y == c, s_w, float(s_dist[c]),
                     float(s_w.sum() - s_dist[c]), min_sup, conf, report, i)
@@ -580,7 +580,7 @@ class ROCCERLearner(RuleLearner):
         kept = 0  # rules on the lists so far, for the progress text
         for i, (c, (P, N), conf, (selected, members, n_cand, length, complete, mining_s,
                                   selection_s)) in enumerate(
-                zip(classes, PN, confs, parallel_map(jobs, self.n_jobs))):
+                zip(classes, class_weights, confs, parallel_map(jobs, self.n_jobs))):
             conditions = {k: tuple(cond for it in its for cond in items.conditions[it])
                           for k, its in members.items()}  # of the selected only
             pos = pack_bits((y == c).astype(np.uint8))
