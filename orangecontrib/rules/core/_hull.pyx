@@ -294,6 +294,16 @@ def first_concavity(const double[::1] fp, const double[::1] tp, double end_fp,
     return i, ("empty" if kind == EMPTY else "concave" if kind == CONCAVE else "collinear")
 
 
+cdef int _resize(void **p, size_t size) noexcept nogil:
+    """``p[0]`` reallocated to ``size`` bytes; -1 (``p[0]`` as it was) if out
+    of memory."""
+    cdef void *q = realloc(p[0], size)
+    if q == NULL:
+        return -1
+    p[0] = q
+    return 0
+
+
 cdef class HullSelection:
     """Algorithm 1 for one class, in compiled code: the candidates (as
     :func:`first_insertion` reads them) go in their order into the list
@@ -392,57 +402,22 @@ cdef class HullSelection:
         """Room for ``cap`` entries (and ``cap + 1`` points); -1 if out of
         memory. The pool's free slots are the new ones."""
         cdef Py_ssize_t W = max(self.q.W, 1), c
-        cdef void *p
-        p = realloc(self.pool, cap * W * sizeof(uint64_t))
-        if p == NULL:
+        cdef size_t n = cap, n1 = cap + 1
+        if (_resize(<void **>&self.pool, n * W * sizeof(uint64_t))
+                or _resize(<void **>&self.unions, n1 * W * sizeof(uint64_t))
+                or _resize(<void **>&self.slot, n * sizeof(int32_t))
+                or _resize(<void **>&self.free_slots, n * sizeof(int32_t))
+                or _resize(<void **>&self.head, n * sizeof(int32_t))
+                or _resize(<void **>&self.tail, n * sizeof(int32_t))
+                or _resize(<void **>&self.tp, n1 * sizeof(double))
+                or _resize(<void **>&self.fp, n1 * sizeof(double))
+                or _resize(<void **>&self.seg_tp, n1 * sizeof(double))
+                or _resize(<void **>&self.seg_fp, n1 * sizeof(double))
+                or _resize(<void **>&self.rest_tp, n1 * sizeof(double))
+                or _resize(<void **>&self.in_fp, n1 * sizeof(double))):
             return -1
-        self.pool = <uint64_t *>p
-        p = realloc(self.unions, (cap + 1) * W * sizeof(uint64_t))
-        if p == NULL:
-            return -1
-        self.unions = <uint64_t *>p
         if self.cap == 0:
             memset(self.unions, 0, W * sizeof(uint64_t))  # U_0: empty
-        p = realloc(self.slot, cap * sizeof(int32_t))
-        if p == NULL:
-            return -1
-        self.slot = <int32_t *>p
-        p = realloc(self.free_slots, cap * sizeof(int32_t))
-        if p == NULL:
-            return -1
-        self.free_slots = <int32_t *>p
-        p = realloc(self.head, cap * sizeof(int32_t))
-        if p == NULL:
-            return -1
-        self.head = <int32_t *>p
-        p = realloc(self.tail, cap * sizeof(int32_t))
-        if p == NULL:
-            return -1
-        self.tail = <int32_t *>p
-        p = realloc(self.tp, (cap + 1) * sizeof(double))
-        if p == NULL:
-            return -1
-        self.tp = <double *>p
-        p = realloc(self.fp, (cap + 1) * sizeof(double))
-        if p == NULL:
-            return -1
-        self.fp = <double *>p
-        p = realloc(self.seg_tp, (cap + 1) * sizeof(double))
-        if p == NULL:
-            return -1
-        self.seg_tp = <double *>p
-        p = realloc(self.seg_fp, (cap + 1) * sizeof(double))
-        if p == NULL:
-            return -1
-        self.seg_fp = <double *>p
-        p = realloc(self.rest_tp, (cap + 1) * sizeof(double))
-        if p == NULL:
-            return -1
-        self.rest_tp = <double *>p
-        p = realloc(self.in_fp, (cap + 1) * sizeof(double))
-        if p == NULL:
-            return -1
-        self.in_fp = <double *>p
         for c in range(cap - 1, self.cap - 1, -1):  # the new slots are free
             self.free_slots[self.n_free] = <int32_t>c
             self.n_free += 1
