@@ -702,3 +702,21 @@ def test_classes_in_threads_give_the_same_model(name, search_rows):
             np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="n_jobs"):
         ROCCERLearner(n_jobs=0)
+
+
+def test_selection_refuses_items_out_of_range_and_takes_no_candidates():
+    """A candidate whose item is not a row of the items' bitsets is a clear
+    ValueError from the insertion test and from the compiled selection (not
+    a read past the array); no candidates select an empty list."""
+    bits = np.array([rule(range(5), (0,)), rule(range(3), (1, 2))])
+    bad = Candidates(bits, np.array([0, 7], dtype=np.int32), np.array([1, 2], dtype=np.int32),
+                     np.array([5.0, 3.0]), np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="cand_items index item_bits"):
+        select_rules(bad, POS, W8)
+    unions = np.zeros((1, bits.shape[1]), np.uint64)
+    with pytest.raises(ValueError, match="cand_items index item_bits"):
+        core.first_insertion(bad.item_bits, bad.items, bad.ends, bad.tp, bad.fp, 1, unions,
+                             np.array([float(P)]), np.array([float(N)]), POS, W8)
+    none = Candidates(bits, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0),
+                      np.zeros(0))
+    assert select_rules(none, POS, W8) == []
