@@ -1,7 +1,8 @@
 """A cancelled fit stops soon: the learners whose work runs in parallel
-tasks (SLIPPER's folds and final booster, SLS's searches, ROCCER's classes) ask the caller's
-callback from inside those tasks (``RuleLearner.stop_check``), not only when
-a task ends; a callback that never cancels changes nothing."""
+tasks (SLIPPER's folds and final booster, SLS's searches, ROCCER's classes)
+ask the caller's callback from inside those tasks (``RuleLearner.stop_check``
+or ``task_progress``), not only when a task ends; a callback that never
+cancels changes nothing."""
 import threading
 
 import numpy as np
