@@ -23,7 +23,8 @@ the penalty scale was chosen on a held-out third; ``lrr-ovr`` is LR with rules a
 ``sls-min1`` with no floor under the sample of the rest (``rest_min=1``);
 ``sls-steps2500`` and ``sls-o10`` are SLS with half the steps per search
 (``max_steps=2500``) and half the rule sets per size (``n_rule_sets=10``),
-ways to halve the searching on many classes that were measured and not kept;
+ways to halve the searching on many classes that were measured and not kept
+(``sls-stepsN``, any ``N``: ``max_steps=N``);
 ``roccer-hulls`` is ROCCER with each class's hull odds normalised
 (``multi_class="hulls"``), the default before the logistic combination; ``rf``
 is Orange's random forest of 200 trees (the ceiling).
@@ -74,6 +75,8 @@ def make_learner(name):
     from Orange.classification import RandomForestLearner
 
     import orangecontrib.rules as R
+    if name.startswith("sls-steps"):  # sls-stepsN: max_steps=N
+        return R.SLSEnsembleLearner(max_steps=int(name[len("sls-steps"):]))
     return {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
             "lrr": R.RuleLogisticRegressionLearner,
             "lrr-eq22": lambda: R.RuleLogisticRegressionLearner(penalty_scales=(1.0,)),

@@ -17,7 +17,7 @@ classes likewise);
 ``sls-scalar`` is SLS with its kernel's scalar loops (what a CPU without
 AVX-512 runs; the same model); ``sls-all`` is SLS with every class's
 searches on every example (``rest_ratio=None``, the default before the
-sample of the rest). ``--paths scalar,avx2,avx512bw,avx512`` runs
+sample of the rest); ``sls-stepsN`` is SLS with ``max_steps=N``. ``--paths scalar,avx2,avx512bw,avx512`` runs
 every learner on each of the kernels' code paths (``ORANGE_RULES_SIMD``),
 as ``learner@path``: what users' CPUs run.
 """
@@ -68,6 +68,8 @@ def make_learner(name):
     from Orange.classification import RandomForestLearner
 
     import orangecontrib.rules as R
+    if name.startswith("sls-steps"):  # not a default: sls-stepsN is max_steps=N
+        return R.SLSEnsembleLearner(max_steps=int(name[len("sls-steps"):]))
     return {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
             "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
             "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner,
