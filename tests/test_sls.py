@@ -1163,3 +1163,65 @@ def test_rule_set_regions_are_each_rule_sets_nearest_misses(n_rows, n_rules, dat
     assert regions.shape == (len(cols), n_rows)
     for r, idx in enumerate(cols):
         np.testing.assert_array_equal(regions[r], nearest_misses(V, idx))
+
+
+def _canonical_rule_set_reference(rules, ordinal, n_bins, cuts):
+    """Each rule's literals read attribute by attribute, the distinct rules sorted."""
+    out = set()
+    for rule in np.asarray(rules).tolist():
+        conditions = []
+        for a, (lo, hi) in enumerate(rule):
+            if not ordinal[a]:
+                if lo >= 0:
+                    conditions.append((a, "==", float(lo)))
+            else:
+                if lo > 0:
+                    conditions.append((a, ">=", float(cuts[a][lo - 1])))
+                if hi < n_bins[a] - 1:
+                    conditions.append((a, "<", float(cuts[a][hi])))
+        out.add(tuple(conditions))
+    return tuple(sorted(out))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_canonical_rule_set_reads_every_literal_of_the_search(data):
+    """:func:`features.canonical_rule_set` against a literal-by-literal
+    reading of the search's ``(lo, hi)`` array: nominal values, lower and
+    upper bounds at the cut points, untested attributes left out, repeated
+    rules once (the next test: rules the kernel's searches return)."""
+    from orangecontrib.rules.features import canonical_rule_set
+    n_attrs = data.draw(st.integers(1, 6))
+    ordinal = data.draw(st.lists(st.booleans(), min_size=n_attrs, max_size=n_attrs))
+    n_bins = data.draw(st.lists(st.integers(1, 5), min_size=n_attrs, max_size=n_attrs))
+    cuts = [np.sort(np.random.default_rng(a).normal(size=max(nb - 1, 0))) if o else None
+            for a, (o, nb) in enumerate(zip(ordinal, n_bins))]
+    k = data.draw(st.integers(1, 4))
+    rules = np.zeros((k, n_attrs, 2), dtype=np.int32)
+    for t in range(k):
+        for a in range(n_attrs):
+            if ordinal[a]:
+                lo = data.draw(st.integers(0, n_bins[a] - 1))
+                rules[t, a] = lo, data.draw(st.integers(lo, n_bins[a] - 1))
+            else:
+                v = data.draw(st.integers(-1, n_bins[a] - 1))
+                rules[t, a] = v, v
+    if data.draw(st.booleans()):  # a repeated rule
+        rules = np.concatenate([rules, rules[:1]])
+    assert (canonical_rule_set(rules, ordinal, n_bins, cuts)
+            == _canonical_rule_set_reference(rules, ordinal, n_bins, cuts))
+
+
+def test_canonical_rule_set_of_searched_rule_sets():
+    from orangecontrib.rules.features import canonical_rule_set
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 4, size=(120, 5)).astype(np.int32)
+    codes[rng.random(codes.shape) < 0.1] = -1
+    n_bins, ordinal = np.full(5, 4, dtype=np.int32), np.array([1, 1, 0, 1, 0], dtype=np.int8)
+    cuts = [np.array([-1.0, 0.0, 1.5]) if o else None for o in ordinal]
+    sd = core.SLSData(codes, n_bins, ordinal, np.ones(120))
+    pos = core.pack_bits((codes[:, 0] >= 2).astype(np.uint8))
+    for k in (1, 3, 6):
+        rules = core.sls_search(sd, pos, k, 300, 0.2, 0.01, k)[0]
+        assert (canonical_rule_set(rules, ordinal.astype(bool), n_bins, cuts)
+                == _canonical_rule_set_reference(rules, ordinal.astype(bool), n_bins, cuts))
