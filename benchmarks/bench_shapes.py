@@ -17,9 +17,10 @@ classes likewise);
 ``sls-scalar`` is SLS with its kernel's scalar loops (what a CPU without
 AVX-512 runs; the same model); ``sls-all`` is SLS with every class's
 searches on every example (``rest_ratio=None``, the default before the
-sample of the rest); ``sls-stepsN`` is SLS with ``max_steps=N``. ``--paths scalar,avx2,avx512bw,avx512`` runs
-every learner on each of the kernels' code paths (``ORANGE_RULES_SIMD``),
-as ``learner@path``: what users' CPUs run.
+sample of the rest); ``sls-stepsN`` is SLS with ``max_steps=N``.
+``--paths scalar,avx2,avx512bw,avx512`` runs every learner on each of the
+kernels' code paths (``ORANGE_RULES_SIMD``), as ``learner@path``: what
+users' CPUs run.
 """
 from __future__ import annotations
 
