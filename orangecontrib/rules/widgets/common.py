@@ -1,7 +1,9 @@
 """Parts the learner widgets share: the Fawcett strategy labels (Rule
 Scoring, EVC Rules), the covering's stop (EVC Rules, Logistic Regression
-with Rules, Rule Scoring) and the EVC rule-search settings (EVC Rules,
-Logistic Regression with Rules). Not a widget module."""
+with Rules, Rule Scoring), the "Use all cores" setting (every learner
+widget but SLS's, which sets its searches' threads by number) and the EVC
+rule-search settings (EVC Rules, Logistic Regression with Rules). Not a
+widget module."""
 import os
 
 from AnyQt.QtCore import Qt
@@ -51,11 +53,25 @@ class NewCoverageSetting:
         return ("Least new coverage", f"{self.min_new_coverage:g}%")
 
 
+class AllCoresSetting:
+    """The learner's threads: all the processor's cores (the default) or
+    one; the model is the same either way."""
+
+    all_cores = Setting(True)
+
+    def add_cores_check(self, box, tooltip, label="Use all cores"):
+        self.cores_check = gui.checkBox(box, self, "all_cores", label, tooltip=tooltip,
+                                        callback=self.settings_changed)
+
+    def cores_args(self) -> dict:
+        return dict(n_jobs=(os.cpu_count() or 1) if self.all_cores else 1)
+
+
 QUALITIES = ("evc", "m")
 QUALITY_LABELS = ("EVC-corrected relative frequency", "m-estimate")
 
 
-class EVCSearchSettings(NewCoverageSetting):
+class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
     """Rule-search settings shared by the EVC Rules and the Logistic
     Regression with Rules widgets."""
 
@@ -69,7 +85,6 @@ class EVCSearchSettings(NewCoverageSetting):
     random_state = Setting(0)
     max_thresholds = Setting(DEFAULT_MAX_THRESHOLDS)
     exact_thresholds = Setting(False)
-    all_cores = Setting(True)
 
     def add_search_box(self):
         box = gui.vBox(self.controlArea, "Rule quality")
@@ -141,12 +156,11 @@ class EVCSearchSettings(NewCoverageSetting):
                                   tooltip="Seeds the class permutations; the "
                                           "same seed gives the same rules.",
                                   callback=self.settings_changed)
-        self.cores_check = gui.checkBox(
-            row, self, "all_cores", "all cores",
+        self.add_cores_check(
+            row, label="all cores",
             tooltip="Use all processor cores: the permutation searches and the "
                     "classes run in parallel threads; the rules are the same "
-                    "either way.",
-            callback=self.settings_changed)
+                    "either way.")
         self._quality_changed(notify=False)
         self._exact_changed(notify=False)
 
@@ -168,8 +182,8 @@ class EVCSearchSettings(NewCoverageSetting):
                     min_covered_examples=self.min_covered_examples,
                     alpha=self.alpha, n_permutations=self.n_permutations,
                     max_thresholds=None if self.exact_thresholds else self.max_thresholds,
-                    n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
-                    random_state=self.random_state, **self.new_coverage_args())
+                    random_state=self.random_state, **self.new_coverage_args(),
+                    **self.cores_args())
 
     def search_parameters(self):
         quality = QUALITY_LABELS[self.quality_index]

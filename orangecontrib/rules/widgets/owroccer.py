@@ -1,15 +1,14 @@
 """ROCCER widget: rules selected from association-rule candidates by ROC
 convex-hull analysis (Prati & Flach 2005)."""
-import os
-
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
 from orangecontrib.rules.roccer import ROCCERLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
+from orangecontrib.rules.widgets.common import AllCoresSetting
 
 
-class OWROCCER(OWRulesLearnerBase):
+class OWROCCER(AllCoresSetting, OWRulesLearnerBase):
     name = "ROCCER"
     description = "Selects a small rule list per class from class association " \
                   "rules so that it lies on the ROC convex hull " \
@@ -27,7 +26,6 @@ class OWROCCER(OWRulesLearnerBase):
     min_lift = Setting(2.0)
     max_length = Setting(4)
     min_cuts = Setting(4)
-    all_cores = Setting(True)
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Candidate rules")
@@ -79,11 +77,10 @@ class OWROCCER(OWRulesLearnerBase):
                     "this many, equal-frequency cuts are added so that rules "
                     "can follow a curved class boundary.",
             callback=self.settings_changed)
-        self.cores_check = gui.checkBox(
-            gui.vBox(self.controlArea, "Speed"), self, "all_cores", "Use all cores",
+        self.add_cores_check(
+            gui.vBox(self.controlArea, "Speed"),
             tooltip="Mine and select the rules of the classes in parallel "
-                    "threads; the rules are the same either way.",
-            callback=self.settings_changed)
+                    "threads; the rules are the same either way.")
         self._support_changed(notify=False)
         self._confidence_changed(notify=False)
 
@@ -103,8 +100,7 @@ class OWROCCER(OWRulesLearnerBase):
             min_support=None if self.auto_support else self.min_support / 100,
             min_confidence=None if self.auto_confidence else self.min_confidence / 100,
             min_lift=self.min_lift, max_length=self.max_length,
-            min_cuts=self.min_cuts, **self.size_args(),
-            n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
+            min_cuts=self.min_cuts, **self.size_args(), **self.cores_args(),
             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):

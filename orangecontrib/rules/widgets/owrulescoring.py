@@ -1,6 +1,4 @@
 """Rule Scoring widget: unordered rules resolved with Fawcett's strategies."""
-import os
-
 from AnyQt.QtCore import Qt
 
 from Orange.widgets import gui
@@ -10,10 +8,10 @@ from orangecontrib.rules.ruleset import STRATEGIES
 from orangecontrib.rules.scoring import RuleScoringLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
 from orangecontrib.rules.widgets.common import (STRATEGY_LABELS, STRATEGY_TOOLTIP,
-                                                NewCoverageSetting)
+                                                AllCoresSetting, NewCoverageSetting)
 
 
-class OWRuleScoring(NewCoverageSetting, OWRulesLearnerBase):
+class OWRuleScoring(NewCoverageSetting, AllCoresSetting, OWRulesLearnerBase):
     name = "Rule Scoring"
     description = "Overlapping unordered rules (a CN2-style beam search) scored " \
                   "for ROC with Fawcett's resolution strategies (FIRST, RAND, " \
@@ -30,7 +28,6 @@ class OWRuleScoring(NewCoverageSetting, OWRulesLearnerBase):
     beam_width = Setting(10)
     min_covered_examples = Setting(1)
     max_rule_length = Setting(5)
-    all_cores = Setting(True)
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Scoring")
@@ -68,11 +65,9 @@ class OWRuleScoring(NewCoverageSetting, OWRulesLearnerBase):
             tooltip="At most this many conditions per rule.",
             callback=self.settings_changed)
         self.add_new_coverage_spin(box)
-        self.cores_check = gui.checkBox(
-            box, self, "all_cores", "Use all cores",
-            tooltip="Search the rules of the classes in parallel threads; the "
-                    "rules are the same either way.",
-            callback=self.settings_changed)
+        self.add_cores_check(
+            box, tooltip="Search the rules of the classes in parallel threads; the "
+                         "rules are the same either way.")
 
     def create_learner(self):
         return self.LEARNER(
@@ -82,8 +77,7 @@ class OWRuleScoring(NewCoverageSetting, OWRulesLearnerBase):
             beam_width=self.beam_width,
             min_covered_examples=self.min_covered_examples,
             max_rule_length=self.max_rule_length, **self.new_coverage_args(),
-            **self.size_args(),
-            n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
+            **self.size_args(), **self.cores_args(),
             preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):

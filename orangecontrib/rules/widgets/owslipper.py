@@ -1,14 +1,13 @@
 """SLIPPER widget: boosted confidence-rated rules (Cohen & Singer 1999)."""
-import os
-
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
 from orangecontrib.rules.slipper import SlipperLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
+from orangecontrib.rules.widgets.common import AllCoresSetting
 
 
-class OWSlipper(OWRulesLearnerBase):
+class OWSlipper(AllCoresSetting, OWRulesLearnerBase):
     name = "SLIPPER"
     description = "Boosted confidence-rated rules (Cohen & Singer 1999); the " \
                   "number of rounds is chosen by internal cross-validation."
@@ -23,7 +22,6 @@ class OWSlipper(OWRulesLearnerBase):
     T_max = Setting(100)
     more_rounds = Setting(True)
     random_state = Setting(0)
-    all_cores = Setting(True)
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Boosting rounds")
@@ -56,11 +54,9 @@ class OWSlipper(OWRulesLearnerBase):
                                           "cross-validation folds; the same seed "
                                           "gives the same rules.",
                                   callback=self.settings_changed)
-        self.cores_check = gui.checkBox(
-            box, self, "all_cores", "Use all cores",
-            tooltip="Run the boosters of the classes (or the cross-validation "
-                    "folds) in parallel threads; the rules are the same either way.",
-            callback=self.settings_changed)
+        self.add_cores_check(
+            box, tooltip="Run the boosters of the classes (or the cross-validation "
+                         "folds) in parallel threads; the rules are the same either way.")
         self._fixed_changed(notify=False)
 
     def _fixed_changed(self, notify=True):
@@ -74,8 +70,7 @@ class OWSlipper(OWRulesLearnerBase):
         return self.LEARNER(T=self.T if self.fixed_rounds else None,
                             T_max=self.T_max, max_doublings=2 if self.more_rounds else 0,
                             random_state=self.random_state, **self.size_args(),
-                            n_jobs=(os.cpu_count() or 1) if self.all_cores else 1,
-                            preprocessors=self.preprocessors)
+                            **self.cores_args(), preprocessors=self.preprocessors)
 
     def get_learner_parameters(self):
         more = f" (up to {4 * self.T_max} when they clearly help)" if self.more_rounds else ""
