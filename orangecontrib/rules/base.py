@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from Orange.classification import Learner
-from Orange.data import Domain, Table
+from Orange.data import Domain, Instance, Table
 from Orange.data.filter import HasClass
 from Orange.util import dummy_callback, wrap_callback
 
@@ -238,9 +238,11 @@ class RuleModel(_ModelBase):
         return np.zeros(len(self.rule_list), dtype=bool)
 
     def explain(self, data) -> list[Explanation]:
-        """Per row of ``data``: the rules that fire, what each adds to the
-        class probabilities, and how they combine (:class:`Explanation`; its
-        ``probabilities()`` are the model's). Every model of the add-on
+        """Per row of ``data`` (a Table, an Instance, or an array in the
+        training columns: :meth:`model_X`): the rules that fire, what each
+        adds to the class probabilities, and how they combine
+        (:class:`Explanation`; its ``probabilities()`` are the model's,
+        ``model(data, model.Probs)``). Every model of the add-on
         implements it; a subclass of another add-on that does not says so."""
         raise NotImplementedError(f"{type(self).__name__} does not explain its "
                                   f"predictions")
@@ -275,24 +277,50 @@ class RuleModel(_ModelBase):
         training data (``original_domain``), which the learner's
         preprocessing may have changed (ROCCER's and SLS's discretisation),
         so ``model(data.X)`` gives what ``model(data)`` gives, checks
-        included; :meth:`predict` takes the model's own columns. The
-        predicted class is the most probable one, ties to the class more
-        prevalent in training (:meth:`predict_storage`)."""
+        included (:meth:`model_X` reads the same columns for :meth:`explain`
+        and :meth:`covering`); :meth:`predict` takes the model's own
+        columns. The predicted class is the most probable one, ties to the
+        class more prevalent in training (:meth:`predict_storage`)."""
         if isinstance(data, np.ndarray) or sp.issparse(data):
-            one_d = data.ndim == 1
-            if sp.issparse(data):
-                X = sp.csr_matrix(data, dtype=np.float64)
-            else:
-                X = dense_X(data).reshape(1, -1) if one_d else dense_X(data)
-            domain = self.original_domain
-            if X.shape[1] != len(domain.attributes):
-                raise ValueError(f"X has {X.shape[1]} columns; the model was "
-                                 f"trained on {len(domain.attributes)}")
-            out = super().__call__(Table.from_numpy(Domain(domain.attributes), X), ret)
-            if one_d:
+            out = super().__call__(self._training_table(data), ret)
+            if data.ndim == 1:
                 return tuple(o[0] for o in out) if isinstance(out, tuple) else out[0]
             return out
         return super().__call__(data, ret)
+
+    def _training_table(self, X) -> Table:
+        """An array or sparse matrix (one row if one-dimensional) as a table
+        in the columns of the training data (``original_domain``), after
+        checking its width."""
+        if sp.issparse(X):
+            X = sp.csr_matrix(X, dtype=np.float64)
+        else:
+            X = dense_X(X)
+            X = X.reshape(1, -1) if X.ndim == 1 else X
+        domain = self.original_domain
+        if X.ndim != 2 or X.shape[1] != len(domain.attributes):
+            raise ValueError(f"X has {X.shape[1] if X.ndim == 2 else X.size} columns; "
+                             f"the model was trained on {len(domain.attributes)}")
+        return Table.from_numpy(Domain(domain.attributes), X)
+
+    def model_X(self, data):
+        """The rows a model reads, in the model's own columns: the one
+        notion of "the columns a model reads" that prediction (``model(x)``),
+        :meth:`explain`, :meth:`covering` and the Rule Viewer share. ``data``
+        is a Table in any compatible domain, an Orange ``Instance`` (its
+        class value is not a column), or a numpy array (one row if
+        one-dimensional) or sparse matrix in the columns of the training
+        data (``original_domain``, before the learner's preprocessing, as
+        ``model(X)`` reads it). Returns a float array (a sparse matrix stays
+        sparse, CSR) in the columns of :attr:`domain`."""
+        if isinstance(data, Instance):
+            data = Table.from_list(data.domain, [data])
+        elif isinstance(data, np.ndarray) or sp.issparse(data):
+            data = self._training_table(data)
+        elif not isinstance(data, Table):
+            raise TypeError(f"expected a Table, an Instance or an array, not "
+                            f"{type(data).__name__}")
+        return self._model_X(data)
 
     def predict_storage(self, data):
         """``(values, probabilities)`` of the rows of ``data`` (in the
@@ -320,10 +348,12 @@ class RuleModel(_ModelBase):
         return super().data_to_model_domain(data, progress_callback)
 
     def _model_X(self, data):
-        """The rows of ``data`` (a Table in any compatible domain, or an
-        array in the model's columns) as a float array in the model's
-        columns; a sparse ``X`` stays sparse (CSR), and the coverage kernels
-        densify only the columns the rules test."""
+        """For :meth:`predict` and the models' own helpers: the rows of
+        ``data`` (a Table in any compatible domain, or an array already in
+        the model's own columns, as Orange hands :meth:`predict`) as a float
+        array in the model's columns; a sparse ``X`` stays sparse (CSR), and
+        the coverage kernels densify only the columns the rules test. An
+        array from a user goes through :meth:`model_X`."""
         if isinstance(data, Table):
             data = self.data_to_model_domain(data)
             data = data.X
@@ -339,9 +369,10 @@ class RuleModel(_ModelBase):
         return X
 
     def covering(self, data) -> np.ndarray:
-        """Boolean ``(n, n_rules)``: which rules fire on each instance of ``data``
-        (a Table in any compatible domain, or an array in the model's domain)."""
-        return covering(self.rule_list, self._model_X(data))
+        """Boolean ``(n, n_rules)``: which rules fire on each instance of
+        ``data`` (a Table, an Instance, or an array in the training
+        columns: :meth:`model_X`)."""
+        return covering(self.rule_list, self.model_X(data))
 
     def set_rule_distributions(self, data: Table, enc: EncodedData):
         """Set each rule's ``class_distribution`` to the weighted class counts
@@ -386,7 +417,7 @@ class PriorRuleModel(RuleModel):
         """No rule: every row gets the prior."""
         C = self.n_classes
         return [Explanation(np.zeros(0, int), np.zeros((0, C)), self.prior.copy(), "sums",
-                            self.prior.copy()) for _ in range(self._model_X(data).shape[0])]
+                            self.prior.copy()) for _ in range(self.model_X(data).shape[0])]
 
 
 _frozen_lock = threading.Lock()

@@ -906,7 +906,7 @@ class RuleLogisticRegressionModel(RuleModel):
         in ``base`` (:class:`base.Explanation`): ``combine="softmax"`` for
         the binary and the multinomial model (the binary model's other
         class has log-odds 0), ``"sigmoids"`` for one-vs-rest."""
-        X = self._model_X(data)
+        X = self.model_X(data)
         cover = covering_sparse(self.rule_list, X).tocsr()
         n, C = X.shape[0], self.n_classes
         multinomial = getattr(self, "multinomial", False)

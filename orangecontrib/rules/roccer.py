@@ -30,7 +30,7 @@ from .core import (HullSelection, coverage_counts, equal_weights,
 from .features import make_items
 from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
-from .rules import Rule, covering_sparse, row_blocks
+from .rules import Rule, covering, covering_sparse, row_blocks
 
 
 # --------------------------------------------------------------- selection
@@ -287,7 +287,7 @@ class ROCCERModel(RuleModel):
         """Sparse ``(n, entries)``: which list entries (any of an entry's
         rules) fire, the entries of every class's list in order."""
         import scipy.sparse as sp
-        cover = self.covering(X)
+        cover = covering(self.rule_list, self._model_X(X))
         cols = [cover[:, c].any(axis=1) for cl in self.class_lists for c in cl.columns]
         if not cols:
             return sp.csr_matrix((cover.shape[0], 0))
@@ -311,8 +311,8 @@ class ROCCERModel(RuleModel):
         with the log prior odds; ``combine="sigmoids"``); with the
         multinomial combination, every firing entry's weights on every
         class (``combine="softmax"``, the intercepts in ``base``)."""
-        X = self._model_X(data)
-        cover = self.covering(X)
+        X = self.model_X(data)
+        cover = covering(self.rule_list, self._model_X(X))
         C = self.n_classes
         out = []
         if self.combination is not None:
@@ -357,7 +357,7 @@ class ROCCERModel(RuleModel):
     def posteriors(self, X) -> np.ndarray:
         """Per class ``odds = LR(first firing rule's segment) * P / N`` as a
         probability ``odds / (1 + odds)`` (not normalised)."""
-        cover = self.covering(X)
+        cover = covering(self.rule_list, self._model_X(X))
         out = np.zeros((cover.shape[0], self.n_classes))
         for cl in self.class_lists:
             lr = cl.likelihood_ratios()

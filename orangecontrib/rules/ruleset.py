@@ -201,7 +201,7 @@ class RuleSetModel(RuleModel):
         strategy): every firing rule, its confidence or 1 on its class (the
         winner's score is the mean confidence of its rules or its share of
         the votes; the other classes share the rest by their votes)."""
-        X = self._model_X(data)
+        X = self.model_X(data)
         heads, conf, fpr = self.rule_statistics()
         cover = covering(self.rule_list, X)
         R, C = len(self.rule_list), self.n_classes

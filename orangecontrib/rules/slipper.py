@@ -820,7 +820,7 @@ class SlipperModel(RuleModel):
         on their booster's class (:class:`base.Explanation`): two classes,
         ``combine="softmax"`` (``P(+) = 1 / (1 + exp(-2 f))``); more, the
         boosters' sigmoids normalised (``combine="sigmoids"``)."""
-        X = self._model_X(data)
+        X = self.model_X(data)
         cover = covering(self.rule_list, X)
         C = self.n_classes
         cls_of = np.array([cls for cls, rules in self.boosters for _ in rules], dtype=int)

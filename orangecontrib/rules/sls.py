@@ -378,7 +378,7 @@ class SLSEnsembleModel(RuleModel):
     def class_scores(self, X) -> np.ndarray:
         """``(n, n_classes)`` scores ``c(Q_y, x)`` in [-1, 1]. Two-class data
         has one ensemble, for class ``y``; the other class scores ``-c``."""
-        cover = self.covering(X)  # (n, n_rules), one pass of the Cython core
+        cover = covering(self.rule_list, self._model_X(X))  # one pass of the Cython core
         scores = np.full((cover.shape[0], self.n_classes), -1.0)
         for ens, cols in zip(self.ensembles, self._columns):
             c = np.zeros(cover.shape[0])
@@ -479,7 +479,7 @@ class SLSEnsembleModel(RuleModel):
         negatives). Rows the model answers with the prior (nothing fires,
         abstention): no rules, ``base`` the prior."""
         from .rules import violations
-        X = self._model_X(data)
+        X = self.model_X(data)
         C = self.n_classes
         V = violations(self.rule_list, X)
         two = C == 2 and len(self.ensembles) == 1

@@ -1,0 +1,71 @@
+"""Every view of a model agrees with the model (issue 67's defects, one
+regression test each): the columns a model reads for an Instance, an
+array and a sparse matrix; the rules table and class counts by value
+name; the abstention curve; the command line; a base rule learner's
+preprocessing carried with its rules; progress; example weights in the
+size curve and the command line's cross-validation."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from Orange.data import Table
+from Orange.preprocess import Discretize
+
+import orangecontrib.rules as R
+
+
+@pytest.fixture(scope="module")
+def titanic():
+    return Table("titanic")
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return Table("iris")
+
+
+# ---------------------------------------- 1, 2: the columns a model reads
+QUICK = {
+    "slipper": lambda **kw: R.SlipperLearner(T_max=5, n_folds=2, **kw),
+    "evc": lambda **kw: R.EVCRuleLearner(n_permutations=5, **kw),
+    "lrr": lambda **kw: R.RuleLogisticRegressionLearner(
+        rule_learner=R.EVCRuleLearner(n_permutations=5), n_folds=2, **kw),
+    "sls": lambda **kw: R.SLSEnsembleLearner(n_rule_sets=3, max_steps=200, **kw),
+    "sls-intervals": lambda **kw: R.SLSEnsembleLearner(n_rule_sets=3, max_steps=200,
+                                                       numeric="intervals", **kw),
+    "roccer": lambda **kw: R.ROCCERLearner(max_length=2, **kw),
+    "scoring": lambda **kw: R.RuleScoringLearner(**kw),
+}
+
+
+def explained(model, x):
+    return np.array([e.probabilities() for e in model.explain(x)])
+
+
+@pytest.mark.parametrize("kind", sorted(QUICK))
+def test_an_instance_is_read_without_its_class(kind, titanic):
+    """``explain`` and ``covering`` of ``data[0]`` (an Orange Instance, whose
+    class value is not a column) give what they give for ``data[:1]``."""
+    model = QUICK[kind]()(titanic)
+    np.testing.assert_array_equal(model.covering(titanic[0]), model.covering(titanic[:1]))
+    np.testing.assert_allclose(explained(model, titanic[0]),
+                               model(titanic[:1], model.Probs), atol=1e-12)
+
+
+@pytest.mark.parametrize("pps", [None, [Discretize()]], ids=["own", "discretize"])
+@pytest.mark.parametrize("kind", sorted(QUICK))
+def test_an_array_is_read_in_the_training_columns(kind, pps, iris):
+    """``explain(X)`` and ``covering(X)`` of a numpy array or a sparse
+    matrix read ``X`` in the training columns, as ``model(X)`` does, also
+    when the learner's preprocessing changed the columns (a ``Discretize()``
+    preprocessor, SLS's intervals)."""
+    data = iris[::2]
+    model = QUICK[kind](**({} if pps is None else {"preprocessors": pps}))(data)
+    probs = model(data, model.Probs)
+    np.testing.assert_allclose(model(data.X, model.Probs), probs, atol=1e-12)
+    cover = model.covering(data)
+    for X in (data.X, sp.csr_matrix(data.X)):
+        np.testing.assert_allclose(explained(model, X), probs, atol=1e-12)
+        np.testing.assert_array_equal(model.covering(X), cover)
+    np.testing.assert_allclose(explained(model, data.X[3]), probs[3:4], atol=1e-12)
+    with pytest.raises(ValueError, match="columns"):
+        model.explain(data.X[:, :2])
