@@ -69,3 +69,37 @@ def test_an_array_is_read_in_the_training_columns(kind, pps, iris):
     np.testing.assert_allclose(explained(model, data.X[3]), probs[3:4], atol=1e-12)
     with pytest.raises(ValueError, match="columns"):
         model.explain(data.X[:, :2])
+
+
+# ---------------------------------------- 3, 4: the rules table
+def relisted(data, values):
+    """``data`` with its class variable listing ``values`` (names of the
+    old values, some may be left out: those rows get an unknown class)."""
+    from Orange.data import DiscreteVariable, Domain
+    cv = data.domain.class_var
+    new = DiscreteVariable(cv.name, tuple(values))
+    index = {v: k for k, v in enumerate(values)}
+    y = np.array([index.get(cv.values[int(c)], np.nan) for c in data.Y])
+    return Table.from_numpy(Domain(data.domain.attributes, new), data.X, y,
+                            W=data.W if data.has_weights() else None)
+
+
+def test_rules_table_counts_classes_by_value_name(titanic):
+    """The rules table (the viewer's Rules output) counts a row under its
+    class's value name, whatever codes the data give it: data listing the
+    class values in another order, or only "yes"."""
+    from orangecontrib.rules import viewer
+    model = R.RuleScoringLearner()(titanic)
+    plain = viewer.rules_as_table(model, titanic)
+    names = [f"n {v}" for v in titanic.domain.class_var.values]
+    expected = np.column_stack([plain.get_column(n) for n in names])
+    other = viewer.rules_as_table(model, relisted(titanic, ("yes", "no")))
+    np.testing.assert_array_equal(np.column_stack([other.get_column(n) for n in names]),
+                                  expected)
+    np.testing.assert_array_equal(other.get_column("precision"), plain.get_column("precision"))
+    yes = titanic[titanic.Y == 1]
+    only = viewer.rules_as_table(model, relisted(yes, ("yes",)))
+    np.testing.assert_array_equal(only.get_column("n no"), 0)
+    np.testing.assert_array_equal(only.get_column("n yes"),
+                                  viewer.rules_as_table(model, yes).get_column("n yes"))
+    assert only.get_column("n yes").sum() > 0

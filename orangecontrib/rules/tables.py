@@ -2,7 +2,8 @@
 lets through but no fit can use (:func:`check_table`, :func:`check_weights`,
 :func:`check_sparse_memory`), the rows a fit learns from
 (:func:`usable_rows`, :func:`stratified_rows`), and a table's discrete
-values mapped to a model's by name (:func:`map_values_by_name`)."""
+values mapped to a model's by name (:func:`map_values_by_name`,
+:func:`class_codes`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -163,6 +164,24 @@ def map_values_by_name(data: Table, domain: Domain) -> Table:
             classes[j] = changed[var][0]
     new = Domain(attrs, classes, data.domain.metas)
     return Table.from_numpy(new, X, Y, data.metas, data.W if data.has_weights() else None)
+
+
+def class_codes(data: Table, class_var) -> np.ndarray:
+    """Per row of ``data``, the index of its class value among
+    ``class_var``'s values, matched by value name (the table may list the
+    values in another order, or only some of them); ``-1`` for an unknown
+    class or a value ``class_var`` does not have (all of them for a table
+    without a discrete class)."""
+    cv = data.domain.class_var
+    n = len(data)
+    if cv is None or not cv.is_discrete or not n:
+        return np.full(n, -1, dtype=int)
+    index = {name: k for k, name in enumerate(class_var.values)}
+    lookup = np.array([index.get(name, -1) for name in cv.values] + [-1], dtype=int)
+    y = np.asarray(data.Y, dtype=float).reshape(n, -1)[:, 0]
+    codes = np.where(np.isnan(y), len(lookup) - 1, y).astype(int)
+    codes[(codes < 0) | (codes >= len(lookup))] = len(lookup) - 1
+    return lookup[codes]
 
 
 def usable_rows(data: Table) -> Table:

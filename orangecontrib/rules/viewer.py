@@ -19,6 +19,7 @@ from .base import RuleModel, ViewerColumn
 from .roccer import ROCCERModel
 from .rules import Condition, format_threshold
 from .sls import SLSEnsembleModel
+from .tables import class_codes
 
 
 #: a numeric column of the rule table (the models describe theirs)
@@ -91,7 +92,8 @@ BLOCK = 2048
 
 def class_distributions(model, data: Table | None, cover=None) -> np.ndarray:
     """``(n_rules, n_classes)``: the class counts of the rows each rule
-    covers in ``data`` (weights honoured), or the training counts stored on
+    covers in ``data`` (weights honoured; classes matched to the model's by
+    value name, :func:`tables.class_codes`), or the training counts stored on
     the rules when there is no data. ``cover``: :func:`coverage` of
     ``data`` if it is known. Summed over blocks of rows, so a model of
     10,000 rules on 20,000 rows needs no float copy of the matrix."""
@@ -101,9 +103,8 @@ def class_distributions(model, data: Table | None, cover=None) -> np.ndarray:
                          for r in model.rule_list]).reshape(-1, n_classes)
     if cover is None:
         cover = coverage(model, data)
-    y = data.Y.astype(float).ravel()
-    known = ~np.isnan(y)
-    yi = np.where(known, y, -1).astype(int)
+    # by value name: the data may list the class values in another order
+    yi = class_codes(data, model.domain.class_var)
     w = data.W.ravel() if data.has_weights() else None
     out = np.zeros((cover.shape[1], n_classes))
     for c in range(n_classes):
