@@ -103,3 +103,24 @@ def test_rules_table_counts_classes_by_value_name(titanic):
     np.testing.assert_array_equal(only.get_column("n yes"),
                                   viewer.rules_as_table(model, yes).get_column("n yes"))
     assert only.get_column("n yes").sum() > 0
+
+
+@pytest.mark.parametrize("name", ["rule", "coverage", "precision", "conditions", "n yes",
+                                  "length"])
+def test_rules_table_takes_any_class_name(name, titanic):
+    """A class variable named as one of the table's columns keeps its name
+    (the column is renamed), and the table is the same otherwise."""
+    from Orange.data import DiscreteVariable, Domain
+    from orangecontrib.rules import viewer
+    cv = titanic.domain.class_var
+    renamed = titanic.transform(Domain(titanic.domain.attributes,
+                                       DiscreteVariable(name, cv.values,
+                                                        compute_value=lambda d: d.Y)))
+    model = R.RuleScoringLearner()(renamed)
+    table = viewer.rules_as_table(model, renamed)
+    assert table.domain.class_var.name == name
+    plain = viewer.rules_as_table(R.RuleScoringLearner()(titanic), titanic)
+    np.testing.assert_array_equal(table.X, plain.X)
+    np.testing.assert_array_equal(table.Y, plain.Y)
+    assert len({v.name for v in table.domain.variables + table.domain.metas}) == \
+        len(table.domain.variables) + len(table.domain.metas)

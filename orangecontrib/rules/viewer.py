@@ -189,7 +189,9 @@ def rules_as_table(model, data: Table | None = None, cover=None, table=None,
     ``data``, the training counts stored on the rules), their count per
     class (``n <class value>``), ``precision`` (the share of its own
     class) and the model's own numbers (:func:`rule_table`); the class is
-    the rule's head; the rule as text is a meta attribute. ``cover``,
+    the rule's head; the rule as text is a meta attribute (``conditions``).
+    A column whose name the class variable has gets a number ("rule
+    (1)"). ``cover``,
     ``table``, ``dists``: :func:`coverage` of ``data``, :func:`rule_table`
     and :func:`class_distributions`, if they are known."""
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, StringVariable
@@ -208,11 +210,14 @@ def rules_as_table(model, data: Table | None = None, cover=None, table=None,
                ("coverage", covered), ("precision", precision)]
     columns += [(f"n {value}", dists[:, j]) for j, value in enumerate(class_var.values)]
     columns += [(c.name, np.asarray(c.values, dtype=float)) for c in table.columns]
-    names = []
+    # unique names, the class variable's kept as it is (a class named
+    # "rule" or "n yes" renames the column, "rule (1)")
+    taken = [class_var.name]
     for name, _ in columns:
-        names.append(get_unique_names(names, name))
+        taken.append(get_unique_names(taken, name))
+    names = taken[1:]
     attrs = [ContinuousVariable(name) for name in names]
-    text = StringVariable(get_unique_names(names, "conditions"))
+    text = StringVariable(get_unique_names(taken, "conditions"))
     domain = Domain(attrs, DiscreteVariable(class_var.name, values=class_var.values),
                     metas=[text])
     X = (np.column_stack([values for _, values in columns]) if len(heads)
