@@ -124,3 +124,26 @@ def test_rules_table_takes_any_class_name(name, titanic):
     np.testing.assert_array_equal(table.Y, plain.Y)
     assert len({v.name for v in table.domain.variables + table.domain.metas}) == \
         len(table.domain.variables) + len(table.domain.metas)
+
+
+# ---------------------------------------- 7: the abstention curve
+def test_abstention_curve_skips_unknown_classes_and_reads_values_by_name():
+    """SLS's abstention curve (the viewer's abstention plot) leaves rows
+    with an unknown class out, reads the class values by name, and counts
+    rows by their weight (a row of weight 0 is no row)."""
+    heart = Table("heart_disease")
+    model = R.SLSEnsembleLearner(n_rule_sets=4, max_steps=300)(heart)
+    thetas = [0.0, 0.2, 0.5, 1.0]
+    plain = model.abstention_curve(heart, thetas)
+    assert plain[0]["accuracy"] > 0.6
+    unknown = heart.copy()
+    with unknown.unlocked():
+        unknown.Y[::3] = np.nan
+    known = heart[np.isfinite(unknown.Y)]
+    assert model.abstention_curve(unknown, thetas) == model.abstention_curve(known, thetas)
+    cv = heart.domain.class_var
+    assert model.abstention_curve(relisted(heart, cv.values[::-1]), thetas) == plain
+    weighted = Table.from_numpy(heart.domain, heart.X, heart.Y,
+                                W=np.where(np.arange(len(heart)) % 4 == 0, 0.0, 1.0))
+    assert model.abstention_curve(weighted, thetas) == \
+        model.abstention_curve(heart[np.arange(len(heart)) % 4 != 0], thetas)

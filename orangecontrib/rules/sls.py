@@ -38,7 +38,7 @@ from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import (MISSING_OF, Condition, Rule, allocate_budget, covering, format_number,
                     row_blocks, violations)
-from .tables import stratified_rows
+from .tables import class_codes, stratified_rows
 
 UNKNOWN = "unknown"
 
@@ -525,20 +525,32 @@ class SLSEnsembleModel(RuleModel):
 
     def abstention_curve(self, data: Table, thetas=None) -> list[dict]:
         """For each ``theta``: the share of ``data`` the model abstains on
-        and its accuracy and error on the rest (Section 5.2, Fig. 1)."""
+        and its accuracy and error on the rest (Section 5.2, Fig. 1). Rows
+        count by their weight; rows with an unknown class (or a value the
+        model's class does not have) are left out, and the classes are
+        matched to the model's by value name (:func:`tables.class_codes`)."""
         thetas = np.linspace(0, 2, 21) if thetas is None else np.asarray(thetas, float)
-        data = self.data_to_model_domain(data) if data.domain != self.domain else data
-        scores = self.class_scores(data.X)
+        y = class_codes(data, self.domain.class_var)
+        w = (np.asarray(data.W, dtype=float).reshape(-1) if data.has_weights()
+             else np.ones(len(data)))
+        rows = np.flatnonzero((y >= 0) & (w > 0))
+        scores = self.class_scores(data[rows]) if len(rows) else \
+            np.zeros((0, self.n_classes))
+        y, w = y[rows], w[rows]
         s = np.sort(scores, axis=1)
         margin = s[:, -1] - s[:, -2]
-        correct = np.argmax(scores, axis=1) == data.Y.astype(int)
+        correct = np.argmax(scores, axis=1) == y
+        total = w.sum()
         out = []
         for theta in thetas:
             kept = margin >= theta
-            acc = float(correct[kept].mean()) if kept.any() else float("nan")
-            out.append(dict(theta=float(theta), abstention=float(1 - kept.mean()),
-                            accuracy=acc, error=1 - acc if kept.any() else float("nan"),
-                            error_all=float((kept & ~correct).mean())))
+            weight = w[kept].sum()
+            acc = float(w[kept & correct].sum() / weight) if weight > 0 else float("nan")
+            out.append(dict(theta=float(theta),
+                            abstention=float(1 - weight / total) if total > 0 else float("nan"),
+                            accuracy=acc, error=1 - acc if weight > 0 else float("nan"),
+                            error_all=(float(w[kept & ~correct].sum() / total) if total > 0
+                                       else float("nan"))))
         return out
 
     # --- bounds (Section 5) ------------------------------------------------
