@@ -10,9 +10,10 @@ import argparse
 import sys
 import time
 
+import numpy as np
 from Orange.data import Table
 
-from .evaluation import Entry, cross_validate, markdown_table
+from .evaluation import Entry, cross_validate, markdown_table, stratified_folds
 from .evc import EVCRuleLearner
 from .logreg import RuleLogisticRegressionLearner
 from .rules import format_rules
@@ -22,6 +23,7 @@ from .scoring import RuleScoringLearner
 from .roccer import ROCCERLearner
 from .slipper import SlipperLearner
 from .sls import SLSEnsembleLearner
+from .tables import check_table
 
 LEARNERS = ("scoring", "slipper", "evc", "sls", "roccer")
 #: also accepted: Orange's own CN2 rules scored by the strategies (slower)
@@ -83,9 +85,42 @@ def _fit_for_display(name, data, args):
     return "ROCCER (q = likelihood ratio of the hull segment)", ROCCERLearner()(data)
 
 
+PROG = "python -m orangecontrib.rules"
+#: the seeds numpy's generators take
+MAX_SEED = 2 ** 32 - 1
+
+
+class UsageError(Exception):
+    """A bad command-line value: one line on stderr, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (no usage block) and reach
+    :func:`main` as a :class:`UsageError`, so a script calling ``main``
+    gets the exit code back instead of a ``SystemExit``."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _integer(low, high=None):
+    """An argparse type: an integer in ``[low, high]``."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < low or (high is not None and value > high):
+            rng = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {rng}, not {value}")
+        return value
+    parse.__name__ = "integer"
+    return parse
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        prog="python -m orangecontrib.rules",
+    p = _Parser(
+        prog=PROG,
         description="Cross-validate the rule learners of Orange3-Rules on a "
                     "data set and print CA, AUC, log loss and rule counts, then "
                     "the rules of one model fitted on all the data.")
@@ -94,10 +129,11 @@ def parse_args(argv):
                         "titanic, iris, zoo, ...) or the path of any file "
                         "Orange can read (.tab, .csv, .xlsx, ...); "
                         "default: %(default)s")
-    p.add_argument("--folds", type=int, default=5,
-                   help="number of stratified folds (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seed for the folds and randomised learners "
+    p.add_argument("--folds", type=_integer(2), default=5,
+                   help="number of stratified folds, at least 2 (at most the rows "
+                        "of the largest class are used; default: %(default)s)")
+    p.add_argument("--seed", type=_integer(0, MAX_SEED), default=0,
+                   help="seed for the folds and randomised learners, 0 to 2**32-1 "
                         "(default: %(default)s)")
     p.add_argument("--strategies", default=",".join(STRATEGIES),
                    help="comma-separated Fawcett scoring strategies "
@@ -109,44 +145,64 @@ def parse_args(argv):
                         "rule-set ensembles), roccer; also cn2 (Orange's CN2 "
                         "rules scored by each strategy, slower) "
                         "(default: %(default)s)")
-    p.add_argument("--permutations", type=int, default=100,
-                   help="class permutations for EVC's Gumbel fit "
+    p.add_argument("--permutations", type=_integer(2), default=100,
+                   help="class permutations for EVC's Gumbel fit, at least 2 "
                         "(default: %(default)s)")
-    p.add_argument("--max-rules", type=int, default=10,
+    p.add_argument("--max-rules", type=_integer(0), default=10,
                    help="rules printed per learner (default 10)")
-    p.add_argument("--show-rules", choices=STRATEGIES, default="wvote",
+    p.add_argument("--show-rules", type=str.lower, choices=STRATEGIES, default="wvote",
                    help="print the rules of the model scored with this "
                         "strategy (default: %(default)s)")
     return p.parse_args(argv)
 
 
-def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+def _checked(args):
+    """``(strategies, learners, data)`` of the parsed ``args``; a
+    :class:`UsageError` for a value no run can use."""
     strategies = [s.strip().lower() for s in args.strategies.split(",") if s.strip()]
     bad = [s for s in strategies if s not in STRATEGIES]
-    if bad:
-        print(f"unknown strategies: {', '.join(bad)}", file=sys.stderr)
-        return 2
+    if bad or not strategies:
+        raise UsageError(f"unknown strategies: {', '.join(bad) or '(none)'}; choose from "
+                         f"{', '.join(STRATEGIES)}")
     learners = [s.strip().lower() for s in args.learners.split(",") if s.strip()]
     bad = [s for s in learners if s not in LEARNERS + EXTRA_LEARNERS]
     if bad or not learners:
-        print(f"unknown learners: {', '.join(bad) or '(none)'}; choose from "
-              f"{', '.join(LEARNERS + EXTRA_LEARNERS)}", file=sys.stderr)
-        return 2
+        raise UsageError(f"unknown learners: {', '.join(bad) or '(none)'}; choose from "
+                         f"{', '.join(LEARNERS + EXTRA_LEARNERS)}")
     try:
         data = Table(args.data)
     except Exception as exc:  # noqa: BLE001 - explain, do not dump a traceback
-        print(f"cannot read data {args.data!r}: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(f"cannot read data {args.data!r}: "
+                         f"{' '.join(str(exc).split())}") from None
     reason = RuleScoringLearner().incompatibility_reason(data.domain)
     if reason:
-        print(f"{args.data}: {reason}", file=sys.stderr)
+        raise UsageError(f"{args.data}: {reason}")
+    try:  # codes that are not values, values too large to fit, bad weights
+        check_table(data)
+    except ValueError as exc:
+        raise UsageError(f"{args.data}: {exc}") from None
+    known = data.Y[~np.isnan(data.Y)].astype(int)
+    if not len(known) or np.bincount(known).max() < 2:
+        raise UsageError(f"{args.data}: too few rows with a known class to "
+                         "cross-validate (a class needs at least 2)")
+    return strategies, learners, data
+
+
+def main(argv=None):
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+        strategies, learners, data = _checked(args)
+    except UsageError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
 
+    folds = stratified_folds(data[~np.isnan(data.Y)], args.folds, args.seed)
     print(f"Data: {data.name} ({len(data)} rows, {len(data.domain.attributes)} "
           f"attributes, class '{data.domain.class_var.name}' with "
           f"{len(data.domain.class_var.values)} values)")
-    print(f"Stratified {args.folds}-fold cross-validation, seed {args.seed}\n")
+    fewer = ("" if len(folds) == args.folds else
+             f" (not {args.folds}: a fold needs a row of the largest class)")
+    print(f"Stratified {len(folds)}-fold cross-validation{fewer}, seed {args.seed}\n")
     t0 = time.perf_counter()
     results = cross_validate(
         data, learner_entries(strategies, args.seed, learners, args.permutations),
