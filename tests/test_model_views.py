@@ -191,3 +191,18 @@ def test_more_folds_than_rows_says_how_many_it_made(tmp_path, capsys):
     out = capsys.readouterr().out
     assert len(stratified_folds(data, 500, 0)) == 10
     assert "Stratified 10-fold cross-validation (not 500" in out
+
+
+# ---------------------------------------- 12: the command line's rules column
+def test_the_command_lines_rules_column_counts_what_the_model_reads():
+    """LR with rules reads only its rules of non-zero weight: the command
+    line's "rules" column (evaluation.count_rules) counts those,
+    ``model.size``, not its whole rule list."""
+    from orangecontrib.rules.evaluation import count_rules
+    heart = Table("heart_disease")
+    model = R.RuleLogisticRegressionLearner(
+        rule_learner=R.EVCRuleLearner(n_permutations=20))(heart)
+    assert model.size[0] < len(model.rule_list)
+    assert count_rules(model) == model.size[0]
+    slipper = R.SlipperLearner()(heart)
+    assert count_rules(slipper) == slipper.size[0] == len(slipper.rule_list)

@@ -94,6 +94,12 @@ def stratified_folds(data: Table, k=10, seed=0):
 
 
 def count_rules(model) -> float:
+    """The rules the model's predictions read (:attr:`RuleModel.size`: LR
+    with rules' rules of non-zero weight, SLIPPER's default rules too), else
+    (Orange's models) its rules with conditions."""
+    size = getattr(model, "size", None)
+    if size is not None:
+        return float(size[0])
     for attr in ("rule_list", "rules"):
         rules = getattr(model, attr, None)
         if rules is not None:
