@@ -206,3 +206,44 @@ def test_the_command_lines_rules_column_counts_what_the_model_reads():
     assert count_rules(model) == model.size[0]
     slipper = R.SlipperLearner()(heart)
     assert count_rules(slipper) == slipper.size[0] == len(slipper.rule_list)
+
+
+# ---------------------------------------- 11: weights in the size curve and the CLI
+def with_ignored_rows(data, n_extra, seed=0):
+    """``data`` (weights 1) followed by ``n_extra`` rows of weight 0: other
+    rows of ``data`` with their classes shuffled."""
+    rng = np.random.default_rng(seed)
+    extra = rng.choice(len(data), n_extra)
+    X = np.vstack([data.X, data.X[extra]])
+    Y = np.concatenate([data.Y, rng.permutation(data.Y[extra])])
+    W = np.concatenate([np.ones(len(data)), np.zeros(n_extra)])
+    return Table.from_numpy(data.domain, X, Y, W=W)
+
+
+def test_size_curve_and_cross_validation_score_with_the_weights():
+    """150 rows of weight 0 added to 300: the size curve ("Compare sizes")
+    and the command line's cross-validation give what the 300 give."""
+    from orangecontrib.rules.evaluation import Entry, cross_validate, size_curve
+    data = Table("heart_disease")[:300]
+    padded = with_ignored_rows(data, 150)
+    learner = R.RuleScoringLearner(beam_width=3)
+    assert size_curve(learner, padded, budgets=(3, None)) == \
+        size_curve(learner, data, budgets=(3, None))
+    entries = [Entry("scoring", learner)]
+
+    def scores(d):
+        return {k: (v.ca, v.auc, v.logloss, v.brier, v.n_rules)
+                for k, v in cross_validate(d, entries, k=3).items()}
+    assert scores(padded) == scores(data)
+
+
+def test_fold_metrics_count_a_weight_k_as_k_rows():
+    from orangecontrib.rules.evaluation import fold_metrics
+    rng = np.random.default_rng(1)
+    for n_classes in (2, 3):
+        y = rng.integers(0, n_classes, 40)
+        p = rng.dirichlet(np.ones(n_classes), 40)
+        w = rng.integers(0, 4, 40).astype(float)
+        rows = np.repeat(np.arange(40), w.astype(int))
+        np.testing.assert_allclose(fold_metrics(y, p, n_classes, w),
+                                   fold_metrics(y[rows], p[rows], n_classes), rtol=1e-12)

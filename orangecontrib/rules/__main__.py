@@ -23,7 +23,7 @@ from .scoring import RuleScoringLearner
 from .roccer import ROCCERLearner
 from .slipper import SlipperLearner
 from .sls import SLSEnsembleLearner
-from .tables import check_table
+from .tables import check_table, usable_rows
 
 LEARNERS = ("scoring", "slipper", "evc", "sls", "roccer")
 #: also accepted: Orange's own CN2 rules scored by the strategies (slower)
@@ -181,7 +181,7 @@ def _checked(args):
         check_table(data)
     except ValueError as exc:
         raise UsageError(f"{args.data}: {exc}") from None
-    known = data.Y[~np.isnan(data.Y)].astype(int)
+    known = usable_rows(data).Y.astype(int)  # a known class, a positive weight
     if not len(known) or np.bincount(known).max() < 2:
         raise UsageError(f"{args.data}: too few rows with a known class to "
                          "cross-validate (a class needs at least 2)")
@@ -196,7 +196,7 @@ def main(argv=None):
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
 
-    folds = stratified_folds(data[~np.isnan(data.Y)], args.folds, args.seed)
+    folds = stratified_folds(usable_rows(data), args.folds, args.seed)
     print(f"Data: {data.name} ({len(data)} rows, {len(data.domain.attributes)} "
           f"attributes, class '{data.domain.class_var.name}' with "
           f"{len(data.domain.class_var.values)} values)")

@@ -18,6 +18,8 @@ from sklearn.model_selection import StratifiedKFold
 
 from Orange.data import Table
 
+from .tables import usable_rows
+
 
 @dataclass
 class Entry:
@@ -54,33 +56,44 @@ class Scores:
         return float(np.std(values)) if values else float("nan")
 
 
-def weighted_auc(y, probs, n_classes) -> float:
+def weighted_auc(y, probs, n_classes, w=None) -> float:
     """Binary: AUC of class 1. Multi-class: one-vs-rest AUC of each class
-    present, weighted by its prevalence (Fawcett 2001; Provost & Domingos)."""
-    present = np.unique(y)
+    present, weighted by its prevalence (Fawcett 2001; Provost & Domingos).
+    ``w``: example weights (a row of weight ``k`` counts as ``k`` rows)."""
+    y = np.asarray(y)
+    w = np.ones(len(y)) if w is None else np.asarray(w, dtype=float)
+    present = np.unique(y[w > 0])
     if len(present) < 2:
         return float("nan")
     if n_classes == 2:
-        return float(roc_auc_score(y, probs[:, 1]))
+        return float(roc_auc_score(y, probs[:, 1], sample_weight=w))
     total, acc = 0.0, 0.0
     for c in present:
-        prevalence = np.mean(y == c)
-        acc += prevalence * roc_auc_score(y == c, probs[:, c])
+        prevalence = w[y == c].sum() / w.sum()
+        acc += prevalence * roc_auc_score(y == c, probs[:, c], sample_weight=w)
         total += prevalence
     return float(acc / total)
 
 
-def fold_metrics(y, probs, n_classes):
-    """CA, AUC, log loss and Brier score of probability rows ``probs``."""
+def fold_metrics(y, probs, n_classes, w=None):
+    """CA, AUC, log loss and Brier score of probability rows ``probs``,
+    each row counted by its weight in ``w`` (default 1)."""
     probs = np.asarray(probs, dtype=float)
     if probs.shape[1] < n_classes:  # Orange pads narrower outputs
         probs = np.hstack([probs, np.zeros((len(probs), n_classes - probs.shape[1]))])
-    ca = float(np.mean(np.argmax(probs, axis=1) == y))
+    w = np.ones(len(y)) if w is None else np.asarray(w, dtype=float).reshape(-1)
+    ca = float(np.average(np.argmax(probs, axis=1) == y, weights=w))
     p_true = np.clip(probs[np.arange(len(y)), y], 1e-15, 1)
-    logloss = float(-np.mean(np.log(p_true)))
+    logloss = float(-np.average(np.log(p_true), weights=w))
     onehot = np.eye(n_classes)[y]
-    brier = float(np.mean(np.sum((probs - onehot) ** 2, axis=1)))
-    return ca, weighted_auc(y, probs, n_classes), logloss, brier
+    brier = float(np.average(np.sum((probs - onehot) ** 2, axis=1), weights=w))
+    return ca, weighted_auc(y, probs, n_classes, w), logloss, brier
+
+
+def weights_of(data: Table) -> np.ndarray:
+    """The example weights of ``data`` (1 where it has none)."""
+    return (np.asarray(data.W, dtype=float).reshape(-1) if data.has_weights()
+            else np.ones(len(data)))
 
 
 def stratified_folds(data: Table, k=10, seed=0):
@@ -108,14 +121,16 @@ def count_rules(model) -> float:
 
 
 def cross_validate(data: Table, entries, k=10, seed=0, progress=None):
-    """Cross-validate ``entries`` on ``data``; returns ``{name: Scores}``."""
-    data = data[~np.isnan(data.Y)] if np.isnan(data.Y).any() else data
+    """Cross-validate ``entries`` on ``data``; returns ``{name: Scores}``.
+    Rows count by their weight, and a row of weight 0 is no row, in the
+    folds as in the scores (:func:`tables.usable_rows`)."""
+    data = usable_rows(data)
     folds = stratified_folds(data, k, seed)
     n_classes = len(data.domain.class_var.values)
     results: dict[str, Scores] = {}
     for f, (train_idx, test_idx) in enumerate(folds):
         train, test = data[train_idx], data[test_idx]
-        y_test = test.Y.astype(int)
+        y_test, w_test = test.Y.astype(int), weights_of(test)
         for entry in entries:
             t0 = time.perf_counter()
             try:
@@ -131,7 +146,7 @@ def cross_validate(data: Table, entries, k=10, seed=0, progress=None):
                 probs = variant(test, variant.Probs)
                 s.predict_s.append(time.perf_counter() - t0)
                 s.fit_s.append(fit_s)  # the fit every variant needs
-                ca, auc, ll, br = fold_metrics(y_test, probs, n_classes)
+                ca, auc, ll, br = fold_metrics(y_test, probs, n_classes, w_test)
                 s.ca.append(ca)
                 s.auc.append(auc)
                 s.logloss.append(ll)
@@ -170,7 +185,9 @@ def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
     and conditions of its models (:attr:`RuleModel.size`) and their
     accuracy, AUC and log loss in an internal stratified ``n_folds``-fold
     cross-validation of ``data`` (seeded by ``random_state``, the same folds
-    for every budget), so a user can choose a budget by what it costs.
+    for every budget; rows count by their weight and a row of weight 0 is
+    no row, :func:`tables.usable_rows`), so a user can choose a budget by what it
+    costs.
 
     Parameters
     ----------
@@ -190,7 +207,7 @@ def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
         Per budget: ``budget``, ``rules``, ``conditions``, ``accuracy``,
         ``auc``, ``logloss``.
     """
-    data = data[~np.isnan(data.Y)] if np.isnan(data.Y).any() else data
+    data = usable_rows(data)
     folds = stratified_folds(data, n_folds, random_state)
     n_classes = len(data.domain.class_var.values)
     out = []
@@ -206,7 +223,8 @@ def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
                 (lambda p, *_, done=done: progress((done + p) / n_fits))
             model = budgeted(data[train], progress_callback=within)
             y = data.Y[test].astype(int)
-            scores.append(fold_metrics(y, model(data[test], model.Probs), n_classes)[:3])
+            scores.append(fold_metrics(y, model(data[test], model.Probs), n_classes,
+                                       weights_of(data[test]))[:3])
             sizes.append(model.size)
             if progress:
                 progress((done + 1) / n_fits)
