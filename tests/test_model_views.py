@@ -247,3 +247,21 @@ def test_fold_metrics_count_a_weight_k_as_k_rows():
         rows = np.repeat(np.arange(40), w.astype(int))
         np.testing.assert_allclose(fold_metrics(y, p, n_classes, w),
                                    fold_metrics(y[rows], p[rows], n_classes), rtol=1e-12)
+
+
+# ---------------------------------------- 10: LR with rules' quality column
+@pytest.mark.parametrize("rule_learner, name", [
+    (lambda: R.EVCRuleLearner(n_permutations=10), "EVC quality"),
+    (lambda: R.EVCRuleLearner(quality="m"), "m-estimate"),
+    (lambda: R.SlipperLearner(T_max=5, n_folds=2), "Confidence"),
+    (lambda: R.ROCCERLearner(max_length=2), "Likelihood ratio"),
+], ids=["evc", "m", "slipper", "roccer"])
+def test_lr_with_rules_names_its_rules_quality_as_their_learner_does(rule_learner, name,
+                                                                     titanic):
+    from orangecontrib.rules import viewer
+    model = R.RuleLogisticRegressionLearner(rule_learner=rule_learner(), n_folds=2)(titanic)
+    columns = {c.name: c for c in viewer.rule_table(model).columns}
+    assert set(columns) == {"Coefficient", name}
+    assert columns[name].tooltip == model.rule_model.quality_column().tooltip
+    np.testing.assert_array_equal(columns[name].values,
+                                  [r.quality for r in model.rule_list])

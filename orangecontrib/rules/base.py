@@ -388,10 +388,16 @@ class RuleModel(_ModelBase):
     #: the plot the Rule Viewer draws: ``"hull"``, ``"abstention"``, ``"evc"``
     plot_kind = None
 
+    def quality_column(self) -> ViewerColumn:
+        """The rules' ``quality`` as this model names it (a model whose rules
+        another model reads, as LR with rules reads its rule learner's,
+        lends it the name)."""
+        return ViewerColumn("Quality", np.array([float(r.quality) for r in self.rule_list]),
+                            "The rule's quality as its learner reports it.")
+
     def viewer_columns(self) -> list[ViewerColumn]:
         """The model's own numbers per rule for the Rule Viewer's table."""
-        return [ViewerColumn("Quality", np.array([float(r.quality) for r in self.rule_list]),
-                             "The rule's quality as its learner reports it.")]
+        return [self.quality_column()]
 
     def summary_lines(self) -> list[str]:
         """A few lines about the model for the Rule Viewer's info box."""

@@ -330,12 +330,17 @@ class EVCRuleModel(RuleSetModel):
     def plot_kind(self):
         return "evc" if any("raw_frequency" in r.extra for r in self.rule_list) else None
 
-    def viewer_columns(self):
+    def quality_column(self):
         quality = np.array([r.quality for r in self.rule_list])
+        if self.quality_measure == "evc":
+            return ViewerColumn("EVC quality", quality, "The rule's quality: its class "
+                                "probability corrected for the optimism of the search.")
+        return ViewerColumn("m-estimate", quality, "The rule's quality: the m-estimate of "
+                            "its class probability, (s + m p) / (n + m).")
+
+    def viewer_columns(self):
         raw = np.array([r.extra.get("raw_frequency", np.nan) for r in self.rule_list])
-        name = "EVC quality" if self.quality_measure == "evc" else "m-estimate"
-        return [ViewerColumn(name, quality, "The rule's quality: its class probability "
-                                            "corrected for the optimism of the search."),
+        return [self.quality_column(),
                 ViewerColumn("Raw frequency", raw, "The share of covered training "
                                                    "examples of the rule's class.")]
 

@@ -942,10 +942,15 @@ class RuleLogisticRegressionModel(RuleModel):
         coef = np.full(len(self.rule_list), np.nan)
         for _, idx, _, _, b in self.submodels:
             coef[np.asarray(idx, dtype=int)] = b
+        # the rules' quality as their learner named it (EVC quality,
+        # m-estimate, SLIPPER's confidence, ...)
+        rule_model = getattr(self, "rule_model", None)
+        named = (rule_model.quality_column() if isinstance(rule_model, RuleModel)
+                 else RuleModel.quality_column(self))
         quality = np.array([r.quality for r in self.rule_list])
         return [ViewerColumn("Coefficient", coef, "The rule's weight in the logistic "
                                                   "regression (log-odds when it fires)."),
-                ViewerColumn("EVC quality", quality, "The rule's EVC-corrected probability.")]
+                ViewerColumn(named.name, quality, named.tooltip, named.decimals)]
 
     def summary_lines(self):
         kind = ([] if self.n_classes == 2 else

@@ -246,16 +246,18 @@ class ROCCERModel(RuleModel):
         rules = self.rule_list
         pts = np.array([r.extra["roc_point"] for r in rules]).reshape(-1, 2)
         entry = np.array([r.extra["entry"] + 1 for r in rules], dtype=float)
-        quality = np.array([r.quality for r in rules])
         return [ViewerColumn("Position", entry, "Position in its class's rule list "
                                                 "(a disjunction shares one).", 0),
                 ViewerColumn("FPR", pts[:, 0], "False positive rate of the list up to "
                                                "and including this rule."),
                 ViewerColumn("TPR", pts[:, 1], "True positive rate of the list up to "
                                                "and including this rule."),
-                ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
-                                                          "segment: how much a firing rule "
-                                                          "raises the odds of its class.")]
+                self.quality_column()]
+
+    def quality_column(self):
+        return ViewerColumn("Likelihood ratio", np.array([r.quality for r in self.rule_list]),
+                            "Slope of the rule's hull segment: how much a firing rule "
+                            "raises the odds of its class.")
 
     def summary_lines(self):
         """The rules listed, per class: as many hull points as list

@@ -764,10 +764,10 @@ class SlipperModel(RuleModel):
         super().__init__(domain, rules, class_distribution)
         self.boosters = boosters  # [(positive class, [Rule, ...]), ...]
 
-    def viewer_columns(self):
-        return [ViewerColumn("Confidence", np.array([r.quality for r in self.rule_list]),
-                             "The rule's confidence C_R (eq. 4): its vote in the "
-                             "boosted score f(x).")]
+    def quality_column(self):
+        return ViewerColumn("Confidence", np.array([r.quality for r in self.rule_list]),
+                            "The rule's confidence C_R (eq. 4): its vote in the "
+                            "boosted score f(x).")
 
     def summary_lines(self):
         lines = super().summary_lines() + [f"{len(self.boosters)} booster(s)"]

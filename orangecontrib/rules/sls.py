@@ -328,6 +328,10 @@ class SLSEnsembleModel(RuleModel):
 
     plot_kind = "abstention"
 
+    def quality_column(self):
+        return ViewerColumn("Ensemble weight", np.array([r.quality for r in self.rule_list]),
+                            "The summed weight of the rule sets that contain the rule.")
+
     def viewer_columns(self):
         """The rule's summed weight, and its rule sets: how many contain it,
         the heaviest of them (its rank in its class's ensemble: 1 plus the
@@ -345,8 +349,7 @@ class SLSEnsembleModel(RuleModel):
                 better = idx[q > best_q[idx]]
                 best_q[better], best_rank[better] = q, r
         best_q[np.isinf(best_q)] = np.nan
-        return [ViewerColumn("Ensemble weight", np.array([r.quality for r in self.rule_list]),
-                             "The summed weight of the rule sets that contain the rule."),
+        return [self.quality_column(),
                 ViewerColumn("Rule sets", n_sets,
                              "How many rule sets of the ensemble contain the rule.",
                              decimals=0),
