@@ -28,7 +28,9 @@ promises, in these words:
 * rows with an unknown class are dropped whatever ``preprocessors`` the
   learner has (Orange's Preprocess input replaces the default list);
 * a table whose ``X`` is sparse (Orange Text's bag of words) gives the
-  model the dense table gives, and the same predictions.
+  model the dense table gives, and the same predictions;
+* the progress a fit reports never goes back and ends at 1, with or
+  without a rule budget.
 
 The fast profile runs by default; ``-m slow`` runs a longer one.
 """
@@ -222,10 +224,20 @@ def check_sparse_is_dense(kind, data):
     np.testing.assert_allclose(probs_of(b, sparse), probs_of(a, data), rtol=0, atol=1e-12)
 
 
+def check_progress(kind, data):
+    """Progress reported to the caller's callback never goes back, stays in
+    [0, 1] and ends at 1, with and without a rule budget."""
+    for kw in ({}, {"max_rules": 2}):
+        seen = []
+        LEARNERS[kind](**kw)(data, lambda p, *_: seen.append(float(p)))
+        assert seen and seen[-1] == 1, seen
+        assert np.all(np.diff(seen) >= 0) and 0 <= seen[0], seen
+
+
 CHECKS = {"probabilities": check_probabilities, "zero weight": check_zero_weight_is_absent,
           "integer weights": check_integer_weights_are_copies,
           "class order": check_class_order, "batch": check_batch,
-          "sparse": check_sparse_is_dense}
+          "sparse": check_sparse_is_dense, "progress": check_progress}
 
 
 @pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"),

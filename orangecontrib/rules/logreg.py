@@ -1129,7 +1129,8 @@ class RuleLogisticRegressionLearner(RuleLearner):
             link, lams = self._one_vs_rest(Fplain, rules, enc, v, scale, present)
         path = None
         if self.max_rules is not None and len(rules):
-            self.progress(0.85, "choosing the rules (L1 path)")
+            # after the penalty's choice (0.82 to 0.86): progress never goes back
+            self.progress(0.86, "choosing the rules (L1 path)")
             path = RulePath(F, cover, enc.y, v, link, self.max_rules)
             path.cross_validate(self.n_folds, self.random_state)
             submodels = path.best_submodels()
@@ -1176,7 +1177,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
             learner = copy.copy(learner)
             learner.gumbel = gumbel
         rule_model = learner(
-            data[train], self.sub_progress(0.82, 0.88, "choosing the rule penalty",
+            data[train], self.sub_progress(0.82, 0.86, "choosing the rule penalty",
                                            inner=False))
         rules = list(rule_model.rule_list)
         if not rules:
