@@ -278,3 +278,127 @@ def test_lr_with_rules_under_a_budget_never_moves_progress_back(multi_class, iri
                                     max_rules=3, multi_class=multi_class)(
         iris, lambda p, *_: seen.append(p))
     assert len(seen) > 5 and np.all(np.diff(seen) >= 0), seen
+
+
+# ---------------------------------------- 8: a base's preprocessing travels with its rules
+def with_missing(data, share=0.1, seed=0):
+    rng = np.random.default_rng(seed)
+    X = data.X.copy()
+    X[rng.random(X.shape) < share] = np.nan
+    return Table.from_numpy(data.domain, X, data.Y)
+
+
+BASES = {
+    "cn2+discretize": lambda: __import__("orangecontrib.rules.cn2", fromlist=["x"])
+    .cn2_unordered_equality(preprocessors=[Discretize()]),
+    "sls-intervals": lambda: R.SLSEnsembleLearner(n_rule_sets=4, max_steps=300,
+                                                  numeric="intervals"),
+    "sls-thresholds": lambda: R.SLSEnsembleLearner(n_rule_sets=4, max_steps=300),
+    "evc+discretize": lambda: R.EVCRuleLearner(n_permutations=10,
+                                               preprocessors=[Discretize()]),
+    "roccer": lambda: R.ROCCERLearner(max_length=2),
+}
+
+
+def base_cover(base_model, data):
+    """Which of the base model's rules fire on each row, read on the base
+    model's own columns (Orange's transformation of ``data``)."""
+    X = base_model.data_to_model_domain(data).X
+    return np.column_stack([np.asarray(r.evaluate_data(X), dtype=bool)
+                            for r in base_model.rule_list])
+
+
+def names_the_columns(model, data):
+    """Every condition the viewer prints starts with the name of one of the
+    data's attributes."""
+    from orangecontrib.rules import viewer
+    names = sorted((a.name for a in data.domain.attributes), key=len, reverse=True)
+    for conds in viewer.rule_table(model).conditions:
+        for text in conds:
+            assert any(text.startswith(n + " ") for n in names), text
+
+
+@pytest.mark.parametrize("missing", [False, True], ids=["complete", "missing"])
+@pytest.mark.parametrize("base", sorted(BASES))
+def test_rule_scoring_reads_a_bases_rules_where_it_meant_them(base, missing, iris):
+    """Rule Scoring with a base that preprocesses (Orange's CN2 with
+    ``Discretize()``, SLS's intervals, EVC with a ``Discretize()``
+    preprocessor): every kept rule covers the rows its base rule covers on
+    the base's own columns (it covered none: iris accuracy 0.33), the model
+    pickles, and the viewer's rule texts name the data's columns."""
+    import pickle
+    data = with_missing(iris) if missing else iris
+    learner = R.RuleScoringLearner(base=BASES[base]())
+    model = learner(data)
+    assert model.size[0] > 0
+    base_model = learner._base(data)
+    theirs = base_cover(base_model, data)
+    heads = np.array([int(r.prediction) for r in base_model.rule_list])
+    ours = model.covering(data)
+    for k, rule in enumerate(model.rule_list):
+        same = (theirs == ours[:, [k]]).all(axis=0) & (heads == rule.head)
+        assert same.any(), rule
+    assert np.mean(model(data) == data.Y) > 0.85
+    again = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(again(data.X, again.Probs), model(data, model.Probs))
+    names_the_columns(model, data)
+
+
+@pytest.mark.parametrize("missing", [False, True], ids=["complete", "missing"])
+@pytest.mark.parametrize("base", sorted(set(BASES) - {"cn2+discretize"}))
+def test_lr_with_rules_reads_its_rule_learners_rules_where_it_meant_them(base, missing,
+                                                                         iris):
+    """LR with rules whose rule learner preprocesses: each rule covers the
+    rows it covers on the rule learner's own columns (every rule covered 0
+    rows, or, with missing values, the fit failed), also on new data, as an
+    array; the explanation equals the prediction; the model pickles; the
+    viewer names the data's columns."""
+    import pickle
+    data = with_missing(iris) if missing else iris
+    model = R.RuleLogisticRegressionLearner(rule_learner=BASES[base](), n_folds=3)(data)
+    assert len(model.rule_list) == len(model.rule_model.rule_list) > 0
+    test = with_missing(iris, 0.2, seed=1)
+    for d in (data, test):
+        np.testing.assert_array_equal(model.covering(d), base_cover(model.rule_model, d))
+    np.testing.assert_array_equal(model.covering(test.X), model.covering(test))
+    probs = model(test, model.Probs)
+    np.testing.assert_allclose(explained(model, test.X), probs, atol=1e-12)
+    again = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(again(test.X, again.Probs), probs)
+    names_the_columns(model, data)
+
+
+def test_a_bases_other_transformations_are_computed_columns(iris):
+    """A base whose preprocessing is not a discretiser (``Normalize()``)
+    has its rules read on the columns it computed, added to the model's
+    domain under a name that says so."""
+    from Orange.preprocess import Normalize
+    base = R.EVCRuleLearner(n_permutations=10, preprocessors=[Normalize()])
+    model = R.RuleScoringLearner(base=base)(iris)
+    added = [a.name for a in model.domain.attributes[len(iris.domain.attributes):]]
+    assert added and all(n.endswith(" (normalised)") for n in added)
+    theirs = base_cover(base(iris), iris)
+    ours = model.covering(iris)
+    assert all((theirs == ours[:, [k]]).all(axis=0).any() for k in range(ours.shape[1]))
+    np.testing.assert_array_equal(model(iris.X), model(iris))
+
+
+def test_interval_bounds_read_discretisers_codes_exactly():
+    """Orange's ``Discretizer`` puts ``x`` in interval ``v`` when
+    ``p[v-1] <= x < p[v]``: every condition on the codes selects the same
+    values as its bounds on ``x``."""
+    from Orange.preprocess.discretize import Discretizer
+    from orangecontrib.rules.base_rules import interval_bounds
+    points = [-1.0, 0.0, 0.5, 2.0]
+    x = np.array([-3, -1, -0.5, 0, 0.2, 0.5, 1, 2, 5, np.nan])
+    codes = Discretizer(None, points).transform(x)
+    ops = {"==": np.equal, "<=": np.less_equal, ">=": np.greater_equal, "<": np.less}
+    thresholds = {">=": np.greater_equal, "<": np.less}
+    for op, f in ops.items():
+        for value in (-1, 0, 1, 2.5, 3, 4, 5):
+            want = f(codes, value) & ~np.isnan(x)
+            got = ~np.isnan(x)
+            for o, t in interval_bounds(points, op, value):
+                with np.errstate(invalid="ignore"):
+                    got = got & thresholds[o](x, t)
+            np.testing.assert_array_equal(got, want, err_msg=f"{op} {value}")

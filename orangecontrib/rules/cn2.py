@@ -1,7 +1,8 @@
-"""Adapters to Orange's CN2 family: its rules as this add-on's :class:`Rule`,
-CN2 searches restricted to the conditions a :class:`Rule` holds, a weighted
-imputation for CN2's preprocessing, and progress reports from CN2's rule
-finder (Rule Scoring's ``base``, the Rule Viewer's CN2 models)."""
+"""Adapters to Orange's CN2 family (its rules become this add-on's
+:class:`Rule` s in :mod:`orangecontrib.rules.base_rules`): CN2 searches
+restricted to the conditions a :class:`Rule` holds, a weighted imputation
+for CN2's preprocessing, and progress reports from CN2's rule finder (Rule
+Scoring's ``base``, the Rule Viewer's CN2 models)."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,7 +15,6 @@ from Orange.preprocess import RemoveNaNColumns
 from Orange.preprocess.impute import Average
 from Orange.preprocess.preprocess import Preprocess
 
-from .rules import Condition, Rule
 
 
 
@@ -45,29 +45,6 @@ class WeightedImpute(Preprocess):
                     if size > 0 else 0.0
             attrs.append(Average()(data, var, value))
         return data.transform(Domain(attrs, data.domain.class_vars, data.domain.metas))
-
-
-
-def rule_from_orange(orange_rule, domain, base_domain) -> Rule:
-    """Convert a rule of Orange's CN2 family into this add-on's :class:`Rule`.
-
-    Columns are mapped by variable name from the domain the CN2 model used
-    (after its own preprocessing) to ``domain``. Distribution and quality are
-    filled in by the caller.
-    """
-    index = {var.name: i for i, var in enumerate(domain.attributes)}
-    conditions = []
-    for sel in orange_rule.selectors:
-        if sel.op not in ("==", "<=", ">="):
-            raise ValueError(
-                f"rule condition with operator {sel.op!r} cannot be converted; "
-                "use a base learner without A != v conditions (cn2_unordered_equality)")
-        name = base_domain.attributes[sel.column].name
-        if name not in index:
-            raise ValueError(f"rule refers to unknown attribute {name!r}")
-        conditions.append(Condition(index[name], sel.op, float(sel.value)))
-    return Rule(conditions, int(orange_rule.prediction),
-                np.zeros(len(domain.class_var.values)), domain=domain)
 
 
 

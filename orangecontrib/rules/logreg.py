@@ -26,6 +26,7 @@ from scipy.optimize import minimize
 from scipy.special import expit, log_expit, softmax
 
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
+from .base_rules import BaseRules
 from .core import IndicatorMatrix
 from .features import shared_encoding
 from .evc import EVCRuleLearner
@@ -1085,17 +1086,22 @@ class RuleLogisticRegressionLearner(RuleLearner):
         self.random_state = check_random_state(random_state)
 
     def fit_rules(self, data, enc):
-        rule_model, rules = None, []
+        rule_model, rules, reader = None, [], BaseRules(data.domain, data.domain)
         if self.use_rules:
             self.progress(0.0, "learning rules")
             with shared_encoding(self.rule_learner, data, enc):
                 rule_model = self.rule_learner(
                     data, self.sub_progress(0.0, 0.8, "learning rules"))
-            rules = list(rule_model.rule_list)
+            # the rules in these data's columns, through the rule learner's
+            # own preprocessing (SLS's intervals, a Discretize(): BaseRules)
+            reader = BaseRules(data.domain, rule_model.domain)
+            rules = reader.rules(rule_model.rule_list)
         # a large sparse table stays sparse (a scaled, uncentred design: the
         # same model to the solver's tolerance); anything else is made dense
         sparse = sp.issparse(data.X) and np.prod(data.X.shape) > DENSE_DESIGN_MAX_CELLS
         X = sp.csr_matrix(data.X, dtype=float) if sparse else dense_X(data.X)
+        # the rules' columns: the attributes, then any the rules added
+        R = X if reader.domain is data.domain else reader.X(data)
         # the whole of eq. 21 is divided by the mean weight: the weights get
         # mean 1, and lambda and the rule penalties (weighted counts) the
         # same factor, so the minimiser is unchanged (a weight of 2 still
@@ -1109,7 +1115,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         F = design(features, X) if features is not None else np.zeros((n, 0))
         # rule indicators as a sparse matrix: rules cover a few percent of
         # the rows, and the optimiser multiplies by it twice per step
-        cover = covering_sparse(rules, X)
+        cover = covering_sparse(rules, R)
         self.progress(0.8, "choosing lambda")
         Fplain = F if features is not None else design(AttributeFeatures(data.domain, X, v), X)
         present = [c for c in range(enc.n_classes) if v[enc.y == c].sum() > 0]
@@ -1140,7 +1146,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         if sparse and features is not None:
             submodels = features.centre(submodels)
         model = RuleLogisticRegressionModel(
-            data.domain, rules, enc.class_distribution(), features, submodels,
+            reader.domain, rules, enc.class_distribution(), features, submodels,
             float(np.mean(lams)), rule_model, multinomial=multinomial)
         if path is not None:
             model.size_curve = path.curve()
@@ -1179,13 +1185,15 @@ class RuleLogisticRegressionLearner(RuleLearner):
         rule_model = learner(
             data[train], self.sub_progress(0.82, 0.86, "choosing the rule penalty",
                                            inner=False))
-        rules = list(rule_model.rule_list)
+        reader = BaseRules(data.domain, rule_model.domain)
+        rules = reader.rules(rule_model.rule_list)
         if not rules:
             return 1.0, None
         features = AttributeFeatures(data.domain, X[train], v[train]) if self.attributes \
             else None
         F = design(features, X) if features is not None else np.zeros((X.shape[0], 0))
-        cover = covering_sparse(rules, X)
+        cover = covering_sparse(rules, X if reader.domain is data.domain
+                                else reader.X(data))
         heads = np.array([r.head if r.head in link.classes else -1 for r in rules], dtype=int)
         gamma = rule_penalties(rules, None) * scale  # in the weights' scale, as the model's
         losses, start = {}, None

@@ -9,12 +9,14 @@ import numpy as np
 from Orange.classification import CN2Learner, Learner
 
 from .base import RuleLearner
-from .cn2 import ProgressFinder, rule_from_orange
+from .base_rules import BaseRules
+from .cn2 import ProgressFinder
 from .evc import DEFAULT_MIN_NEW_COVERAGE, DEFAULT_SEARCH_ROWS, EVCRuleLearner
 from .features import shared_encoding
 from .params import (check_bool, check_instance, check_int, check_n_jobs, check_number,
                      check_random_state)
-from .rules import budget_coverage, budget_prefixes, first_cover_shares, rule_class_weights
+from .rules import (Rule, budget_coverage, budget_prefixes, first_cover_shares,
+                    rule_class_weights)
 from .ruleset import RuleSetModel, check_strategy
 
 
@@ -28,8 +30,11 @@ class RuleScoringLearner(RuleLearner):
     ``beam_width``, ``min_covered_examples`` and ``max_rule_length``; any
     Orange rule learner may be passed instead, e.g. :func:`~orangecontrib.rules.cn2.cn2_base` for
     Orange's own CN2 (slower: Python). The rules become :class:`Rule`
-    objects whose class distributions are recomputed on the training data
-    (weights honoured; an unknown value satisfies no condition), and the
+    objects in the columns of the data (a base that preprocesses, e.g.
+    with ``Discretize()``, has its rules read through its preprocessing:
+    :class:`~orangecontrib.rules.base_rules.BaseRules`) whose class
+    distributions are recomputed on the training data (weights honoured;
+    an unknown value satisfies no condition), and the
     default rule is replaced by the strategy's default. A rule is kept only
     if its Laplace confidence exceeds both the training prevalence of its
     class (a rule no better than the default rule carries no information;
@@ -140,20 +145,26 @@ class RuleScoringLearner(RuleLearner):
         else:
             base_model = base(data)
         self.progress(0.9, "scoring rules")
+        # the base's rules in these data's columns, through the base's own
+        # preprocessing (a discretiser, imputation: base_rules.BaseRules)
+        reader = BaseRules(data.domain, base_model.domain)
+        found = [r for r in base_model.rule_list if r.selectors]
         unique = {}  # rules with identical conditions and head are kept once
-        for r in base_model.rule_list:
-            if r.selectors:
-                rule = rule_from_orange(r, data.domain, base_model.domain)
-                unique.setdefault((rule.conditions, rule.head), (rule, r))
+        for read, r in zip(reader.rules(found), found):
+            # a rule of its own: its counts and quality are set below
+            rule = Rule(read.conditions, read.head, np.zeros(enc.n_classes),
+                        domain=reader.domain)
+            unique.setdefault((rule.conditions, rule.head), (rule, r))
         # each kept rule and the base model's rule it came from
         unique, base_rules = (list(t) for t in zip(*unique.values())) if unique else ([], [])
+        X = reader.X(data)  # the data in the rules' columns
         if (getattr(base_model, "search_rows", None) is not None
                 and getattr(self, "_own_base", False)):
             # the default base searched a sample and counted its rules on
             # every row of these data already (EVCRuleLearner.count_on_every_row)
             dists = np.array([r.class_distribution for r in base_rules], dtype=float)
         else:
-            dists = rule_class_weights(unique, data.X, enc.y, enc.w, enc.n_classes)
+            dists = rule_class_weights(unique, X, enc.y, enc.w, enc.n_classes)
         for rule, dist in zip(unique, dists):
             rule.class_distribution = dist
             rule.quality = rule.laplace_confidence()
@@ -161,7 +172,7 @@ class RuleScoringLearner(RuleLearner):
         unique = [r for r in unique
                   if r.quality > max(self.min_confidence, prior[r.head])]
         if self.max_rules is not None:  # each class's covering stopped at the budget
-            shares = first_cover_shares(unique, data.X, enc.y, enc.w, enc.n_classes)
+            shares = first_cover_shares(unique, X, enc.y, enc.w, enc.n_classes)
             by_class = [[k for k, r in enumerate(unique) if r.head == c]
                         for c in range(enc.n_classes)]
             taken = budget_prefixes([shares[ks] for ks in by_class], self.max_rules)
@@ -169,7 +180,7 @@ class RuleScoringLearner(RuleLearner):
             unique = [r for k, r in enumerate(unique) if k in keep]
         ordered = (self.ordered if self.ordered is not None
                    else isinstance(self._base, CN2Learner))
-        model = RuleSetModel(data.domain, unique, enc.class_distribution(),
+        model = RuleSetModel(reader.domain, unique, enc.class_distribution(),
                              self.strategy, ordered, self.random_state)
         model.search_rows = getattr(base_model, "search_rows", None)
         return model
