@@ -30,8 +30,8 @@ from Orange.data import DiscreteVariable, Domain, Table
 from Orange.preprocess import Preprocess
 from Orange.preprocess.transformation import Transformation
 
-from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_preference,
-                   in_name_order)
+from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, argmax_with_ties,
+                   class_preference, in_name_order)
 from .core import SLSData, pack_bits, sls_search
 from .features import canonical_rule_set, interval_attributes, interval_codes
 from .parallel import parallel_map
@@ -528,7 +528,9 @@ class SLSEnsembleModel(RuleModel):
 
     def abstention_curve(self, data: Table, thetas=None) -> list[dict]:
         """For each ``theta``: the share of ``data`` the model abstains on
-        and its accuracy and error on the rest (Section 5.2, Fig. 1). Rows
+        and its accuracy and error on the rest (Section 5.2, Fig. 1), the
+        predicted class the highest score (ties as in prediction:
+        :func:`base.argmax_with_ties`). Rows
         count by their weight; rows with an unknown class (or a value the
         model's class does not have) are left out, and the classes are
         matched to the model's by value name (:func:`tables.class_codes`)."""
@@ -542,7 +544,9 @@ class SLSEnsembleModel(RuleModel):
         y, w = y[rows], w[rows]
         s = np.sort(scores, axis=1)
         margin = s[:, -1] - s[:, -2]
-        correct = np.argmax(scores, axis=1) == y
+        # ties (e.g. no rule set fires) to the class more prevalent in
+        # training, not to the class listed first
+        correct = argmax_with_ties(scores, self.class_preference) == y
         total = w.sum()
         out = []
         for theta in thetas:
