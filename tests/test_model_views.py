@@ -402,3 +402,16 @@ def test_interval_bounds_read_discretisers_codes_exactly():
                 with np.errstate(invalid="ignore"):
                     got = got & thresholds[o](x, t)
             np.testing.assert_array_equal(got, want, err_msg=f"{op} {value}")
+
+
+def test_abstention_curve_breaks_ties_as_prediction_does(iris):
+    """Rows on which two classes score alike (here: the classes a budget of
+    one rule left without an ensemble) go to the class more prevalent in
+    training, as in prediction, not to the class listed first: the curve is
+    the same for the class values listed in another order."""
+    data = iris[10:]  # unequal classes: 40, 50, 50
+    learner = R.SLSEnsembleLearner(n_rule_sets=3, max_steps=200, max_rules=1)
+    thetas = [0.0, 0.5]
+    plain = learner(data).abstention_curve(data, thetas)
+    other = relisted(data, data.domain.class_var.values[::-1])
+    assert learner(other).abstention_curve(other, thetas) == plain
