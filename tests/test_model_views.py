@@ -415,3 +415,22 @@ def test_abstention_curve_breaks_ties_as_prediction_does(iris):
     plain = learner(data).abstention_curve(data, thetas)
     other = relisted(data, data.domain.class_var.values[::-1])
     assert learner(other).abstention_curve(other, thetas) == plain
+
+
+# ---------------------------------------- a budget gives a sensible model
+def test_slipper_budget_leaves_classes_without_a_round_at_their_prior():
+    """SLIPPER with a budget of one rule on zoo's seven classes: six boosters
+    get no round; their classes keep their training shares (they had
+    probability 1/2 each, f = 0, and the model's training log loss 1.722 was
+    worse than the class shares' 1.657)."""
+    zoo = Table("zoo")
+    model = R.SlipperLearner(max_rules=1)(zoo)
+    empty = [cls for cls, rules in model.boosters if not rules]
+    assert len(empty) >= 2
+    probs = model(zoo, model.Probs)
+    a, b = empty[:2]
+    np.testing.assert_allclose(probs[:, a] / probs[:, b], model.prior[a] / model.prior[b])
+    y = zoo.Y.astype(int)
+    loss = -np.mean(np.log(probs[np.arange(len(y)), y]))
+    assert loss < -np.mean(np.log(model.prior[y]))
+    np.testing.assert_allclose(explained(model, zoo), probs, atol=1e-12)

@@ -757,7 +757,9 @@ def even_rounds(rounds, budget: int) -> list[int]:
 # ------------------------------------------------------------ Orange layer
 class SlipperModel(RuleModel):
     """One booster per class (or one for two classes); ``P(+|x) = 1 / (1 +
-    exp(-2 f(x)))`` with ``f`` the summed confidence of covering rules."""
+    exp(-2 f(x)))`` with ``f`` the summed confidence of covering rules; more
+    classes: normalised, a booster that a rule budget left without a round
+    giving its class's training share."""
 
     def __init__(self, domain, boosters, class_distribution):
         rules = [r for _, rs in boosters for r in rs]
@@ -811,8 +813,10 @@ class SlipperModel(RuleModel):
             probs[:, 1 - pos] = 1 - p[:, 0]
             return probs
         probs = np.zeros((len(f), self.n_classes))
-        for b, (cls, _) in enumerate(self.boosters):
-            probs[:, cls] = p[:, b]
+        for b, (cls, rules) in enumerate(self.boosters):
+            # a booster a rule budget left without a round says nothing of
+            # its class: the class's training share (not 1/2, f = 0)
+            probs[:, cls] = p[:, b] if rules else self.prior[cls]
         return probs / probs.sum(axis=1, keepdims=True)
 
     def explain(self, data) -> list[Explanation]:
@@ -829,6 +833,10 @@ class SlipperModel(RuleModel):
         base = np.zeros(C) if single else np.full(C, -np.inf)
         if not single:
             base[[cls for cls, _ in self.boosters]] = 0.0
+            for cls, rules in self.boosters:  # no round: the class's prior (predict)
+                if not rules:
+                    with np.errstate(divide="ignore"):
+                        base[cls] = np.log(self.prior[cls]) - np.log1p(-self.prior[cls])
         out = []
         for i in range(X.shape[0]):
             rules = np.flatnonzero(cover[i])
