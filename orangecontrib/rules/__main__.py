@@ -162,18 +162,19 @@ def _checked(args):
     strategies = [s.strip().lower() for s in args.strategies.split(",") if s.strip()]
     bad = [s for s in strategies if s not in STRATEGIES]
     if bad or not strategies:
-        raise UsageError(f"unknown strategies: {', '.join(bad) or '(none)'}; choose from "
+        raise UsageError(f"unknown strategies: {', '.join(map(repr, bad)) or '(none)'}; "
+                         f"choose from "
                          f"{', '.join(STRATEGIES)}")
     learners = [s.strip().lower() for s in args.learners.split(",") if s.strip()]
     bad = [s for s in learners if s not in LEARNERS + EXTRA_LEARNERS]
     if bad or not learners:
-        raise UsageError(f"unknown learners: {', '.join(bad) or '(none)'}; choose from "
+        raise UsageError(f"unknown learners: {', '.join(map(repr, bad)) or '(none)'}; "
+                         f"choose from "
                          f"{', '.join(LEARNERS + EXTRA_LEARNERS)}")
     try:
         data = Table(args.data)
     except Exception as exc:  # noqa: BLE001 - explain, do not dump a traceback
-        raise UsageError(f"cannot read data {args.data!r}: "
-                         f"{' '.join(str(exc).split())}") from None
+        raise UsageError(f"cannot read data {args.data!r}: {exc}") from None
     reason = RuleScoringLearner().incompatibility_reason(data.domain)
     if reason:
         raise UsageError(f"{args.data}: {reason}")
@@ -192,8 +193,8 @@ def main(argv=None):
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)
         strategies, learners, data = _checked(args)
-    except UsageError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+    except UsageError as exc:  # one line, whatever the values hold
+        print(f"{PROG}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
 
     folds = stratified_folds(usable_rows(data), args.folds, args.seed)
