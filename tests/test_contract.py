@@ -85,6 +85,8 @@ LONG = settings(max_examples=300, deadline=None, database=None,
 #: on a 2-core VM whose whole test run nears CI's 20 minutes): fewer
 #: examples, so the run keeps the long profile of every learner
 LONG_SLOW_FITS = {"roccer": 120, "lrr": 150}
+#: the fast profile by default, the long one marked slow
+PROFILES = [pytest.param(FAST, id="fast"), pytest.param(LONG, id="long", marks=pytest.mark.slow)]
 
 
 @st.composite
@@ -129,7 +131,12 @@ def same_model(a, b, data, exact=True):
 
 # --------------------------------------------------------------- properties
 def check_probabilities(kind, data):
-    model = LEARNERS[kind]()(data)
+    valid_probabilities(LEARNERS[kind]()(data), data)
+
+
+def valid_probabilities(model, data):
+    """The model's probabilities of ``data``: finite, in [0, 1], rows
+    summing to 1; its predicted class a most probable one."""
     probs = probs_of(model, data)
     assert probs.shape == (len(data), len(data.domain.class_var.values))
     assert np.all(np.isfinite(probs)) and np.all((probs >= 0) & (probs <= 1))
@@ -137,6 +144,7 @@ def check_probabilities(kind, data):
     values = np.asarray(model(data), dtype=int)
     np.testing.assert_allclose(probs[np.arange(len(data)), values], probs.max(axis=1),
                                rtol=1e-12, atol=1e-12)
+    return probs
 
 
 def check_zero_weight_is_absent(kind, data):
@@ -240,8 +248,7 @@ CHECKS = {"probabilities": check_probabilities, "zero weight": check_zero_weight
           "sparse": check_sparse_is_dense, "progress": check_progress}
 
 
-@pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"),
-                                     pytest.param(LONG, id="long", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("check", sorted(CHECKS))
 @pytest.mark.parametrize("kind", sorted(LEARNERS))
 def test_contract(kind, check, profile):
