@@ -292,7 +292,7 @@ def test_lr_with_rules_fits_a_many_valued_attribute_sparse():
     solver, cubic in the values); the fit is the one Newton's method gives."""
     import scipy.sparse as sp
 
-    import orangecontrib.rules.logreg as LR
+    from orangecontrib.rules import logistic
     rng = np.random.default_rng(0)
     n, k = 600, 400
     x = rng.integers(0, k, n).astype(float)
@@ -303,14 +303,14 @@ def test_lr_with_rules_fits_a_many_valued_attribute_sparse():
     learner = R.RuleLogisticRegressionLearner(use_rules=False, lambda_=1.0)
     model = learner(data)
     assert sp.issparse(model.features(data.X))
-    old = LR.NEWTON_MAX_FEATURES
+    old = logistic.NEWTON_MAX_FEATURES
     try:
-        LR.NEWTON_MAX_FEATURES = 10 ** 6  # the dense Newton solver
+        logistic.NEWTON_MAX_FEATURES = 10 ** 6  # the dense Newton solver
         newton = learner(data)
         assert not sp.issparse(newton.features(data.X))
         expected = newton(data, newton.Probs)
     finally:
-        LR.NEWTON_MAX_FEATURES = old
+        logistic.NEWTON_MAX_FEATURES = old
     np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-4)
 
 
