@@ -3,14 +3,16 @@ table, for ``tests/test_saved_models.py``: models saved by one version of
 the add-on must load and predict the same in later ones.
 
     python scripts/make_model_pickles.py [--out OUT_DIR] [--commit COMMIT]
+        [--learners NAME,...]
 
-Run it at the commit whose models the test should keep loading (the files
-in ``tests/data/pickles`` were made at the commit named in their
-``manifest.json``), never to make a failing test pass: a model that no
-longer loads, or predicts otherwise, is a defect of the change that did
-it. Each model is fitted on half of a bundled Orange table with small
-settings (two classes: heart_disease, with unknown values; three: iris)
-and predicted on the whole table.
+Run it at the commit whose models the test should keep loading (each
+model's entry in ``tests/data/pickles/manifest.json`` names the commit and
+versions it was made with), never to make a failing test pass: a model
+that no longer loads, or predicts otherwise, is a defect of the change
+that did it. ``--learners`` makes only those (a new learner's) and keeps
+the others as they are. Each model is fitted on half of a bundled Orange
+table with small settings (two classes: heart_disease, with unknown
+values; three: iris) and predicted on the whole table.
 """
 from __future__ import annotations
 
@@ -59,25 +61,37 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default=os.path.join(ROOT, "tests", "data", "pickles"))
     p.add_argument("--commit", help="the add-on's commit (default: this checkout's HEAD)")
+    p.add_argument("--learners", help="only these (names of learners()); keep the others")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     import Orange
     commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                                            capture_output=True, text=True).stdout.strip()
-    manifest = {"commit": commit, "python": platform.python_version(),
-                "numpy": np.__version__, "Orange": Orange.__version__, "models": {}}
-    probs = {}
+    made = {"commit": commit, "python": platform.python_version(), "numpy": np.__version__,
+            "Orange": Orange.__version__}
+    manifest_path = os.path.join(args.out, "manifest.json")
+    probs_path = os.path.join(args.out, "probabilities.npz")
+    manifest, probs = {"models": {}}, {}
+    if args.learners:  # the others as they are
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+        with np.load(probs_path) as old:
+            probs = dict(old)
+    chosen = args.learners.split(",") if args.learners else list(learners())
     for data_name, (train, whole) in tables().items():
         for name, learner in learners().items():
+            if name not in chosen:
+                continue
             key = f"{name}-{data_name}"
             model = learner(train)
             with open(os.path.join(args.out, key + ".pkl"), "wb") as f:
                 pickle.dump(model, f, protocol=4)
             probs[key] = np.asarray(model(whole, model.Probs), dtype=float)
-            manifest["models"][key] = f"{type(model).__module__}.{type(model).__qualname__}"
-            print(key, manifest["models"][key], len(model.rule_list), "rules")
-    np.savez_compressed(os.path.join(args.out, "probabilities.npz"), **probs)
-    with open(os.path.join(args.out, "manifest.json"), "w") as f:
+            manifest["models"][key] = dict(
+                made, model=f"{type(model).__module__}.{type(model).__qualname__}")
+            print(key, manifest["models"][key]["model"], len(model.rule_list), "rules")
+    np.savez_compressed(probs_path, **probs)
+    with open(manifest_path, "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
 

@@ -1,6 +1,6 @@
 """Saved models keep loading: models pickled by an earlier version of the
 add-on (``tests/data/pickles``, made by ``scripts/make_model_pickles.py`` at
-the commit its ``manifest.json`` names) load with the current code and
+the commit ``manifest.json`` names for each) load with the current code and
 predict the probabilities they predicted when they were saved. A pickle
 names each class by its module, so a class that moves must stay
 importable from its old module."""
@@ -34,7 +34,7 @@ def test_a_saved_model_loads_and_predicts_as_when_it_was_saved(key, expected):
     with open(os.path.join(HERE, key + ".pkl"), "rb") as f:
         model = pickle.load(f)
     kind = type(model)
-    assert f"{kind.__module__}.{kind.__qualname__}" == MANIFEST["models"][key]
+    assert f"{kind.__module__}.{kind.__qualname__}" == MANIFEST["models"][key]["model"]
     data = Table(key.split("-", 1)[1])
     probs = model(data, model.Probs)
     assert probs.shape == expected[key].shape

@@ -468,6 +468,7 @@ class ROCCERLearner(RuleLearner):
     """
 
     name = "ROCCER"
+    __returns__ = ROCCERModel
     search_key = 0x524F43  # the search sample's seed
 
     parameters = params.ParameterTable(

@@ -790,6 +790,7 @@ class SLSEnsembleLearner(RuleLearner):
     """
 
     name = "SLS rule-set ensemble"
+    __returns__ = SLSEnsembleModel
     search_key = 0x534C53  # the search sample's seed (kept from earlier releases)
 
     parameters = params.ParameterTable(
