@@ -247,12 +247,8 @@ def newton_multinomial(X, y, v, lam, n_classes, start=None, tol=1e-10, max_iter=
         H[np.diag_indices(C * q)] += reg.T.ravel() + 1e-10
         step = np.zeros(C * q)
         step[free] = solve_spd(H[np.ix_(free, free)], grad[free])
-        found = halving(loss, T, step.reshape(C, q).T, current)
-        if found is None:
-            break
-        T, new, log_p = found
-        decrease, current = current - new, new
-        if decrease <= tol * max(1.0, abs(current)):
+        T, current, log_p, done = newton_step(loss, T, step.reshape(C, q).T, current, tol)
+        if done:
             break
     return T[0].copy(), T[1:].copy()
 
@@ -344,12 +340,8 @@ def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100, Z=None):
         root = np.sqrt(v * prob * (1 - prob))
         H = dsyrk(1.0, (Z * root[:, None]).T, trans=0, lower=0)  # Fortran order: no copy
         H[diag] += reg + 1e-10  # 1e-10: separable data without penalty
-        found = halving(loss, theta, solve_spd(H, grad), current)
-        if found is None:
-            break
-        theta, new, f = found
-        decrease, current = current - new, new
-        if decrease <= tol * max(1.0, abs(current)):
+        theta, current, f, done = newton_step(loss, theta, solve_spd(H, grad), current, tol)
+        if done:
             break
     return theta[0], theta[1:]
 
@@ -364,6 +356,19 @@ def solve_spd(H, g) -> np.ndarray:
                          g, check_finite=False)
     except LinAlgError:
         return np.linalg.lstsq(np.triu(H) + np.triu(H, 1).T, g, rcond=None)[0]
+
+
+def newton_step(loss, theta, step, current, tol):
+    """Newton's step ``step`` from ``theta`` (loss ``current``) with step
+    halving (:func:`halving`): ``(theta, its loss, the loss's second
+    value, done)``, ``done`` once the loss fell by at most ``tol`` of
+    itself (at least 1) or no step lowers it (then ``theta`` and
+    ``current`` as they were)."""
+    found = halving(loss, theta, step, current)
+    if found is None:
+        return theta, current, None, True
+    theta, new, aux = found
+    return theta, new, aux, current - new <= tol * max(1.0, abs(new))
 
 
 def halving(loss, theta, step, current):

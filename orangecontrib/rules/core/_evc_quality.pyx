@@ -46,26 +46,28 @@ def lrs(const double[::1] s, const double[::1] n, double S, double N):
     return out_arr
 
 
-def chi2_sf(const double[::1] x):
-    """Survival function of chi-square with 1 degree of freedom."""
+ctypedef double (*Unary)(double) noexcept nogil
+
+
+cdef _each(const double[::1] x, Unary f):
+    """``f`` of every element of ``x``, a new array."""
     out_arr = np.empty(x.shape[0])
     cdef double[::1] out = out_arr
     cdef Py_ssize_t i
     with nogil:
         for i in range(x.shape[0]):
-            out[i] = _chi2_sf(x[i])
+            out[i] = f(x[i])
     return out_arr
+
+
+def chi2_sf(const double[::1] x):
+    """Survival function of chi-square with 1 degree of freedom."""
+    return _each(x, _chi2_sf)
 
 
 def chi2_isf(const double[::1] p):
     """Inverse survival function of chi-square with 1 degree of freedom."""
-    out_arr = np.empty(p.shape[0])
-    cdef double[::1] out = out_arr
-    cdef Py_ssize_t i
-    with nogil:
-        for i in range(p.shape[0]):
-            out[i] = _chi2_isf(p[i])
-    return out_arr
+    return _each(p, _chi2_isf)
 
 
 def corrected_positives(const double[::1] s, const double[::1] n, double S,
