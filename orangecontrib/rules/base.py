@@ -353,6 +353,20 @@ class RuleModel(_ModelBase):
         for rule, dist in zip(self.rule_list, dists):
             rule.class_distribution = dist
 
+    # --- export (orangecontrib.rules.export) -----------------------------
+    def to_sql(self, table="data", key=None, prediction="prediction") -> str:
+        """The model as one SQL ``SELECT`` over ``table`` (a column per
+        class value, its probability, and ``prediction``;
+        :func:`orangecontrib.rules.export.to_sql`)."""
+        from .export import to_sql
+        return to_sql(self, table, key, prediction)
+
+    def to_json(self, indent=None) -> str:
+        """The model as JSON text (:func:`orangecontrib.rules.export.to_json`;
+        :func:`orangecontrib.rules.load_json` reads it)."""
+        from .export import to_json
+        return to_json(self, indent)
+
     # --- what the Rule Viewer shows (each model says it) ----------------
     #: the plot the Rule Viewer draws: ``"hull"``, ``"abstention"``, ``"evc"``
     plot_kind = None

@@ -326,6 +326,12 @@ class SLSEnsembleModel(RuleModel):
                             for rs in ens.rule_sets])
         return out, columns
 
+    @property
+    def rule_set_rules(self) -> list:
+        """Per ensemble, per rule set: the indices of its rules in
+        ``rule_list`` (the exporters and the Rule Viewer read them)."""
+        return self._columns
+
     plot_kind = "abstention"
 
     def viewer_columns(self):
