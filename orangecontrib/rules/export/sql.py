@@ -271,10 +271,10 @@ def _random_rule(m: RuleSetModel, q: Query) -> str:
     R = len(rules)
     a, b, c = rand_constants(R, m.random_state)
     p = HASH_PRIME
-    pattern = total([f"CASE WHEN {q.fires(r)} THEN {int(a[k])} ELSE 0 END"
-                     for k, r in enumerate(rules)], "0")
     # CAST: PostgreSQL's integer literals are 32-bit, their sum would overflow
-    h = q.stage([f"(CAST(0 AS BIGINT) + {pattern}) % {p}"], attributes=True)[0]
+    pattern = total([f"CASE WHEN {q.fires(r)} THEN {int(a[k])} ELSE CAST(0 AS BIGINT) END"
+                     for k, r in enumerate(rules)], "0")
+    h = q.stage([f"{pattern} % {p}"], attributes=True)[0]
     keys = []
     for k, r in enumerate(rules):
         x = f"(({h} + {int(b[k])}) % {p})"
