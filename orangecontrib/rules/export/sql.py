@@ -131,7 +131,7 @@ class Query:
             body = f"SELECT {', '.join(keep + columns)} FROM {self.table}"
         else:
             body = f"SELECT {self.stages[-1][0]}.*, {', '.join(columns)} FROM {self.stages[-1][0]}"
-        self.stages.append((self.name(), body))
+        self.stages.append((quote(f"{self.prefix}step{len(self.stages) + 1}"), body))
         return names
 
     @property

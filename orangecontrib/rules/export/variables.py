@@ -248,16 +248,16 @@ def describe_original(var) -> dict:
 
 
 def describe(var, original: Domain) -> dict:
-    """The model's attribute ``var``: a column of the training data
-    (``{"name", "type", "values"}``), or a variable made from another
-    (``"from"``, recursively) by a transformation (``"transform"`` and its
-    numbers)."""
+    """The model's attribute ``var``: a column of the training data (``{"name"}``,
+    described among the training data's attributes), or a variable made from
+    another (``"from"``, recursively) by a transformation (``"transform"``
+    and its numbers), with its own name, type and values."""
     own = _original(var, original)
     if var.compute_value is None or (own is not None and own is var):
         if own is None:
             raise ExportError(f"attribute {var.name!r} of the model is not a column of "
                               "the training data and has no transformation to make it")
-        return describe_original(own)
+        return {"name": own.name}
     cv = _transformation(var)
     out = describe_original(var)
     out["from"] = describe(cv.variable, original)
