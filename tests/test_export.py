@@ -151,11 +151,28 @@ def sqlite_has_exp(conn) -> bool:
         return False
 
 
-@pytest.mark.parametrize("n_classes", [2, 3])
-@pytest.mark.parametrize("name", list(LEARNERS))
-def test_sqlite_gives_the_models_predictions(name, n_classes, tables):
+def assert_query_gives(out, model, data, what=""):
+    """The rows ``out`` of a query are ``model``'s probabilities of
+    ``data`` (to 1e-9) and its predicted classes (exactly), in order."""
+    probs, names = expected(model, data)
+    got = np.array([row[:-1] for row in out], dtype=float)
+    assert got.shape == probs.shape, what
+    np.testing.assert_allclose(got, probs, rtol=0, atol=1e-9, err_msg=what)
+    assert [row[-1] for row in out] == names, what
+
+
+@pytest.fixture(params=[(name, n) for n in (2, 3) for name in LEARNERS],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def case(request, tables):
+    """``(model, test table, SQLite with it)`` of a learner on two and on
+    three classes."""
+    name, n_classes = request.param
     _, test, conn = tables[n_classes]
-    model = model_of(name, n_classes, tables)
+    return model_of(name, n_classes, tables), test, conn
+
+
+def test_sqlite_gives_the_models_predictions(case):
+    model, test, conn = case
     sql = model.to_sql()
     if "EXP(" in sql and not sqlite_has_exp(conn):
         pytest.skip("this SQLite is built without its math functions (EXP); "
@@ -163,19 +180,11 @@ def test_sqlite_gives_the_models_predictions(name, n_classes, tables):
     cursor = conn.execute(sql)
     columns = [d[0] for d in cursor.description]
     assert columns == list(model.domain.class_var.values) + ["prediction"]
-    out = cursor.fetchall()
-    probs, names = expected(model, test)
-    got = np.array([row[:-1] for row in out], dtype=float)
-    assert got.shape == probs.shape
-    np.testing.assert_allclose(got, probs, rtol=0, atol=1e-9)
-    assert [row[-1] for row in out] == names
+    assert_query_gives(cursor.fetchall(), model, test)
 
 
-@pytest.mark.parametrize("n_classes", [2, 3])
-@pytest.mark.parametrize("name", list(LEARNERS))
-def test_json_round_trip(name, n_classes, tables):
-    _, test, _ = tables[n_classes]
-    model = model_of(name, n_classes, tables)
+def test_json_round_trip(case):
+    model, test, _ = case
     text = model.to_json()
     loaded = R.load_json(text)
     assert type(loaded) is type(model)
@@ -217,11 +226,9 @@ def test_prior_model(tables):
     one = train[train.Y == 0]
     model = evc()(one)
     assert isinstance(model, R.PriorRuleModel)
-    out = conn.execute(model.to_sql()).fetchall()
-    probs, names = expected(model, test)
-    np.testing.assert_allclose(np.array([r[:-1] for r in out], float), probs, atol=1e-9)
-    assert [r[-1] for r in out] == names
-    np.testing.assert_array_equal(R.load_json(model.to_json())(test, model.Probs), probs)
+    assert_query_gives(conn.execute(model.to_sql()).fetchall(), model, test)
+    np.testing.assert_array_equal(R.load_json(model.to_json())(test, model.Probs),
+                                  model(test, model.Probs))
 
 
 def test_row_order_and_key(tables):
@@ -256,10 +263,8 @@ def test_values_the_model_does_not_know_are_missing(tables):
     create_table(conn, train.domain, rows)
     X = test.X.copy()
     X[::3, 3] = np.nan
-    probs, names = expected(model, Table.from_numpy(test.domain, X, test.Y))
-    out = conn.execute(model.to_sql()).fetchall()
-    np.testing.assert_allclose(np.array([r[:-1] for r in out], float), probs, atol=1e-9)
-    assert [r[-1] for r in out] == names
+    assert_query_gives(conn.execute(model.to_sql()).fetchall(), model,
+                       Table.from_numpy(test.domain, X, test.Y))
 
 
 def test_refuses_what_it_cannot_translate(tables):
@@ -413,8 +418,4 @@ def test_postgresql_gives_the_models_predictions(n_classes, tables, postgres):
              "sls-abstains", "roccer", "roccer-hulls", "evc-discretized", "lrr-normalized"])
     for name in names:
         model = model_of(name, n_classes, tables)
-        out = postgres(model.to_sql() + ";")
-        probs, predicted = expected(model, test)
-        np.testing.assert_allclose(np.array([r[:-1] for r in out], float), probs,
-                                   atol=1e-9, err_msg=name)
-        assert [r[-1] for r in out] == predicted, name
+        assert_query_gives(postgres(model.to_sql() + ";"), model, test, name)
