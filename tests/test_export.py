@@ -269,7 +269,9 @@ def test_values_the_model_does_not_know_are_missing(tables):
 
 def test_refuses_what_it_cannot_translate(tables):
     train = tables[2][0]
-    model = evc(preprocessors=[Continuize()])(train)  # indicator columns
+    # indicator columns, which LR with rules' attribute terms read
+    model = R.RuleLogisticRegressionLearner(rule_learner=evc(), n_folds=2,
+                                            preprocessors=[Continuize()])(train)
     with pytest.raises(ExportError, match="Indicator"):
         model.to_sql()
     with pytest.raises(ExportError, match="Indicator"):

@@ -13,8 +13,8 @@ agree to rounding (the tests ask 1e-9) and the predicted class is the same
 The query is a chain of common table expressions, each reading the one
 before (``WITH "_rules_1" AS (...), "_rules_2" AS (...) SELECT ...``):
 the first reads the table and evaluates the rules, the next ones combine
-their numbers. Only SQL that SQLite (3.25 and later) and PostgreSQL (12
-and later) both run is used: ``CASE``, ``COALESCE``, ``ABS``, ``CAST``,
+their numbers. Only SQL that SQLite and PostgreSQL both run is used
+(tested with SQLite 3.40 and PostgreSQL 15): ``CASE``, ``COALESCE``, ``ABS``, ``CAST``,
 arithmetic, integer ``%``, a ``MAX`` over a ``VALUES`` list and, for the
 models whose probabilities are logistic (SLIPPER, LR with rules, ROCCER's
 multinomial combination), ``EXP``, which SQLite has when it is built with
@@ -113,7 +113,7 @@ class Query:
     def __init__(self, model: RuleModel, table, key=None):
         self.model = model
         self.domain = model.domain
-        self.sources = [sql_source(v, model.original_domain) for v in model.domain.attributes]
+        self._sources = {}
         self.table = (".".join(quote(t) for t in table) if isinstance(table, (tuple, list))
                       else quote(table))
         self.key = key
@@ -123,6 +123,14 @@ class Query:
             self.prefix = "_" + self.prefix
         self.stages = []
         self.count = 0
+
+    def source(self, a: int):
+        """How the model's attribute ``a`` reads the table (translated when
+        first used: an attribute no rule or term reads may be made by any
+        transformation)."""
+        if a not in self._sources:
+            self._sources[a] = sql_source(self.domain.attributes[a], self.model.original_domain)
+        return self._sources[a]
 
     def name(self) -> str:
         self.count += 1
@@ -152,7 +160,7 @@ class Query:
 
     # --- the rules --------------------------------------------------------
     def condition(self, cond) -> str:
-        src = self.sources[cond.column]
+        src = self.source(cond.column)
         if src.discrete:
             if cond.op != "==":
                 raise ExportError(f"condition {cond.to_str(self.domain)}: a categorical "
@@ -333,12 +341,12 @@ def _features(m: RuleLogisticRegressionModel, q: Query, w) -> list[str]:
             continue
         if w[j] == 0:
             continue
-        src = q.sources[a]
+        src = q.source(a)
         z = (f"(({src.value} / {number(feats.size[a])} - {number(feats.mean[a])}) / "
              f"{number(feats.scale[a])})")
         terms.append(f"{number(w[j])} * COALESCE({z}, 0.0)")
     for a, values in onehot.items():
-        branches = " ".join(f"WHEN {q.sources[a].is_value(v)} THEN {number(wj)}"
+        branches = " ".join(f"WHEN {q.source(a).is_value(v)} THEN {number(wj)}"
                             for v, wj in values if wj != 0)
         if branches:
             terms.append(f"CASE {branches} ELSE 0.0 END")
