@@ -30,7 +30,7 @@ from .core import (HullSelection, coverage_counts, equal_weights,
 from .features import make_items
 from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
-from .rules import Rule, covering_sparse, row_blocks
+from .rules import Rule, conditions_texts, covering_sparse, head_text, row_blocks
 
 
 # --------------------------------------------------------------- selection
@@ -275,6 +275,34 @@ class ROCCERModel(RuleModel):
                          "ROC points and probabilities from every row")
         return lines
 
+    def rule_directions(self):
+        """With the hulls' odds (two classes, ``multi_class="hulls"``), a
+        rule favours its list's class when its segment's likelihood ratio is
+        at least 1 (it raises the odds), and lowers it otherwise (two
+        classes: it favours the other); with the multinomial combination, a
+        rule favours the class its entry's weights raise most."""
+        C = self.n_classes
+        heads = np.array([r.head for r in self.rule_list], dtype=int)
+        against = np.zeros(len(heads), dtype=bool)
+        if self.combination is not None:
+            classes, _, W = self.combination
+            j = 0
+            for cl in self.class_lists:
+                for cols in cl.columns:
+                    heads[np.asarray(cols, dtype=int)] = int(np.asarray(classes)[np.argmax(W[j])])
+                    j += 1
+            return heads, against
+        for cl in self.class_lists:
+            lr = cl.likelihood_ratios()
+            for e, cols in enumerate(cl.columns):
+                cols = np.asarray(cols, dtype=int)
+                if lr[e] < 1:
+                    if C == 2:
+                        heads[cols] = 1 - cl.cls
+                    else:
+                        against[cols] = True
+        return heads, against
+
     def classes_without_rules(self) -> list[int]:
         """Classes of the training data whose rule list is empty."""
         return [cl.cls for cl in self.class_lists if not cl.rules]
@@ -331,7 +359,8 @@ class ROCCERModel(RuleModel):
                         rows.append(row)
                 out.append(Explanation(np.array(rules, dtype=int),
                                        np.array(rows).reshape(-1, C), base.copy(),
-                                       "softmax", self.prior.copy()))
+                                       "softmax", self.prior.copy(),
+                                       base_label="the intercepts"))
             return out
         for i in range(X.shape[0]):
             base = np.full(C, -np.inf)
@@ -351,7 +380,9 @@ class ROCCERModel(RuleModel):
                 row[cl.cls] = np.log(lr[first])
                 rows.append(row)
             out.append(Explanation(np.array(rules, dtype=int), np.array(rows).reshape(-1, C),
-                                   base, "sigmoids", self.prior.copy()))
+                                   base, "sigmoids", self.prior.copy(),
+                                   base_label="the prior odds (and the default segment of "
+                                              "a list no rule of which fires)"))
         return out
 
     def posteriors(self, X) -> np.ndarray:
@@ -379,7 +410,10 @@ class ROCCERModel(RuleModel):
 
     def __str__(self):
         cv = self.domain.class_var
-        lines = [f"ROCCERModel: {len(self.rule_list)} rules"]
+        n_rules, n_conditions = self.size
+        lines = [f"ROCCERModel: {n_rules} rules, {n_conditions} conditions, in one rule "
+                 "list per class on its ROC convex hull"]
+        favours, against = self.rule_directions()
         for cl in self.class_lists:
             lines.append(f"\nclass {cv.name} = {cv.values[cl.cls]}: {len(cl.rules)} "
                          f"hull points ({sum(len(c) for c in cl.rules)} rules) selected "
@@ -388,12 +422,15 @@ class ROCCERModel(RuleModel):
             lr = cl.likelihood_ratios()
             for e, conjunctions in enumerate(cl.rules):
                 body = " OR ".join(
-                    "(" + " AND ".join(c.to_str(self.domain) for c in conds) + ")"
+                    "(" + " AND ".join(conditions_texts(conds, self.domain)) + ")"
                     for conds in conjunctions)
                 fpr, tpr = cl.points[e + 1]
-                lines.append(f"  {e + 1}. IF {body}  (fpr {fpr:.3f}, tpr {tpr:.3f}, "
-                             f"LR {lr[e]:.2f})")
-            lines.append(f"  default  (LR {lr[-1]:.2f})")
+                k = int(cl.columns[e][0])
+                head = head_text(self.domain, int(favours[k]), bool(against[k]))
+                lines.append(f"  {e + 1}. IF {body} THEN {head}  (FPR {fpr:.3f}, TPR "
+                             f"{tpr:.3f}, likelihood ratio {lr[e]:.2f})")
+            lines.append(f"  default: no rule of the list fires  (likelihood ratio "
+                         f"{lr[-1]:.2f})")
         return "\n".join(lines)
 
 
