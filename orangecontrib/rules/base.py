@@ -119,7 +119,7 @@ class Reasons:
     """Why a row got its prediction, in the terms a reader checks
     (:meth:`Explanation.reasons`): the predicted class and its probability,
     the unit of the rules' moves, the supporting rules ``(rule index,
-    move > 0)`` largest first, the opposing ones ``(rule index, move <=
+    move > 0)`` largest first, the opposing ones ``(rule index, move <
     0)`` largest first, and, when no rule supports the prediction, what
     decided it (``decided_by``); ``without``: on the log-odds scales, what
     the part without rules (``base_label``) adds to the predicted class
@@ -189,7 +189,9 @@ class Explanation:
           an even split (two classes: its mass on ``c`` beyond one half).
 
         Supporting rules come first (largest move first), then the
-        opposing ones (largest first). When no firing rule supports ``c``,
+        opposing ones (largest first); a rule that does not move ``c`` (on
+        the log-odds scales, one that raises ``c`` and the runner-up alike)
+        is neither. When no firing rule supports ``c``,
         :attr:`Reasons.decided_by` says what decided instead."""
         cv = model.domain.class_var
         p = self.probabilities()
@@ -221,7 +223,7 @@ class Explanation:
             unit = f"probability of {name}"
         move = np.asarray(move, dtype=float)
         pos = np.flatnonzero(move > 0)
-        neg = np.flatnonzero(move <= 0)
+        neg = np.flatnonzero(move < 0)  # a rule that does not move c is no reason
         supporting = [(int(self.rules[j]), float(move[j]))
                       for j in pos[np.argsort(-move[pos], kind="stable")]]
         opposing = [(int(self.rules[j]), float(move[j]))
@@ -296,7 +298,7 @@ class Explanation:
         ``c`` (:meth:`reasons`) in ``unit``."""
         why = self.reasons(model)
         moves = dict(why.supporting + why.opposing)
-        effect = np.array([moves[int(k)] for k in self.rules], dtype=float)
+        effect = np.array([moves.get(int(k), 0.0) for k in self.rules], dtype=float)
         return why.predicted, self.probabilities(), effect, why.unit
 
     def probabilities(self) -> np.ndarray:

@@ -242,20 +242,30 @@ class ROCCERModel(RuleModel):
 
     plot_kind = "hull"
 
+    def hull(self, cls: int):
+        """``(points, rules per entry)`` of class ``cls``'s list: its ROC
+        points from (0, 0) to (1, 1) and, per entry, the indices in
+        ``rule_list`` of its rules (the Rule Viewer's hull plot)."""
+        for cl in self.class_lists:
+            if cl.cls == cls:
+                return cl.points, [list(map(int, c)) for c in cl.columns]
+        return np.array([[0.0, 0.0], [1.0, 1.0]]), []
+
     def viewer_columns(self):
         rules = self.rule_list
         pts = np.array([r.extra["roc_point"] for r in rules]).reshape(-1, 2)
         entry = np.array([r.extra["entry"] + 1 for r in rules], dtype=float)
         quality = np.array([r.quality for r in rules])
-        return [ViewerColumn("Position", entry, "Position in its class's rule list "
+        return [ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
+                                                          "segment: how much a firing rule "
+                                                          "raises the odds of its list's class "
+                                                          "(below 1: lowers them)."),
+                ViewerColumn("Position", entry, "Position in its class's rule list "
                                                 "(a disjunction shares one).", 0),
                 ViewerColumn("FPR", pts[:, 0], "False positive rate of the list up to "
                                                "and including this rule."),
                 ViewerColumn("TPR", pts[:, 1], "True positive rate of the list up to "
-                                               "and including this rule."),
-                ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
-                                                          "segment: how much a firing rule "
-                                                          "raises the odds of its class.")]
+                                               "and including this rule.")]
 
     def summary_lines(self):
         """The rules listed, per class: as many hull points as list

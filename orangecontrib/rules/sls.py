@@ -333,6 +333,17 @@ class SLSEnsembleModel(RuleModel):
 
     plot_kind = "abstention"
 
+    def rule_sets(self) -> list[tuple[int, float, np.ndarray]]:
+        """Every rule set of the ensembles: ``(class, weight Q, indices of
+        its rules in rule_list)``, each class's heaviest first (what the
+        Rule Viewer lists when it groups the rules by rule set)."""
+        out = []
+        for ens, cols in zip(self.ensembles, self._columns):
+            q = np.asarray(ens.weights, dtype=float)
+            for s in np.argsort(-q, kind="stable"):
+                out.append((int(ens.cls), float(q[s]), np.asarray(cols[s], dtype=int)))
+        return out
+
     def viewer_columns(self):
         """The rule's summed weight, and its rule sets: how many contain it,
         the heaviest of them (its rank in its class's ensemble: 1 plus the
@@ -665,11 +676,17 @@ def nearest_ensemble_path(E, q, T, w, rule_sets, max_rules):
     G = (Ec * w) @ Ec.T                   # cov(E_r, E_s)
     vT = float(Tc @ (w * Tc))
     cUT, vU, cUE = 0.0, 0.0, np.zeros(len(q))   # of U = the kept sets' sum q_r E_r
-    loss, rules, path, points = vT, set(), [], [(0, vT)]
+    loss, path, points = vT, [], [(0, vT)]
+    distinct = {rule: i for i, rule in enumerate(sorted({r for rs in rule_sets for r in rs}))}
+    member = np.zeros((len(rule_sets), len(distinct)), dtype=np.int32)  # set x rule
+    for r, rs in enumerate(rule_sets):
+        member[r, [distinct[rule] for rule in rs]] = 1
+    unkept = np.ones(len(distinct), dtype=np.int32)
+    n_kept = 0
     left = np.ones(len(q), bool)
     while left.any():
-        new = np.array([len(set(rs) - rules) for rs in rule_sets])
-        ok = left & (len(rules) + new <= max_rules)
+        new = member @ unkept  # the rules each set would add
+        ok = left & (n_kept + new <= max_rules)
         if not ok.any():
             break
         cov = cUT + q * cET
@@ -681,10 +698,11 @@ def nearest_ensemble_path(E, q, T, w, rule_sets, max_rules):
             break
         cUT, vU, cUE = cov[r], var[r], cUE + q[r] * G[r]
         loss = float(losses[r])
-        rules |= set(rule_sets[r])
+        n_kept += int(new[r])
+        unkept[member[r] > 0] = 0
         left[r] = False
         path.append(r)
-        points.append((len(rules), loss))
+        points.append((n_kept, loss))
     return path, points
 
 
@@ -913,9 +931,15 @@ class SLSEnsembleLearner(RuleLearner):
             out.append(np.sort(np.concatenate([pos, drawn])))
         return out
 
-    def _model(self, data, enc, found, classes, per_error, searched, log_r, leaf_scale):
+    def _model(self, data, enc, found, classes, per_error, searched, log_r, leaf_scale,
+               full=None):
         """The model of the rule sets ``found`` (per class: ``(k, regions)``),
-        their weights ``Q(r) ∝ rho^e(r)``, bounds and leaf estimates."""
+        their weights ``Q(r) ∝ rho^e(r)``, bounds and leaf estimates.
+        ``full``: a model of more rule sets of the same fit (the whole
+        ensemble, of which ``found`` keeps some under a budget), whose
+        rules' class counts and rule sets' leaf estimates are taken over:
+        each is counted on the training rows by itself, so they are the
+        ones a count would give."""
         ensembles, bounds = [], {}
         for c in classes:
             rule_sets = list(found[c])
@@ -933,6 +957,16 @@ class SLSEnsembleLearner(RuleLearner):
                                       pac_bayes_epsilon(kl, mc, self.delta), mc, self.delta)
         model = SLSEnsembleModel(data.domain, ensembles, enc.class_distribution(), bounds,
                                  theta=self.theta, k_max=self.k_max)
+        if full is not None:
+            dists = {(r.conditions, r.head): r.class_distribution for r in full.rule_list}
+            for rule in model.rule_list:
+                rule.class_distribution = dists[(rule.conditions, rule.head)].copy()
+            leaves = {(e.cls, rs): leaf for e in full.ensembles
+                      for rs, leaf in zip(e.rule_sets, e.leaf)}
+            for ens in model.ensembles:
+                ens.leaf = np.array([leaves[(ens.cls, rs)] for rs in ens.rule_sets]
+                                    ).reshape(-1, N_REGIONS)
+            return model
         model.set_rule_distributions(data, enc)
         model.fit_leaf_estimates(data.X, enc.y, enc.w * leaf_scale)  # sparse stays sparse
         return model
@@ -1027,6 +1061,6 @@ class SLSEnsembleLearner(RuleLearner):
             found = keep_within_budget(found, self.budget_estimates(model, data, enc, found),
                                        budget)
             model = self._model(data, enc, found, classes, per_error, searched, log_r,
-                                leaf_scale)
+                                leaf_scale, full=model)
         model.search_rows = m if sample is not None else None
         return model
