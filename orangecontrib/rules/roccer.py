@@ -28,6 +28,7 @@ from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import (HullSelection, coverage_counts, equal_weights,
                    mine_class_rules, pack_bits)
 from .features import make_items
+from .logistic import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
 from .parallel import parallel_map
 from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
 from .rules import Rule, conditions_texts, covering_sparse, head_text, row_blocks
@@ -668,14 +669,13 @@ class ROCCERLearner(RuleLearner):
         """More than two classes: the class probabilities from one
         multinomial logistic regression over the entries of every class's
         list (0/1: does the entry fire), L2 weight by internal CV
-        (:func:`logreg.choose_lambda`) unless ``lambda_`` gives it (then a
+        (:func:`logistic.choose_lambda`) unless ``lambda_`` gives it (then a
         weight of ``k`` is ``k`` copies of the row). Each class's ROC hull orders only
         its own rules; the regression learns what an entry says of every
         class (doc/roccer.md, "Many classes"). ``rows``: the search sample,
         on which the internal CV chooses the weight (``None``: every row);
         the regression is fitted on every row. Returns ``(classes, b0,
         W)``."""
-        from .logreg import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
         E = model.entry_indicators(data.X)
         # the loss and lambda divided by the mean weight, as in LR with rules:
         # the same minimiser (a weight of k is k rows), finite for any weights
