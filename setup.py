@@ -6,7 +6,7 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = ["_coverage", "_slipper", "_evc", "_sls", "_hull", "_itemsets"]
+KERNELS = ["_coverage", "_slipper", "_evc_quality", "_evc", "_sls", "_hull", "_itemsets"]
 
 
 # The bitset kernels count bits all the time. On x86-64 the POPCNT
@@ -41,7 +41,7 @@ def kernel(name):
     )
 
 
-# The six kernels are translated and compiled in parallel (about a minute
+# The seven kernels are translated and compiled in parallel (about a minute
 # on two cores instead of three), quietly.
 setup(ext_modules=cythonize([kernel(k) for k in KERNELS], language_level=3,
                             nthreads=JOBS, quiet=True),
