@@ -399,7 +399,9 @@ class TestSizeDial(owtest.WidgetTest):
             w.limit_check.click()  # off: the learner's own size
             self.assertFalse(w.max_rules_spin.isEnabled())
             w.unconditional_apply()
-            self.assertIsNone(w.learner.max_rules, cls.name)
+            # the learner's own size: SLS's readable default, no limit for the others
+            self.assertEqual(w.learner.max_rules,
+                             "auto" if cls.name == "SLS Ensembles" else None, cls.name)
             self.assertIn(("Rule limit", "none"), self.reported(w))
 
     def test_least_new_coverage_reaches_the_covering_learners(self):

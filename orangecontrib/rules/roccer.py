@@ -256,11 +256,32 @@ class ROCCERModel(RuleModel):
         rules = self.rule_list
         pts = np.array([r.extra["roc_point"] for r in rules]).reshape(-1, 2)
         entry = np.array([r.extra["entry"] + 1 for r in rules], dtype=float)
-        quality = np.array([r.quality for r in rules])
-        return [ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
+        favours, against = self.rule_directions()
+        own = np.array([r.head for r in rules], dtype=int)
+        quality = np.array([r.quality for r in rules], dtype=float)
+        # two classes: the segment's ratio for the class the rule favours
+        # (for the other class of its list the reciprocal)
+        quality = np.where((favours != own) & ~against, 1 / quality, quality)
+        columns = []
+        if self.combination is not None:
+            classes, _, W = self.combination
+            weight = np.zeros(len(rules))
+            j = 0
+            for cl in self.class_lists:
+                for cols in cl.columns:
+                    w = np.sort(W[j])
+                    weight[np.asarray(cols, dtype=int)] = w[-1] - (w[-2] if len(w) > 1 else 0)
+                    j += 1
+            columns.append(ViewerColumn(
+                "Weight", weight, "How much the rule's list entry raises the log-odds of "
+                "the Class column's class over the next class when it fires (the "
+                "multinomial combination of the lists' entries)."))
+        return columns + [
+                ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
                                                           "segment: how much a firing rule "
-                                                          "raises the odds of its list's class "
-                                                          "(below 1: lowers them)."),
+                                                          "multiplies the odds of the Class "
+                                                          "column's class ('not': below 1, "
+                                                          "it lowers them)."),
                 ViewerColumn("Position", entry, "Position in its class's rule list "
                                                 "(a disjunction shares one).", 0),
                 ViewerColumn("FPR", pts[:, 0], "False positive rate of the list up to "

@@ -416,9 +416,10 @@ class SlipperModel(RuleModel):
         self.boosters = boosters  # [(positive class, [Rule, ...]), ...]
 
     def viewer_columns(self):
-        return [ViewerColumn("Confidence", np.array([r.quality for r in self.rule_list]),
-                             "The rule's confidence C_R (eq. 4): its vote in the "
-                             "boosted score f(x).")]
+        return [ViewerColumn("Confidence", np.abs([r.quality for r in self.rule_list]),
+                             "The rule's confidence C_R (eq. 4): it adds 2 C_R to the "
+                             "log-odds of the Class column's class when it fires "
+                             "('not': subtracts it from that class's).")]
 
     def summary_lines(self):
         lines = super().summary_lines() + [f"{len(self.boosters)} booster(s)"]
