@@ -31,10 +31,10 @@ class TestOWRuleScoring(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         self.assertTrue(w.cores_check.isChecked())
         learner = self.get_output(w.Outputs.learner)
         self.assertEqual(learner.n_jobs, os.cpu_count() or 1)
-        self.assertEqual(learner._base.n_jobs, os.cpu_count() or 1)
+        self.assertEqual(learner.default_base().n_jobs, os.cpu_count() or 1)
         w.cores_check.setChecked(False)
         self.click_apply()
-        self.assertEqual(self.get_output(w.Outputs.learner)._base.n_jobs, 1)
+        self.assertEqual(self.get_output(w.Outputs.learner).default_base().n_jobs, 1)
 
     def test_model_goes_to_rule_viewer(self):
         data = Table("titanic")
