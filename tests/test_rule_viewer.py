@@ -226,9 +226,11 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertGreater(len(model.rule_list[long_rule].conditions), 1)
         row = int(w.rule_model.view_rows([long_rule])[0])
         w.compact_check.setChecked(True)
+        self.process_events()
         self.assertNotIn("\n", w.rule_model.index(row, 1).data())
         height = w.view.rowHeight(row)
         w.compact_check.setChecked(False)
+        self.process_events()
         self.assertIn("\nAND ", w.rule_model.index(row, 1).data())
         # the row is as high as its lines
         self.assertGreater(w.view.rowHeight(row), height)
@@ -713,7 +715,9 @@ def assert_every_condition_shown(test, w, model):
     cell (the row's height, the column's width) holds the text as
     QTextLayout wraps it at the column's width."""
     from AnyQt.QtGui import QFontMetrics, QTextLayout, QTextOption
+    from AnyQt.QtWidgets import QApplication
     from orangecontrib.rules.widgets.ruletable import H_MARGIN, V_MARGIN
+    QApplication.processEvents()  # the rows are fitted in the event loop's next turn
     view, m = w.view, w.rule_model
     font = view.font()
     metrics = QFontMetrics(font)

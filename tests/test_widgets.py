@@ -31,10 +31,10 @@ class TestOWRuleScoring(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         self.assertTrue(w.cores_check.isChecked())
         learner = self.get_output(w.Outputs.learner)
         self.assertEqual(learner.n_jobs, os.cpu_count() or 1)
-        self.assertEqual(learner._base.n_jobs, os.cpu_count() or 1)
+        self.assertEqual(learner.default_base().n_jobs, os.cpu_count() or 1)
         w.cores_check.setChecked(False)
         self.click_apply()
-        self.assertEqual(self.get_output(w.Outputs.learner)._base.n_jobs, 1)
+        self.assertEqual(self.get_output(w.Outputs.learner).default_base().n_jobs, 1)
 
     def test_model_goes_to_rule_viewer(self):
         data = Table("titanic")
@@ -399,7 +399,9 @@ class TestSizeDial(owtest.WidgetTest):
             w.limit_check.click()  # off: the learner's own size
             self.assertFalse(w.max_rules_spin.isEnabled())
             w.unconditional_apply()
-            self.assertIsNone(w.learner.max_rules, cls.name)
+            # the learner's own size: SLS's readable default, no limit for the others
+            self.assertEqual(w.learner.max_rules,
+                             "auto" if cls.name == "SLS Ensembles" else None, cls.name)
             self.assertIn(("Rule limit", "none"), self.reported(w))
 
     def test_least_new_coverage_reaches_the_covering_learners(self):

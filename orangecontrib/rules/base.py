@@ -580,9 +580,11 @@ class RuleLearner(Learner):
 
     Subclasses implement :meth:`fit_rules` on the encoded data and call
     :meth:`progress` to report progress (a callback the widget passes through
-    ``__call__``). Subclasses keep every constructor argument as an
-    attribute of the same name; :attr:`params` reads them back from the
-    ``__init__`` signature (as scikit-learn's ``get_params`` does), so
+    ``__call__``). Subclasses declare their parameters in a
+    :class:`~orangecontrib.rules.params.ParameterTable` (``parameters``)
+    and keep every constructor argument, checked by it, as an attribute of
+    the same name; :attr:`params` reads them back from the ``__init__``
+    signature (as scikit-learn's ``get_params`` does), so
     ``type(l)(**l.params)`` rebuilds the learner.
     """
 
@@ -599,9 +601,18 @@ class RuleLearner(Learner):
     #: non-zeros (SLIPPER). A fit that would not fit in the memory available
     #: stops before it starts (:func:`tables.check_sparse_memory`)
     bytes_per_cell = 10
+    #: the learner's parameters (:class:`~orangecontrib.rules.params.ParameterTable`)
+    parameters = None
 
     def __init__(self, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
+
+    def check_parameters(self):
+        """Check the parameters again, as a fit does before it starts: an
+        attribute set after construction is refused, by name, if the
+        constructor would have refused it."""
+        if self.parameters is not None:
+            self.parameters.check(self)
 
     @property
     def params(self) -> dict:
@@ -632,6 +643,7 @@ class RuleLearner(Learner):
 
     # --- progress ----------------------------------------------------------
     def __call__(self, data, progress_callback=None):
+        self.check_parameters()
         if isinstance(data, Table):
             check_table(data)
         token = _PROGRESS.set({**_PROGRESS.get(), id(self): _Reporter(wrap_callback(

@@ -30,8 +30,7 @@ from .features import shared_encoding
 from .evc import EVCRuleLearner
 from .logistic import (DEFAULT_LAMBDAS, choose_lambda, fit_binary, fit_l2, fit_multinomial,
                        multinomial_l2)
-from .params import (check_bool, check_choice, check_instance, check_int, check_number,
-                     check_random_state)
+from . import params
 from .rules import covering_sparse, dense_X, format_number, rule_text
 
 
@@ -654,46 +653,51 @@ class RuleLogisticRegressionLearner(RuleLearner):
     """Logistic regression over the attributes and rule indicators with the
     extra rule penalty of eq. 21-22 (LRRP-EVC).
 
-    ``rule_learner``: where the rules come from (default
-    :class:`EVCRuleLearner`; ``EVCRuleLearner(quality="m", m=2)`` gives the
-    paper's LRRP-M2). ``rule_penalty=False`` drops the ``gamma |b|`` term
-    (LRR); ``attributes=False`` uses the rules only, ``use_rules=False`` the
-    attributes only (plain L2 logistic regression, the paper's LR). ``lambda_``: the L2
-    weight; ``None`` chooses it by internal ``n_folds`` CV of plain logistic
-    regression over ``lambdas`` and uses it with the rules as well.
+    The rules come from a rule learner (EVC rules by default;
+    ``EVCRuleLearner(quality="m", m=2)`` gives the paper's LRRP-M2); each
+    becomes a 0/1 feature whose weight has, besides the L2 penalty, the
+    penalty ``gamma_k |b_k|`` of eq. 22 (``rule_penalty=False``: the
+    paper's LRR; ``use_rules=False``: plain L2 logistic regression, the
+    paper's LR). Unless given, ``lambda_`` is chosen by internal CV of
+    plain logistic regression and used with the rules as well (doc/evc.md).
 
     Parameters
     ----------
-    rule_learner : RuleLearner, optional
-        Where the rules come from (default :class:`EVCRuleLearner`).
-    rule_penalty : bool
+    rule_learner : RuleLearner or None, default None
+        Where the rules come from (``None``: :class:`EVCRuleLearner` with
+        this ``random_state``).
+    rule_penalty : bool, default True
         The EVC penalty ``gamma_k |b_k|`` of eq. 22 on each rule's weight.
-    attributes, use_rules : bool
-        Features: the attributes, the rules, or both.
-    lambda_ : float, optional
+    attributes : bool, default True
+        The attributes are features (continuous standardised, discrete
+        one-hot).
+    use_rules : bool, default True
+        The rules are features (``attributes`` or ``use_rules`` or both).
+    lambda_ : float >= 0 or None, default None
         The L2 weight; ``None``: chosen by internal CV over ``lambdas``.
-    lambdas : sequence of float
-        The L2 weights internal CV chooses from.
-    n_folds : int
+    lambdas : sequence of float >= 0, default DEFAULT_LAMBDAS
+        The L2 weights internal CV chooses from (11 from 0.01 to 1000,
+        log-spaced).
+    n_folds : int >= 2, default 5
         Folds of the internal CV (lambda, and the rule budget's path).
-    max_rules : int, optional
+    max_rules : int >= 1 or None, default None
         At most this many rules with a non-zero weight (an L1 path with
         internal CV, doc/evc.md "The rule budget").
-    multi_class : {"multinomial", "ovr"}
+    multi_class : {"multinomial", "ovr"}, default "multinomial"
         More than two classes: one softmax model over every class (each
-        rule weighs on its own class's log-odds; the default) or one binary
-        model per class over that class's rules, normalised (``"ovr"``).
-        Two classes: one binary model either way.
-    penalty_scales : sequence of float
+        rule weighs on its own class's log-odds) or one binary model per
+        class over that class's rules, normalised (``"ovr"``). Two classes:
+        one binary model either way.
+    penalty_scales : sequence of float >= 0, default DEFAULT_PENALTY_SCALES
         More than two classes (the multinomial model): the rules' EVC
-        penalties are multiplied by the one of these scales that gives the
-        lowest log loss on a held-out third, with rules learned
-        on the other two thirds (doc/evc.md "Many classes"); losses within
-        0.1% of the least count as a tie, won by the larger scale. One
-        value is used as it is. ``(1.0,)`` keeps eq. 22's penalty as on two classes.
-        Two classes and ``"ovr"``: not used.
-    random_state : int
-        Seed of the rule learner and of the internal CV's folds.
+        penalties are multiplied by the one of these scales (1, 0.5, 0.25)
+        that gives the lowest log loss on a held-out third, with rules
+        learned on the other two thirds (doc/evc.md "Many classes"); losses
+        within 0.1% of the least count as a tie, won by the larger scale.
+        One value is used as it is; ``(1.0,)`` keeps eq. 22's penalty as on
+        two classes. Two classes and ``"ovr"``: not used.
+    random_state : int >= 0 or None, default 0
+        Seed of the default rule learner and of the internal CV's folds.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
     """
@@ -701,37 +705,43 @@ class RuleLogisticRegressionLearner(RuleLearner):
     name = "logistic regression with rules"
     __returns__ = RuleLogisticRegressionModel
 
+    parameters = params.ParameterTable(
+        params.instance("rule_learner", "where the rules come from", RuleLearner,
+                        "a rule learner of this add-on (e.g. EVCRuleLearner(quality='m'))",
+                        none=True),
+        params.boolean("rule_penalty", "the EVC penalty of eq. 22 on each rule's weight"),
+        params.boolean("attributes", "the attributes are features"),
+        params.boolean("use_rules", "the rules are features"),
+        params.number("lambda_", "the L2 weight (None: internal CV)", 0, none=True,
+                      spin=(0.0, 1e4)),
+        params.floats("lambdas", "the L2 weights internal CV chooses from", 0),
+        params.integer("n_folds", "folds of the internal CV", 2),
+        params.max_rules("at most this many rules with a non-zero weight"),
+        params.choice("multi_class", "more than two classes: one softmax model or one per "
+                                     "class", ("multinomial", "ovr")),
+        params.floats("penalty_scales", "the scales of the rule penalties tried on many "
+                                        "classes", 0),
+        params.random_state("seed of the rule learner and the internal CV's folds"),
+    )
+
     def __init__(self, rule_learner=None, rule_penalty=True, attributes=True,
                  use_rules=True, lambda_=None, lambdas=DEFAULT_LAMBDAS, n_folds=5,
                  max_rules=None, multi_class="multinomial",
                  penalty_scales=DEFAULT_PENALTY_SCALES, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.rule_learner = check_instance(
-            "rule_learner", rule_learner, RuleLearner, "a rule learner of this add-on "
-            "(e.g. EVCRuleLearner(quality='m'))", none=True)
+        self.parameters.set(self, locals())
         if self.rule_learner is None:
             self.rule_learner = EVCRuleLearner(random_state=random_state)
-        self.rule_penalty = check_bool("rule_penalty", rule_penalty)
-        self.attributes = check_bool("attributes", attributes)
-        self.use_rules = check_bool("use_rules", use_rules)
+        self._check_features()
+
+    def check_parameters(self):
+        super().check_parameters()
+        self._check_features()
+
+    def _check_features(self):
         if not (self.attributes or self.use_rules):
             raise ValueError("the model needs the attributes, the rules or both "
                              "(attributes and use_rules are both False)")
-        self.lambda_ = check_number("lambda_", lambda_, 0, none=True)
-        if isinstance(lambdas, (str, bytes)) or not np.iterable(lambdas) or not len(lambdas):
-            raise ValueError(f"lambdas must be a non-empty sequence of numbers >= 0, "
-                             f"not {lambdas!r}")
-        self.lambdas = tuple(check_number("each of lambdas", x, 0) for x in lambdas)
-        self.n_folds = check_int("n_folds", n_folds, 2)
-        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
-        self.multi_class = check_choice("multi_class", multi_class, ("multinomial", "ovr"))
-        if isinstance(penalty_scales, (str, bytes)) or not np.iterable(penalty_scales) \
-                or not len(penalty_scales):
-            raise ValueError(f"penalty_scales must be a non-empty sequence of numbers >= 0, "
-                             f"not {penalty_scales!r}")
-        self.penalty_scales = tuple(float(check_number("each of penalty_scales", x, 0))
-                                    for x in penalty_scales)
-        self.random_state = check_random_state(random_state)
 
     def fit_rules(self, data, enc):
         rule_model, rules = None, []

@@ -26,7 +26,7 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    split_grow, SortedBins, tie_groups)
 from .features import EncodedData, ShortThresholds, stored_order
 from .parallel import parallel_jobs, parallel_map
-from .params import check_int, check_n_jobs, check_random_state
+from . import params
 from .rules import (Condition, Rule, canonical_conditions, covering, covering_sparse,
                     rule_text)
 from .slipper_rounds import choose_rounds, class_rounds, even_rounds, rounds_and_final
@@ -416,9 +416,10 @@ class SlipperModel(RuleModel):
         self.boosters = boosters  # [(positive class, [Rule, ...]), ...]
 
     def viewer_columns(self):
-        return [ViewerColumn("Confidence", np.array([r.quality for r in self.rule_list]),
-                             "The rule's confidence C_R (eq. 4): its vote in the "
-                             "boosted score f(x).")]
+        return [ViewerColumn("Confidence", np.abs([r.quality for r in self.rule_list]),
+                             "The rule's confidence C_R (eq. 4): it adds 2 C_R to the "
+                             "log-odds of the Class column's class when it fires "
+                             "('not': subtracts it from that class's).")]
 
     def summary_lines(self):
         lines = super().summary_lines() + [f"{len(self.boosters)} booster(s)"]
@@ -532,53 +533,46 @@ class SlipperModel(RuleModel):
 class SlipperLearner(RuleLearner):
     """SLIPPER (Cohen & Singer 1999), multi-class by one booster per class.
 
-    ``T``: number of boosting rounds; ``None`` chooses it, per booster, by
-    internal ``n_folds``-fold cross-validation up to ``T_max`` (ties to the
-    smaller ``T``) and refits on all data; the bound ``T_max`` doubles, at
-    most ``max_doublings`` times, while the rounds past its first half
-    still lower the mean hold-out error clearly and the doubled bound keeps
-    the hold-out log loss (:mod:`.slipper_rounds`; doc/slipper.md, "More
-    rounds on many rows"); above ``slipper_rounds.CV_MAX_ROWS`` rows on
-    one fold, whose training part is boosted on a stratified sample of at
-    most ``slipper_rounds.CV_TRAIN_ROWS`` rows (doc/slipper.md, "Choosing T"). A
-    round's GrowSet holds at most ``GROW_MAX_ROWS`` examples (above
-    about 300,000 rows; doc/slipper.md, "A bounded GrowSet").
-    ``positive_class``: for two
-    classes, the booster's positive class (default: the less frequent one).
-    ``n_jobs``: parallel jobs through joblib: the boosters of the classes
-    (threads), or the internal folds (threads) of the one booster of two-class data
-    (default ``None``: one job, unless a ``joblib.parallel_config`` says
-    otherwise, e.g. a Dask cluster); the model does not depend on it.
-    ``patience``: stop the internal folds once their mean hold-out error
-    has not been lower for that many rounds (default: all ``T_max``
-    rounds). Example weights are the
-    initial distribution.
+    Each booster boosts confidence-rated rules (the paper's Fig. 1) for its
+    class against the rest, the example weights its initial distribution;
+    two classes have one booster. Its number of rounds ``T`` is chosen by
+    internal cross-validation (ties to the smaller ``T``), the booster then
+    refitted on every row; the bound on the rounds doubles while more
+    rounds clearly pay (:mod:`.slipper_rounds`; doc/slipper.md, "Choosing
+    T" and "More rounds on many rows"). Above
+    ``slipper_rounds.CV_MAX_ROWS`` rows ``T`` is chosen on one fold, its
+    training part a stratified sample of at most
+    ``slipper_rounds.CV_TRAIN_ROWS`` rows; a round's GrowSet holds at most
+    ``GROW_MAX_ROWS`` examples (doc/slipper.md, "A bounded GrowSet").
 
     Parameters
     ----------
-    T : int, optional
+    T : int >= 1 or None, default None
         Boosting rounds per booster; ``None``: chosen by internal CV.
-    T_max : int
+    T_max : int >= 1, default 100
         The most rounds the internal CV tries first (the paper's 100).
-    max_doublings : int
-        How many times the internal CV may double ``T_max`` while more
-        rounds still clearly lower its hold-out error without raising its
-        log loss (0: the paper's fixed bound; none under ``max_rules``).
-    n_folds : int
+    max_doublings : int >= 0, default 2
+        How many times the internal CV may double ``T_max`` while the rounds
+        past its first half still clearly lower the mean hold-out error and
+        the doubled bound keeps the hold-out log loss (0: the paper's fixed
+        bound; none under ``max_rules``).
+    n_folds : int >= 2, default 5
         Folds of the internal CV.
-    patience : int, optional
-        Stop the internal folds after this many rounds without a lower mean
-        hold-out error (``None``: all ``T_max`` rounds).
-    positive_class : int, optional
-        Two classes: the index of the booster's positive class (default: the
-        rarer one).
-    max_rules : int, optional
+    patience : int >= 1 or None, default None
+        Stop the internal folds once their mean hold-out error has not been
+        lower for this many rounds (``None``: all ``T_max`` rounds).
+    positive_class : int >= 0 or None, default None
+        Two classes: the index of the booster's positive class (``None``:
+        the less frequent one).
+    max_rules : int >= 1 or None, default None
         At most this many rules over all boosters: rounds shared among the
         classes by least CV error (doc/slipper.md).
-    n_jobs : int, optional
-        Parallel jobs (threads, or a configured joblib backend); the model
-        does not depend on it.
-    random_state : int
+    n_jobs : int or None, default None
+        Parallel jobs through joblib: the boosters of the classes, or the
+        internal folds of the one booster of two classes (threads;
+        ``None``: one job, unless a ``joblib.parallel_config`` says
+        otherwise, e.g. a Dask cluster); the model does not depend on it.
+    random_state : int >= 0 or None, default 0
         Seed of the grow/prune splits and the internal folds.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
@@ -590,19 +584,27 @@ class SlipperLearner(RuleLearner):
     needs_order = True  # the grow step sweeps the sorted numeric columns
     bytes_per_cell = 0  # a sparse table is swept over its non-zeros
 
+    parameters = params.ParameterTable(
+        params.integer("T", "boosting rounds per booster (None: chosen by internal CV)", 1,
+                       none=True, spin=(1, 1000)),
+        params.integer("T_max", "the most rounds the internal CV tries first", 1,
+                       spin=(1, 1000)),
+        params.integer("max_doublings", "how often the internal CV may double T_max", 0),
+        params.integer("n_folds", "folds of the internal CV", 2),
+        params.integer("patience", "rounds without a lower hold-out error before the "
+                                   "internal folds stop", 1, none=True),
+        params.integer("positive_class", "two classes: the booster's positive class", 0,
+                       none=True),
+        params.max_rules("at most this many rules over all boosters"),
+        params.n_jobs(),
+        params.random_state("seed of the grow/prune splits and the internal folds"),
+    )
+
     def __init__(self, T=None, T_max=100, max_doublings=2, n_folds=5, patience=None,
                  positive_class=None, max_rules=None, n_jobs=None, random_state=0,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.T = check_int("T", T, 1, none=True)
-        self.T_max = check_int("T_max", T_max, 1)
-        self.max_doublings = check_int("max_doublings", max_doublings, 0)
-        self.n_folds = check_int("n_folds", n_folds, 2)
-        self.patience = check_int("patience", patience, 1, none=True)
-        self.positive_class = check_int("positive_class", positive_class, 0, none=True)
-        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
-        self.n_jobs = check_n_jobs(n_jobs)
-        self.random_state = check_random_state(random_state)
+        self.parameters.set(self, locals())
 
     def _positive_classes(self, enc, values):
         """The boosters' positive classes: every class present (in the order

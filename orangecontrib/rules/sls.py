@@ -35,7 +35,7 @@ from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, class_pref
 from .core import SLSData, pack_bits, sls_search
 from .features import canonical_rule_set, interval_attributes, interval_codes
 from .parallel import parallel_map
-from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
+from . import params
 from .rules import (MISSING_OF, Condition, Rule, allocate_budget, covering, format_number,
                     row_blocks, rule_text, violations)
 from .tables import stratified_rows
@@ -776,77 +776,75 @@ class SLSEnsembleLearner(RuleLearner):
     """Rückert & Kramer (2006), Algorithm 2: ensembles of k-term DNF rule
     sets found by stochastic local search.
 
-    ``k_max``: largest rule-set size; ``n_rule_sets`` (the paper's ``o``):
-    rule sets sampled per ``k``; ``rho``: white-noise parameter of the
-    weights ``Q(r) ∝ rho^e(r)``, where an error counts 1 on up to
-    ``rho_rows`` training examples and ``rho_rows / m`` on ``m`` more than that
-    (``None``: always 1, the paper's); ``max_steps``, ``p_noise``, ``p_restart``:
-    the SLS (Algorithm 1); ``n_intervals``: equal-frequency intervals for
-    continuous attributes, and ``numeric``: whether a rule tests their cuts
-    (``"thresholds"``, default: ``A < t`` / ``A >= t``) or one interval
-    (``"intervals"``, the paper's encoding), see :class:`SLSPreprocessor`;
-    ``theta``: abstention threshold on the margin
-    (0: never abstain; an abstained instance gets the training prior);
-    ``delta``: confidence of the PAC-Bayes bounds; ``n_jobs``: parallel SLS
-    runs through joblib (threads: the search releases the GIL; default
-    ``None``: one job, unless a ``joblib.parallel_config`` says otherwise,
-    e.g. a Dask cluster); every run has its own seed derived from
-    ``random_state``, so the model does not depend on ``n_jobs``.
+    For each class (one for two classes) and each size ``k`` up to
+    ``k_max``, independent local searches (Algorithm 1) each find a rule
+    set; the ensemble weighs a rule set with ``e(r)`` training errors by
+    ``Q(r) ∝ rho^e(r)``, and its PAC-Bayes bounds hold with confidence
+    ``1 - delta``. Numeric attributes are cut into equal-frequency
+    intervals (:class:`SLSPreprocessor`). Every search has its own seed
+    derived from ``random_state``, so the model does not depend on
+    ``n_jobs`` (doc/sls.md).
 
     Parameters
     ----------
-    k_max : int
+    k_max : int >= 1, default 8
         The largest rule set (rules per k-term DNF).
-    n_rule_sets : int
+    n_rule_sets : int >= 1, default 20
         Rule sets sampled per size ``k`` (the paper's ``o``).
-    rho : float
-        White-noise parameter of the weights ``Q(r) ∝ rho^e(r)``, in (0, 1].
-    rho_rows : int, optional
+    rho : float in (0, 1], default 0.9
+        White-noise parameter of the weights ``Q(r) ∝ rho^e(r)``.
+    max_steps : int >= 0, default 5000
+        Steps of one stochastic local search.
+    p_noise : float in [0, 1], default 0.2
+        Probability of a random move per step.
+    p_restart : float in [0, 1], default 0.01
+        Probability of a restart per step.
+    n_intervals : int >= 2, default 10
+        Equal-frequency intervals of a numeric attribute.
+    numeric : {"thresholds", "intervals"}, default "thresholds"
+        Rules test a numeric attribute's cuts (``A < t`` / ``A >= t``) or
+        one of its intervals (the paper's encoding).
+    theta : float in [0, 2], default 0.0
+        Abstain when the margin is below this (0: never abstain; an
+        abstained row gets the training prior).
+    delta : float in (0, 1), default 0.05
+        Confidence of the PAC-Bayes bounds.
+    max_rules : int >= 1, "auto" or None, default "auto"
+        At most this many distinct rules in the rule sets kept: per class
+        the rule sets whose estimate ranks the training rows nearest the
+        whole ensemble's, the budget shared among the classes
+        (:func:`keep_within_budget`). ``"auto"``: a model a person can
+        read, :data:`AUTO_RULES_TWO_CLASSES` rules on two classes and
+        :data:`AUTO_RULES_PER_CLASS` per class on more
+        (:meth:`rule_budget`); ``None``: the whole ensemble, every rule set
+        the searches found (the paper's model: hundreds of rules on a few
+        hundred rows).
+    rho_rows : int >= 1 or None, default 1000
         Up to this many training examples an error counts 1 in ``e(r)``;
         on more, the errors are scaled to this many, so the weights follow
         the error rate (``None``: the paper's count on any number).
-    search_rows : int, optional
+    search_rows : int >= 1 or None, default 30000
         On more rows, the local searches (and the rule sets' errors and
         bounds) use a stratified sample of this many; the probabilities'
         leaf estimates use every row (``None``: every row). A step of a
         search costs in proportion to its rows; on real data of 36,000 to
         100,000 rows a sample of 30,000 gave the held-out AUC of every row
         within the searches' own noise (doc/sls.md, "Departures").
-    rest_ratio : float, optional
+    rest_ratio : float > 0 or None, default 2.0
         More than two classes: each class's searches (five at a time) run
         on the class's examples and a stratified random sample of this many
         times as many of the other classes' examples (at least
         ``rest_min``), drawn anew for each five, so a small class's rule
         sets are not judged mostly by the rest (``None``: every example,
         as on two classes).
-    rest_min : int
+    rest_min : int >= 1, default 500
         The sample of the other classes has at least this many examples
         (all of them where they are no more).
-    max_steps : int
-        Steps of one stochastic local search.
-    p_noise, p_restart : float
-        Probabilities of a random move and of a restart per step.
-    n_intervals : int
-        Equal-frequency intervals of a numeric attribute.
-    numeric : {"thresholds", "intervals"}
-        Rules test a numeric attribute's cuts or one of its intervals.
-    theta : float
-        Abstain when the margin is below this (0: never).
-    delta : float
-        Confidence of the PAC-Bayes bounds.
-    max_rules : int, "auto" or None
-        At most this many distinct rules in the rule sets kept: per class
-        the rule sets whose estimate ranks the training rows nearest the
-        whole ensemble's, the budget shared among the classes
-        (:func:`keep_within_budget`). ``"auto"`` (the default): a model a
-        person can read, :data:`AUTO_RULES_TWO_CLASSES` rules on two
-        classes and :data:`AUTO_RULES_PER_CLASS` per class on more
-        (:meth:`rule_budget`); ``None``: the whole ensemble, every rule
-        set the searches found (the paper's model: hundreds of rules on a
-        few hundred rows).
-    n_jobs : int, optional
-        Parallel searches; the model does not depend on it.
-    random_state : int
+    n_jobs : int or None, default None
+        Parallel searches through joblib (threads: the search releases the
+        GIL; ``None``: one job, unless a ``joblib.parallel_config`` says
+        otherwise, e.g. a Dask cluster); the model does not depend on it.
+    random_state : int >= 0 or None, default 0
         Seed of every search.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
@@ -855,6 +853,33 @@ class SLSEnsembleLearner(RuleLearner):
     name = "SLS rule-set ensemble"
     search_key = 0x534C53  # the search sample's seed (kept from earlier releases)
 
+    parameters = params.ParameterTable(
+        params.integer("k_max", "the largest rule set", 1, spin=(1, 30)),
+        params.integer("n_rule_sets", "rule sets sampled per size", 1, spin=(1, 500)),
+        params.number("rho", "white-noise parameter of the rule sets' weights", 0, 1,
+                      low_open=True, spin=(0.01, 1.0)),
+        params.integer("max_steps", "steps of one local search", 0, spin=(0, 1_000_000)),
+        params.number("p_noise", "probability of a random move per step", 0, 1),
+        params.number("p_restart", "probability of a restart per step", 0, 1),
+        params.integer("n_intervals", "equal-frequency intervals of a numeric attribute",
+                       2, spin=(2, 100)),
+        params.choice("numeric", "rules test a numeric attribute's cuts or intervals",
+                      ("thresholds", "intervals")),
+        params.number("theta", "abstain when the margin is below this", 0, 2),
+        params.number("delta", "confidence of the PAC-Bayes bounds", 0, 1, low_open=True,
+                      high_open=True, spin=(0.001, 0.5)),
+        params.max_rules("at most this many distinct rules in the rule sets kept "
+                         "('auto': 50 on two classes, 25 per class on more)",
+                         words=("auto",)),
+        params.integer("rho_rows", "an error counts 1 up to this many rows", 1, none=True),
+        params.search_rows("rows of the local searches' sample"),
+        params.number("rest_ratio", "many classes: the other classes' sample per example "
+                                    "of the class", 0, low_open=True, none=True),
+        params.integer("rest_min", "the least size of the other classes' sample", 1),
+        params.n_jobs(),
+        params.random_state("seed of every search"),
+    )
+
     def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
                  p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
                  theta=0.0,
@@ -862,25 +887,7 @@ class SLSEnsembleLearner(RuleLearner):
                  rest_ratio=2.0, rest_min=500, n_jobs=None, random_state=0,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.k_max = check_int("k_max", k_max, 1)
-        self.n_rule_sets = check_int("n_rule_sets", n_rule_sets, 1)
-        self.rho = check_number("rho", rho, 0, 1, low_open=True)
-        self.max_steps = check_int("max_steps", max_steps, 0)
-        self.p_noise = check_number("p_noise", p_noise, 0, 1)
-        self.p_restart = check_number("p_restart", p_restart, 0, 1)
-        self.n_intervals = check_int("n_intervals", n_intervals, 2)
-        self.numeric = check_choice("numeric", numeric, ("thresholds", "intervals"))
-        self.theta = check_number("theta", theta, 0, 2)
-        self.delta = check_number("delta", delta, 0, 1, low_open=True, high_open=True)
-        self.max_rules = ("auto" if isinstance(max_rules, str) and max_rules.lower() == "auto"
-                          else check_int("max_rules", max_rules, 1, none=True))
-        self.rho_rows = check_int("rho_rows", rho_rows, 1, none=True)
-        self.search_rows = check_int("search_rows", search_rows, 1, none=True)
-        self.rest_ratio = check_number("rest_ratio", rest_ratio, 0, None, low_open=True,
-                                       none=True)
-        self.rest_min = check_int("rest_min", rest_min, 1)
-        self.n_jobs = check_n_jobs(n_jobs)
-        self.random_state = check_random_state(random_state)
+        self.parameters.set(self, locals())
 
     @property
     def active_preprocessors(self):

@@ -140,7 +140,7 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
                     "cut a longer list). Fewer rules are easier to read.",
             callback=self._limit_changed)
         self.max_rules_spin = gui.spin(
-            row, self, "max_rules", 1, 100000, label=None,
+            row, self, "max_rules", *self.LEARNER.parameters.spin("max_rules"), label=None,
             tooltip="The rule budget: the most rules the model may have.",
             callback=self.settings_changed)
         gui.widgetLabel(row, "rules")

@@ -11,7 +11,17 @@ from AnyQt.QtCore import Qt
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
-from orangecontrib.rules.evc import DEFAULT_MAX_THRESHOLDS, DEFAULT_MIN_NEW_COVERAGE
+from orangecontrib.rules.evc import (DEFAULT_MAX_THRESHOLDS, DEFAULT_MIN_NEW_COVERAGE,
+                                     EVCRuleLearner)
+
+#: the EVC rule search's parameters, whose spin boxes EVC Rules, LR with
+#: Rules and Rule Scoring share
+EVC = EVCRuleLearner.parameters
+
+
+def percent(bounds) -> tuple:
+    """Spin-box bounds of a share, in percent."""
+    return tuple(100 * b for b in bounds)
 
 STRATEGY_LABELS = (
     "FIRST: most confident firing rule",
@@ -43,7 +53,8 @@ class NewCoverageSetting:
 
     def add_new_coverage_spin(self, box, label="Least new coverage (%):"):
         self.new_coverage_spin = gui.doubleSpin(
-            box, self, "min_new_coverage", 0.0, 50.0, 0.1, decimals=1,
+            box, self, "min_new_coverage", *percent(EVC.spin("min_new_coverage")), 0.1,
+            decimals=1,
             label=label, tooltip=NEW_COVERAGE_TOOLTIP, callback=self.settings_changed)
 
     def new_coverage_args(self) -> dict:
@@ -97,39 +108,41 @@ class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
                     "distribution fitted on permuted classes); the m-estimate "
                     "only shrinks it towards the prior.",
             callback=self._quality_changed)
-        self.m_spin = gui.doubleSpin(row, self, "m", 0.0, 1000.0, 1.0,
+        self.m_spin = gui.doubleSpin(row, self, "m", *EVC.spin("m"), 1.0,
                                      label="m:",
                                      tooltip="Weight of the prior in the "
                                              "m-estimate; larger values shrink "
                                              "rule accuracies more.",
                                      callback=self.settings_changed)
         self.permutations_spin = gui.spin(
-            box, self, "n_permutations", 2, 10000,
+            box, self, "n_permutations", *EVC.spin("n_permutations"),
             label="Permutations for the Gumbel fit:",
             tooltip="Class permutations used to fit the extreme value "
                     "distribution; more are more precise and slower.",
             callback=self.settings_changed)
         self.alpha_spin = gui.doubleSpin(
-            box, self, "alpha", 0.001, 1.0, 0.01, decimals=3,
+            box, self, "alpha", *EVC.spin("alpha"), 0.01, decimals=3,
             label="Significance (alpha):",
             tooltip="Rules must be significant at this level (likelihood ratio "
                     "statistic against the Gumbel distribution); smaller "
                     "values keep fewer rules.",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Rule search")
-        self.beam_width_spin = gui.spin(box, self, "beam_width", 1, 100,
+        self.beam_width_spin = gui.spin(box, self, "beam_width", *EVC.spin("beam_width"),
                                         label="Beam width:",
                                         tooltip="Candidate rules refined in "
                                                 "parallel; wider is slower and "
                                                 "finds better rules.",
                                         callback=self.settings_changed)
-        self.max_length_spin = gui.spin(box, self, "max_rule_length", 1, 20,
+        self.max_length_spin = gui.spin(box, self, "max_rule_length",
+                                        *EVC.spin("max_rule_length"),
                                         label="Maximal rule length:",
                                         tooltip="At most this many conditions "
                                                 "per rule.",
                                         callback=self.settings_changed)
         row = gui.hBox(box)  # the two least coverages of a rule, side by side
-        self.min_covered_spin = gui.spin(row, self, "min_covered_examples", 1, 10000,
+        self.min_covered_spin = gui.spin(row, self, "min_covered_examples",
+                                         *EVC.spin("min_covered_examples"),
                                          label="Minimal rule coverage:",
                                          tooltip="A rule must cover at least "
                                                  "this many examples.",
@@ -137,7 +150,7 @@ class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
         self.add_new_coverage_spin(row, label="new (%):")
         row = gui.hBox(box)
         self.thresholds_spin = gui.spin(
-            row, self, "max_thresholds", 1, 4096,
+            row, self, "max_thresholds", *EVC.spin("max_thresholds"),
             label="Thresholds per numeric column:",
             tooltip="Numeric columns are cut into about equally full bins; "
                     "rules test these cuts only. More cuts follow the data "
@@ -151,7 +164,7 @@ class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
                     "slow on large data.",
             callback=self._exact_changed)
         row = gui.hBox(box)
-        self.seed_spin = gui.spin(row, self, "random_state", 0, 2**31 - 1,
+        self.seed_spin = gui.spin(row, self, "random_state", *EVC.spin("random_state"),
                                   label="Random seed:",
                                   tooltip="Seeds the class permutations; the "
                                           "same seed gives the same rules.",

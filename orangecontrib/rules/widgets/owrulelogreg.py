@@ -40,7 +40,8 @@ class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
             callback=self.settings_changed)
         row = gui.hBox(box)
         self.lambda_spin = gui.doubleSpin(
-            row, self, "lambda_", 0.0, 1e4, 0.1, label="L2 strength (lambda):",
+            row, self, "lambda_", *self.LEARNER.parameters.spin("lambda_"), 0.1,
+            label="L2 strength (lambda):",
             tooltip="Larger values shrink all weights more (simpler model).",
             callback=self.settings_changed)
         self.auto_lambda_check = gui.checkBox(

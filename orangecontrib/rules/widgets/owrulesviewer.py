@@ -19,8 +19,8 @@ from Orange.data import DiscreteVariable, Domain, StringVariable, Table
 from Orange.data.util import get_unique_names
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
-from Orange.widgets.utils.annotated_data import (ANNOTATED_DATA_SIGNAL_NAME,
-                                                 create_annotated_table)
+from Orange.widgets.utils.annotated_data import (ANNOTATED_DATA_FEATURE_NAME,
+                                                 ANNOTATED_DATA_SIGNAL_NAME)
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
@@ -559,13 +559,18 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         rules = self.selected_rules()
         rows = viewer.rows_covered(cover, rules)
         self.Outputs.selected_data.send(data[rows] if len(rows) else None)
-        annotated = create_annotated_table(data, rows)
-        names = [v.name for v in annotated.domain.variables + annotated.domain.metas]
+        names = [v.name for v in data.domain.variables + data.domain.metas]
+        # Orange's "Selected" column and the viewer's, in one transformation
+        selected = np.zeros(len(data))
+        selected[rows] = 1
+        selected_var = DiscreteVariable(get_unique_names(names, ANNOTATED_DATA_FEATURE_NAME),
+                                        values=("No", "Yes"))
+        names.append(selected_var.name)
         if self._firing is None:  # once per inputs, not per selection
             self._firing = viewer.firing_text(cover)
         firing = self._firing
         fire_var = StringVariable(get_unique_names(names, "Rules firing"))
-        extra = [(fire_var, firing)]
+        extra = [(selected_var, selected), (fire_var, firing)]
         why = None if self._prepared is None else self._prepared.why
         if why is not None:  # the rules that decide each row's prediction
             why_var = StringVariable(get_unique_names(names + [fire_var.name], "Why"))
@@ -574,7 +579,9 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
             var = DiscreteVariable(get_unique_names(names, f"Rule {k + 1}"),
                                    values=("no", "yes"))
             extra.append((var, cover[:, k].astype(float)))
-        self.Outputs.annotated_data.send(with_metas(annotated, extra))
+        annotated = with_metas(data, extra)
+        annotated.name = data.name
+        self.Outputs.annotated_data.send(annotated)
 
     # ------------------------------------------------------------ plots
     def _fill_class_combo(self):

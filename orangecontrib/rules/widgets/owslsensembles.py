@@ -8,6 +8,8 @@ from Orange.widgets.settings import Setting
 from orangecontrib.rules.sls import SLSEnsembleLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
 
+SLS = SLSEnsembleLearner.parameters
+
 
 class OWSLSEnsembles(OWRulesLearnerBase):
     name = "SLS Ensembles"
@@ -38,19 +40,19 @@ class OWSLSEnsembles(OWRulesLearnerBase):
     def add_main_layout(self):
         box = ensemble = gui.vBox(self.controlArea, "Ensemble")
         self.k_max_spin = gui.spin(
-            box, self, "k_max", 1, 30, label="Largest rule set (rules):",
+            box, self, "k_max", *SLS.spin("k_max"), label="Largest rule set (rules):",
             tooltip="Rule sets of 1, 2, ... up to this many rules are searched "
                     "(the paper's k_max). Larger sets fit more complex classes "
                     "but take longer.",
             callback=self.settings_changed)
         self.n_rule_sets_spin = gui.spin(
-            box, self, "n_rule_sets", 1, 500, label="Rule sets per size:",
+            box, self, "n_rule_sets", *SLS.spin("n_rule_sets"), label="Rule sets per size:",
             tooltip="How many rule sets are searched for each size (the "
                     "paper's o). More give smoother probabilities; the time "
                     "grows proportionally.",
             callback=self.settings_changed)
         self.rho_spin = gui.doubleSpin(
-            box, self, "rho", 0.01, 1.0, 0.01, label="Weight decay per error (ρ):",
+            box, self, "rho", *SLS.spin("rho"), 0.01, label="Weight decay per error (ρ):",
             tooltip="A rule set with e training errors gets weight ∝ ρ^e "
                     "(on more than 1,000 rows, e counts the errors as a share "
                     "of 1,000). Smaller values trust the most accurate rule "
@@ -67,36 +69,36 @@ class OWSLSEnsembles(OWRulesLearnerBase):
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Local search")
         self.max_steps_spin = gui.spin(
-            box, self, "max_steps", 0, 1000000, step=500,
+            box, self, "max_steps", *SLS.spin("max_steps"), step=500,
             label="Steps per search:",
             tooltip="Moves of one stochastic local search; the best rule set "
                     "seen is kept.",
             callback=self.settings_changed)
         self.p_noise_spin = gui.doubleSpin(
-            box, self, "p_noise", 0.0, 1.0, 0.05, label="Random move probability:",
+            box, self, "p_noise", *SLS.spin("p_noise"), 0.05, label="Random move probability:",
             tooltip="Probability of changing a random literal instead of the "
                     "best one; helps the search leave local optima.",
             callback=self.settings_changed)
         self.p_restart_spin = gui.doubleSpin(
-            box, self, "p_restart", 0.0, 1.0, 0.005, decimals=3,
+            box, self, "p_restart", *SLS.spin("p_restart"), 0.005, decimals=3,
             label="Restart probability:",
             tooltip="Probability per step of starting again from a random "
                     "rule set.",
             callback=self.settings_changed)
         self.n_intervals_spin = gui.spin(
-            box, self, "n_intervals", 2, 100, label="Intervals for numbers:",
+            box, self, "n_intervals", *SLS.spin("n_intervals"), label="Intervals for numbers:",
             tooltip="Numeric attributes are cut into this many equal-frequency "
                     "intervals (missing values become a value of their own).",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Abstention and bound")
         self.theta_spin = gui.doubleSpin(
-            box, self, "theta", 0.0, 2.0, 0.05, label="Abstain below margin (θ):",
+            box, self, "theta", *SLS.spin("theta"), 0.05, label="Abstain below margin (θ):",
             tooltip="The model abstains when the two highest class scores "
                     "differ by less than θ (0 to 2) and predicts the training "
                     "class distribution there. 0 never abstains.",
             callback=self.settings_changed)
         self.delta_spin = gui.doubleSpin(
-            box, self, "delta", 0.001, 0.5, 0.01, decimals=3,
+            box, self, "delta", *SLS.spin("delta"), 0.01, decimals=3,
             label="Bound confidence (δ):",
             tooltip="The PAC-Bayes error bound holds with probability 1 - δ.",
             callback=self.settings_changed)
@@ -107,7 +109,7 @@ class OWSLSEnsembles(OWRulesLearnerBase):
                     "default); the result does not depend on it.",
             callback=self.settings_changed)
         self.seed_spin = gui.spin(
-            row, self, "random_state", 0, 2**31 - 1, label="Random seed:",
+            row, self, "random_state", *SLS.spin("random_state"), label="Random seed:",
             tooltip="The same seed gives the same ensemble.",
             callback=self.settings_changed)
 

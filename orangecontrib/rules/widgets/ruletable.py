@@ -313,11 +313,18 @@ def text_height(metrics: QFontMetrics, text: str, cell_width: int) -> int:
     return box.height() + 2 * V_MARGIN
 
 
-def widest_word(metrics: QFontMetrics, text: str) -> int:
+def widest_word(metrics: QFontMetrics, text: str, widths: dict | None = None) -> int:
     """The width of the widest word of ``text`` (a line never breaks
-    inside a word, so the Conditions column is at least this wide)."""
-    words = set(text.split())
-    return max((metrics.horizontalAdvance(w) for w in words), default=0)
+    inside a word, so the Conditions column is at least this wide);
+    ``widths``: a cache of the words' widths, filled as it goes."""
+    widths = {} if widths is None else widths
+    best = 0
+    for word in set(text.split()):
+        w = widths.get(word)
+        if w is None:
+            w = widths[word] = metrics.horizontalAdvance(word)
+        best = max(best, w)
+    return best
 
 
 class RuleTableView(QTableView):
@@ -347,6 +354,7 @@ class RuleTableView(QTableView):
         self._laying_out = False
         self._tall = False
         self._line_cache = {}
+        self._word_cache = {}
         self._min_conditions = 0
         self._refit = QTimer(self, singleShot=True, interval=0)
         self._refit.timeout.connect(self.fit_rows)
@@ -354,7 +362,7 @@ class RuleTableView(QTableView):
     def setModel(self, model):
         super().setModel(model)
         model.rows_about_to_move.connect(self._forget_row_heights)
-        model.layoutChanged.connect(self.fit_rows)
+        model.layoutChanged.connect(self._refit.start)
         model.modelReset.connect(self.fit_columns)
 
     # ------------------------------------------------------------ columns
@@ -400,7 +408,8 @@ class RuleTableView(QTableView):
                 width += 2 * H_MARGIN + 8 + (icon if col == 2 else 0)
                 head = header_metrics.horizontalAdvance(model.headers[col]) + 22
                 self.setColumnWidth(col, max(width, head))
-            words = [widest_word(metrics, model._conditions_text(int(r), " "))
+            widths = self._word_cache.setdefault(self.font().key(), {})
+            words = [widest_word(metrics, model._conditions_text(int(r), " "), widths)
                      for r in model.order]
             self._min_conditions = max(words + [header_metrics.horizontalAdvance("Conditions")]
                                        ) + 2 * H_MARGIN + 2
@@ -419,7 +428,7 @@ class RuleTableView(QTableView):
         if width != self.columnWidth(CONDITIONS):
             self.setColumnWidth(CONDITIONS, width)  # fit_rows follows (sectionResized)
         else:
-            self.fit_rows()
+            self._refit.start()
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
@@ -444,18 +453,23 @@ class RuleTableView(QTableView):
 
     def row_heights(self) -> np.ndarray:
         """The height each shown row needs for its wrapped conditions at
-        the Conditions column's present width (each distinct cell measured
-        once per width)."""
+        the Conditions column's present width: the heights of its lines
+        (a condition each, or the run-on paragraph), each distinct line
+        measured once per width (the sum is a pixel per line above the
+        whole text's, never below)."""
         model = self.model()
         width = self.columnWidth(CONDITIONS)
         metrics = QFontMetrics(self.font())
         cache = self._line_cache.setdefault((width, self.font().key()), {})
         out = np.empty(len(model.order), dtype=int)
         for i, text in enumerate(model.shown_cells()):
-            h = cache.get(text)
-            if h is None:
-                h = cache[text] = text_height(metrics, text, width)
-            out[i] = h
+            total = 2 * V_MARGIN
+            for line in text.split("\n"):
+                h = cache.get(line)
+                if h is None:
+                    h = cache[line] = text_height(metrics, line, width) - 2 * V_MARGIN
+                total += h
+            out[i] = total
         return out
 
     def fit_rows(self):
