@@ -90,6 +90,12 @@ def argmax_with_ties(scores: np.ndarray, preference: np.ndarray,
     return np.argmax(np.where(tied, pref[None, :] + 1, 0), axis=1)
 
 
+#: the model exporters by format (``"sql"``, ``"json"``), which
+#: :meth:`RuleModel.to_sql` and :meth:`RuleModel.to_json` call: set by
+#: :mod:`orangecontrib.rules.export` (imported with the package), which reads
+#: every learner's models and so sits above them (doc/architecture.md)
+EXPORTERS: dict = {}
+
 #: the progress callback of each fit under way, by ``id`` of its learner
 #: (a context variable: each thread, and each nested fit, sees its own)
 _PROGRESS: ContextVar[dict] = ContextVar("orangecontrib_rules_progress", default={})
@@ -494,14 +500,12 @@ class RuleModel(_ModelBase):
         """The model as one SQL ``SELECT`` over ``table`` (a column per
         class value, its probability, and ``prediction``;
         :func:`orangecontrib.rules.export.to_sql`)."""
-        from .export import to_sql
-        return to_sql(self, table, key, prediction)
+        return EXPORTERS["sql"](self, table, key, prediction)
 
     def to_json(self, indent=None) -> str:
         """The model as JSON text (:func:`orangecontrib.rules.export.to_json`;
         :func:`orangecontrib.rules.load_json` reads it)."""
-        from .export import to_json
-        return to_json(self, indent)
+        return EXPORTERS["json"](self, indent)
 
     # --- what the Rule Viewer shows (each model says it) ----------------
     #: the plot the Rule Viewer draws: ``"hull"``, ``"abstention"``, ``"evc"``

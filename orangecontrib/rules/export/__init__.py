@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import os
 
+from ..base import EXPORTERS
 from .json import FORMAT, VERSION, load_json, to_json
 from .sql import to_sql
 from .variables import ExportError
+
+EXPORTERS.update(sql=to_sql, json=to_json)  # RuleModel.to_sql, RuleModel.to_json
 
 #: the file formats :func:`save_model` writes, by extension
 FORMATS = {".sql": "SQL query", ".json": "JSON model"}
