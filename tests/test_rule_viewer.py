@@ -111,7 +111,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
             "logreg": ["Weight", "EVC quality"],
             "sls": ["Ensemble weight", "Rule sets", "Heaviest set", "Set weight"],
             "roccer": ["Likelihood ratio", "Position", "FPR", "TPR"],
-            "scoring": ["Quality"], "cn2": ["Probability", "CN2 quality"]}
+            "scoring": ["Confidence"], "cn2": ["Probability", "CN2 quality"]}
         for kind, names in headers.items():
             with self.subTest(kind):
                 model = fitted(kind)
