@@ -111,7 +111,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
             "logreg": ["Weight", "EVC quality"],
             "sls": ["Ensemble weight", "Rule sets", "Heaviest set", "Set weight"],
             "roccer": ["Likelihood ratio", "Position", "FPR", "TPR"],
-            "scoring": ["Quality"], "cn2": ["Probability", "CN2 quality"]}
+            "scoring": ["Confidence"], "cn2": ["Probability", "CN2 quality"]}
         for kind, names in headers.items():
             with self.subTest(kind):
                 model = fitted(kind)
@@ -395,7 +395,11 @@ class TestOWRulesViewer(owtest.WidgetTest):
                  for r in range(w.rule_model.rowCount())}
         self.assertEqual(shown, set(np.flatnonzero(~default)))
         total = sum(r.quality for r in model.rule_list if not r.selectors)
-        self.assertIn(f"{total:+.3f}", w.info_label.text())
+        cv = model.domain.class_var
+        (positive, _), = model.boosters
+        toward = cv.values[positive if total > 0 else 1 - positive]  # the baseline's class
+        self.assertIn(f"Baseline (the default rule, on every row): confidence "
+                      f"{abs(total):.3f} toward {cv.name} = {toward}", w.info_label.text())
         # selecting every listed rule no longer selects every row by a TRUE rule
         w.select_rules(sorted(shown))
         cover = model.covering(self.heart)[:, sorted(shown)].any(axis=1)

@@ -585,3 +585,33 @@ class TestReadingTheModel(owtest.WidgetTest):
                 self.assertEqual(0 if selected is None else len(selected), int(covered.sum()))
         self.send_signal(viewer.Inputs.data, cases["empty"], widget=viewer)
         self.assertTrue(viewer.Information.empty_data.is_shown())
+
+
+class TestPanels(owtest.WidgetTest):
+    """Every learner panel fits a laptop screen at its default settings
+    (at most 700 px tall, with Qt's default font), can be made smaller (its
+    settings scroll), and names the settings the widgets share alike."""
+
+    def test_panels_fit_and_resize(self):
+        from AnyQt.QtWidgets import QCheckBox, QLabel
+        from orangecontrib.rules.widgets.common import LABELS
+        shared = {"max_rule_length": "max_length_spin",
+                  "min_covered_examples": "min_covered_spin",
+                  "min_new_coverage": "new_coverage_spin", "random_state": "seed_spin"}
+        for cls, _ in TestSizeDial.learner_widgets(self):
+            w = self.create_widget(cls)
+            with self.subTest(cls.name):
+                hint = w.sizeHint()
+                self.assertLessEqual(hint.height(), 700)
+                self.assertLessEqual(hint.width(), 700)
+                self.assertTrue(w.resizing_enabled)
+                self.assertLess(w.minimumSizeHint().height(), 400)
+                texts = {label.text() for label in w.findChildren(QLabel)}
+                texts |= {box.text() for box in w.findChildren(QCheckBox)}
+                for name, attr in shared.items():
+                    if hasattr(w, attr):
+                        self.assertIn(LABELS[name], texts, name)
+                self.assertFalse(texts & {"Maximal rule length:", "Minimal rule coverage:",
+                                          "new (%):", "all cores"})
+                if hasattr(w, "cores_check"):
+                    self.assertEqual(w.cores_check.text(), LABELS["all_cores"])

@@ -26,7 +26,7 @@ import copy
 
 import numpy as np
 
-from .base import Explanation, RuleModel, argmax_with_ties
+from .base import Explanation, RuleModel, ViewerColumn, argmax_with_ties
 from .rules import covering, row_blocks, spread
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
@@ -186,6 +186,12 @@ class RuleSetModel(RuleModel):
             lines.append(f"Rules searched on a sample of {sample:,} rows; their counts "
                          "and confidences from every row")
         return lines
+
+    def viewer_columns(self):
+        return [ViewerColumn("Confidence", self.rule_confidences(),
+                             "The rule's Laplace confidence, (TP + 1) / (TP + FP + C) on "
+                             "the training rows (Fawcett 2001): what the resolution "
+                             "strategy reads.")]
 
     def rule_confidences(self) -> np.ndarray:
         """The confidence the strategies use: Laplace (Fawcett 2001)."""

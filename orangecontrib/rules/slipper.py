@@ -422,14 +422,20 @@ class SlipperModel(RuleModel):
                              "('not': subtracts it from that class's).")]
 
     def summary_lines(self):
-        lines = super().summary_lines() + [f"{len(self.boosters)} booster(s)"]
-        values = self.domain.class_var.values
+        n = len(self.boosters)
+        lines = super().summary_lines() + [
+            "One booster (class against the rest)" if n == 1
+            else f"{n} boosters, one per class, normalised"]
+        cv = self.domain.class_var
+        two = n == 1 and self.n_classes == 2
         for positive, rules in self.boosters:
             default = [r.quality for r in rules if not r.selectors]
             if default:
-                rounds = f"{len(default)} round" + ("s" if len(default) > 1 else "")
-                lines.append(f"Default rule (fires on every row): {sum(default):+.3f} to the "
-                             f"score of {values[positive]} ({rounds})")
+                total = sum(default)
+                toward = 1 - positive if two and total < 0 else positive
+                side = "against" if total < 0 and not two else "toward"
+                lines.append(f"Baseline (the default rule, on every row): confidence "
+                             f"{abs(total):.3f} {side} {cv.name} = {cv.values[toward]}")
         grow_rows = getattr(self, "grow_rows", None)  # older pickles lack it
         if grow_rows is not None:
             lines.append(f"Each rule grown on a GrowSet of at most {grow_rows:,} rows "
@@ -518,9 +524,9 @@ class SlipperModel(RuleModel):
             lines.append(f"  booster for {cv.name} = {cv.values[cls]}:")
             baseline = sum(r.quality for r in rules if not r.selectors)
             toward = 1 - cls if two and baseline < 0 else cls
+            side = "against" if baseline < 0 and not two else "toward"
             lines.append(f"    baseline (the default rule, every row): confidence "
-                         f"{abs(baseline) if two else baseline:.3f} toward "
-                         f"{cv.name} = {cv.values[toward]}")
+                         f"{abs(baseline):.3f} {side} {cv.name} = {cv.values[toward]}")
             for k, r in enumerate(rules, start=start):
                 if r.selectors:
                     lines.append(f"    {k + 1}. " + rule_text(

@@ -100,6 +100,14 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         ConcurrentWidgetMixin.__init__(self)
         OWBaseLearner.__init__(self, *args, **kwargs)
 
+    def sizeHint(self):
+        """The settings' own size and the scroll area's frame, so that at
+        its default size the panel shows every setting without a scroll
+        bar."""
+        from AnyQt.QtCore import QSize
+        sh = super().sizeHint()
+        return QSize(sh.width() + 4, sh.height() + 6)
+
     def _insert_control_area(self):
         """The settings in a vertical scroll area, as a widget with a main
         area has them (Orange gives a widget without one a fixed panel)."""

@@ -485,8 +485,12 @@ class RuleTableView(QTableView):
         vh = self.verticalHeader()
         common = int(np.bincount(heights).argmax())
         vh.setDefaultSectionSize(common)
-        other = np.flatnonzero(heights != common)
-        self._tall = bool(len(other))
+        # whether a new default reaches rows resized before differs between
+        # Qt 5 and Qt 6: every row that is not as high as it needs is set
+        now = np.fromiter((vh.sectionSize(i) for i in range(len(heights))), int,
+                          len(heights))
+        other = np.flatnonzero(now != heights)
+        self._tall = bool(np.any(heights != common))
         if not len(other):
             return
         self.setUpdatesEnabled(False)
