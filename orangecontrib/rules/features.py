@@ -347,7 +347,7 @@ class ShortThresholds:
 
     def __init__(self, column):
         self.column = column
-        self.sorted, self.done = {}, {}
+        self.sorted, self.whole, self.done = {}, {}, {}
 
     def __call__(self, j, op: str, t: float) -> float:
         key = (j, op, float(t))
@@ -355,7 +355,8 @@ class ShortThresholds:
             if j not in self.sorted:
                 v = np.asarray(self.column(j), dtype=float)
                 self.sorted[j] = np.unique(v[np.isfinite(v)])
-            self.done[key] = _simplest_in_sorted(self.sorted[j], op, float(t))
+                self.whole[j] = _whole_numbers(self.sorted[j])
+            self.done[key] = _simplest_in_sorted(self.sorted[j], op, float(t), self.whole[j])
         return self.done[key]
 
 
@@ -367,8 +368,12 @@ def simplest_threshold(values, op: str, t: float) -> float:
     return _simplest_in_sorted(np.sort(v[np.isfinite(v)]), op, float(t))
 
 
-def _simplest_in_sorted(v, op: str, t: float) -> float:
-    """:func:`simplest_threshold` on ``v``, finite values in ascending order."""
+def _simplest_in_sorted(v, op: str, t: float, whole: bool | None = None) -> float:
+    """:func:`simplest_threshold` on ``v``, finite values in ascending order.
+    On a column whose values are all whole numbers (counts, codes, ratings)
+    the cut is a value of the data: ``A <= 0`` rather than ``A <= 0.5``,
+    ``A >= 1`` and ``A < 1`` rather than ``A >= 0.5`` and ``A < 0.5``, the
+    same split of every value the column can hold."""
     if op == "<=":  # covers <= t: any t' in [a, b) with a the largest covered
         k = int(np.searchsorted(v, t, side="right"))  # v[:k] <= t < v[k:]
         lo_open, hi_open = False, True
@@ -381,8 +386,16 @@ def _simplest_in_sorted(v, op: str, t: float) -> float:
     hi = float(v[k]) if k < len(v) else np.inf
     if not np.isfinite(lo) or not np.isfinite(hi):
         return t
+    if _whole_numbers(v) if whole is None else whole:
+        return lo if op == "<=" else hi  # the end of the interval that is a data value
     best = simplest_between(lo, hi, lo_open, hi_open, target=t)
     return t if best is None or significant_digits(best) >= significant_digits(t) else best
+
+
+def _whole_numbers(v) -> bool:
+    """Whether every (finite) value of ``v`` is a whole number."""
+    v = np.asarray(v, dtype=float)
+    return bool(len(v)) and bool(np.all(v == np.floor(v))) and bool(np.all(np.abs(v) < 2 ** 53))
 
 
 # ---------------------------------------------------------------- binnings

@@ -31,7 +31,7 @@ from .evc import EVCRuleLearner
 from .logistic import (DEFAULT_LAMBDAS, choose_lambda, fit_binary, fit_l2, fit_multinomial,
                        multinomial_l2)
 from . import params
-from .rules import covering_sparse, dense_X, format_number
+from .rules import covering_sparse, dense_X, format_number, rule_text
 
 
 # ------------------------------------------------------------ held out, and eq. 22
@@ -522,12 +522,39 @@ class RuleLogisticRegressionModel(RuleModel):
             rules = np.sort(fire[np.any(weight[fire] != 0, axis=1)])
             out.append(Explanation(rules, weight[rules], base[i],
                                    "softmax" if binary or multinomial else "sigmoids",
-                                   self.prior.copy()))
+                                   self.prior.copy(),
+                                   base_label=("the intercept and the attribute terms"
+                                               if self.features is not None
+                                               else "the intercept")))
         return out
+
+    def rule_weights(self) -> np.ndarray:
+        """Per rule of ``rule_list``: its weight on the log-odds of the
+        class of its submodel (0 where the fit gave it none)."""
+        weight = np.zeros(len(self.rule_list))
+        for _, idx, _, _, b in self.submodels:
+            weight[np.asarray(idx, dtype=int)] = b
+        return weight
+
+    def rule_directions(self):
+        """A rule is a feature: it favours the class whose log-odds its
+        weight raises. Two classes (one binary model of class ``c``
+        against the other): ``c`` for a positive weight, the other class
+        for a negative one; more classes: the class of its submodel, lowered
+        (``against``) by a negative weight."""
+        cls = np.array([r.head for r in self.rule_list], dtype=int)
+        for c, idx, _, _, _ in self.submodels:
+            cls[np.asarray(idx, dtype=int)] = c
+        weight = self.rule_weights()
+        binary = self.n_classes == 2 and len(self.submodels) == 1 \
+            and not getattr(self, "multinomial", False)
+        if binary:
+            return np.where(weight < 0, 1 - cls, cls), np.zeros(len(cls), bool)
+        return cls, weight < 0
 
     @property
     def plot_kind(self):
-        return "evc" if any("raw_frequency" in r.extra for r in self.rule_list) else None
+        return "evc" if any("raw_frequency" in r.extra for r in self.used_rules()) else None
 
     def used_rules(self):
         """The rules with a non-zero weight in some submodel."""
@@ -536,13 +563,21 @@ class RuleLogisticRegressionModel(RuleModel):
         return [self.rule_list[k] for k in used]
 
     def viewer_columns(self):
-        coef = np.full(len(self.rule_list), np.nan)
-        for _, idx, _, _, b in self.submodels:
-            coef[np.asarray(idx, dtype=int)] = b
+        weight = self.rule_weights()
         quality = np.array([r.quality for r in self.rule_list])
-        return [ViewerColumn("Coefficient", coef, "The rule's weight in the logistic "
-                                                  "regression (log-odds when it fires)."),
+        return [ViewerColumn("Weight", np.abs(weight),
+                             "How much the rule moves the log-odds of its class (the "
+                             "Class column: the class whose log-odds it raises, or "
+                             "'not' the class it lowers) when it fires: its "
+                             "coefficient in the logistic regression."),
                 ViewerColumn("EVC quality", quality, "The rule's EVC-corrected probability.")]
+
+    def warnings(self) -> list[str]:
+        if self.rule_list and not self.used_rules():
+            return [f"No rule has a non-zero weight: the model is plain logistic "
+                    f"regression on the attributes (the fit gave all "
+                    f"{len(self.rule_list)} rules weight 0)."]
+        return []
 
     def summary_lines(self):
         kind = ([] if self.n_classes == 2 else
@@ -552,7 +587,8 @@ class RuleLogisticRegressionModel(RuleModel):
         searched = ([] if sample is None else
                     [f"Rules searched on a sample of {sample:,} rows; their weights fitted "
                      "on every row"])
-        return (super().summary_lines() + kind + [f"L2 strength λ = {format_number(self.lam)}"]
+        return (super().summary_lines() + self.warnings() + kind
+                + [f"L2 strength λ = {format_number(self.lam)}"]
                 + searched + self.attribute_lines())
 
     def attribute_lines(self, top: int = 4, max_classes: int = 5) -> list[str]:
@@ -583,14 +619,34 @@ class RuleLogisticRegressionModel(RuleModel):
         return out
 
     def __str__(self):
-        lines = [f"{type(self).__name__}: {len(self.rule_list)} rules, "
-                 f"lambda = {format_number(self.lam)}"]
+        n_rules, n_conditions = self.size
+        cv = self.domain.class_var
+        lines = [f"{type(self).__name__}: {n_rules} rules of non-zero weight, "
+                 f"{n_conditions} conditions; L2 strength lambda = {format_number(self.lam)}"]
+        lines += self.warnings()
+        favours, against = self.rule_directions()
+        index = {id(r): k for k, r in enumerate(self.rule_list)}
+        two = self.n_classes == 2 and len(self.submodels) == 1
         for cls, attrs, rules in self.coefficients():
-            lines.append(f"log-odds of {self.domain.class_var.name} = {cls}:")
-            lines += [f"  {w:+8.3f}  {name}" for name, w in attrs]
-            lines += [f"  {w:+8.3f}  {r.to_str(self.domain)}  q={r.quality:.3f}"
-                      for r, w in sorted(rules, key=lambda rw: -abs(rw[1]))]
+            lines.append(f"log-odds of {cv.name} = {cls}"
+                         + (f" (against {cv.values[1 - cv.values.index(cls)]})" if two else "")
+                         + ":")
+            lines += [f"  {w:+8.3f}  {name}" for name, w in attrs if w != 0 or name == "intercept"]
+            for r, w in sorted(rules, key=lambda rw: -abs(rw[1])):
+                if w == 0:
+                    continue
+                k = index[id(r)]
+                lines.append(f"  {w:+8.3f}  " + rule_text(
+                    r, self.domain, int(favours[k]), bool(against[k]),
+                    f"{self.rule_number_name()} {r.quality:.3f}"))
         return "\n".join(lines)
+
+    def rule_number_name(self) -> str:
+        """What the rules' ``quality`` is: the rule learner's measure."""
+        rule_model = getattr(self, "rule_model", None)
+        measure = getattr(rule_model, "quality_measure", "evc")
+        return "EVC quality" if measure == "evc" else "m-estimate" if measure == "m" \
+            else "quality"
 
 
 class RuleLogisticRegressionLearner(RuleLearner):

@@ -156,10 +156,18 @@ class Parameter:
     kinds: type | tuple = object
     what: str = ""
     spin: tuple | None = None
+    #: words a number may also be (any case): SLS's ``max_rules="auto"``
+    words: tuple = ()
 
     def check(self, value):
         """``value`` in the type the learner keeps; a ``ValueError`` that
         names the parameter if it is not one of the values accepted."""
+        if self.words and isinstance(value, str):
+            if value.lower() in self.words:
+                return value.lower()
+            raise ValueError(f"{self.name} must be an integer {self.range}, "
+                             f"{', '.join(map(repr, self.words))}"
+                             f"{' or None' if self.none else ''}; got {value!r}")
         if self.kind == "int":
             return check_int(self.name, value, self.low, self.high, none=self.none)
         if self.kind == "float":
@@ -232,9 +240,11 @@ def random_state(meaning) -> Parameter:
     return integer("random_state", meaning, 0, none=True, spin=(0, 2 ** 31 - 1))
 
 
-def max_rules(meaning) -> Parameter:
-    """The rule budget every learner has (the widgets' "Model size")."""
-    return integer("max_rules", meaning, 1, none=True, spin=(1, 100_000))
+def max_rules(meaning, words=()) -> Parameter:
+    """The rule budget every learner has (the widgets' "Model size");
+    ``words``: the budget's other values (SLS: ``"auto"``)."""
+    return Parameter("max_rules", "int", meaning, 1, none=True, spin=(1, 100_000),
+                     words=tuple(words))
 
 
 def search_rows(meaning) -> Parameter:

@@ -32,7 +32,7 @@ from .features import make_items
 from .logistic import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
 from .parallel import parallel_map
 from . import params
-from .rules import Rule, covering_sparse, row_blocks
+from .rules import Rule, conditions_texts, covering_sparse, head_text, row_blocks
 
 
 # --------------------------------------------------------------- selection
@@ -244,20 +244,51 @@ class ROCCERModel(RuleModel):
 
     plot_kind = "hull"
 
+    def hull(self, cls: int):
+        """``(points, rules per entry)`` of class ``cls``'s list: its ROC
+        points from (0, 0) to (1, 1) and, per entry, the indices in
+        ``rule_list`` of its rules (the Rule Viewer's hull plot)."""
+        for cl in self.class_lists:
+            if cl.cls == cls:
+                return cl.points, [list(map(int, c)) for c in cl.columns]
+        return np.array([[0.0, 0.0], [1.0, 1.0]]), []
+
     def viewer_columns(self):
         rules = self.rule_list
         pts = np.array([r.extra["roc_point"] for r in rules]).reshape(-1, 2)
         entry = np.array([r.extra["entry"] + 1 for r in rules], dtype=float)
-        quality = np.array([r.quality for r in rules])
-        return [ViewerColumn("Position", entry, "Position in its class's rule list "
+        favours, against = self.rule_directions()
+        own = np.array([r.head for r in rules], dtype=int)
+        quality = np.array([r.quality for r in rules], dtype=float)
+        # two classes: the segment's ratio for the class the rule favours
+        # (for the other class of its list the reciprocal)
+        quality = np.where((favours != own) & ~against, 1 / quality, quality)
+        columns = []
+        if self.combination is not None:
+            classes, _, W = self.combination
+            weight = np.zeros(len(rules))
+            j = 0
+            for cl in self.class_lists:
+                for cols in cl.columns:
+                    w = np.sort(W[j])
+                    weight[np.asarray(cols, dtype=int)] = w[-1] - (w[-2] if len(w) > 1 else 0)
+                    j += 1
+            columns.append(ViewerColumn(
+                "Weight", weight, "How much the rule's list entry raises the log-odds of "
+                "the Class column's class over the next class when it fires (the "
+                "multinomial combination of the lists' entries)."))
+        return columns + [
+                ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
+                                                          "segment: how much a firing rule "
+                                                          "multiplies the odds of the Class "
+                                                          "column's class ('not': below 1, "
+                                                          "it lowers them)."),
+                ViewerColumn("Position", entry, "Position in its class's rule list "
                                                 "(a disjunction shares one).", 0),
                 ViewerColumn("FPR", pts[:, 0], "False positive rate of the list up to "
                                                "and including this rule."),
                 ViewerColumn("TPR", pts[:, 1], "True positive rate of the list up to "
-                                               "and including this rule."),
-                ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
-                                                          "segment: how much a firing rule "
-                                                          "raises the odds of its class.")]
+                                               "and including this rule.")]
 
     def summary_lines(self):
         """The rules listed, per class: as many hull points as list
@@ -276,6 +307,34 @@ class ROCCERModel(RuleModel):
             lines.append(f"Rules mined and selected on a sample of {sample:,} rows; "
                          "ROC points and probabilities from every row")
         return lines
+
+    def rule_directions(self):
+        """With the hulls' odds (two classes, ``multi_class="hulls"``), a
+        rule favours its list's class when its segment's likelihood ratio is
+        at least 1 (it raises the odds), and lowers it otherwise (two
+        classes: it favours the other); with the multinomial combination, a
+        rule favours the class its entry's weights raise most."""
+        C = self.n_classes
+        heads = np.array([r.head for r in self.rule_list], dtype=int)
+        against = np.zeros(len(heads), dtype=bool)
+        if self.combination is not None:
+            classes, _, W = self.combination
+            j = 0
+            for cl in self.class_lists:
+                for cols in cl.columns:
+                    heads[np.asarray(cols, dtype=int)] = int(np.asarray(classes)[np.argmax(W[j])])
+                    j += 1
+            return heads, against
+        for cl in self.class_lists:
+            lr = cl.likelihood_ratios()
+            for e, cols in enumerate(cl.columns):
+                cols = np.asarray(cols, dtype=int)
+                if lr[e] < 1:
+                    if C == 2:
+                        heads[cols] = 1 - cl.cls
+                    else:
+                        against[cols] = True
+        return heads, against
 
     def classes_without_rules(self) -> list[int]:
         """Classes of the training data whose rule list is empty."""
@@ -333,7 +392,8 @@ class ROCCERModel(RuleModel):
                         rows.append(row)
                 out.append(Explanation(np.array(rules, dtype=int),
                                        np.array(rows).reshape(-1, C), base.copy(),
-                                       "softmax", self.prior.copy()))
+                                       "softmax", self.prior.copy(),
+                                       base_label="the intercepts"))
             return out
         for i in range(X.shape[0]):
             base = np.full(C, -np.inf)
@@ -353,7 +413,9 @@ class ROCCERModel(RuleModel):
                 row[cl.cls] = np.log(lr[first])
                 rows.append(row)
             out.append(Explanation(np.array(rules, dtype=int), np.array(rows).reshape(-1, C),
-                                   base, "sigmoids", self.prior.copy()))
+                                   base, "sigmoids", self.prior.copy(),
+                                   base_label="the prior odds (and the default segment of "
+                                              "a list no rule of which fires)"))
         return out
 
     def posteriors(self, X) -> np.ndarray:
@@ -381,7 +443,10 @@ class ROCCERModel(RuleModel):
 
     def __str__(self):
         cv = self.domain.class_var
-        lines = [f"ROCCERModel: {len(self.rule_list)} rules"]
+        n_rules, n_conditions = self.size
+        lines = [f"ROCCERModel: {n_rules} rules, {n_conditions} conditions, in one rule "
+                 "list per class on its ROC convex hull"]
+        favours, against = self.rule_directions()
         for cl in self.class_lists:
             lines.append(f"\nclass {cv.name} = {cv.values[cl.cls]}: {len(cl.rules)} "
                          f"hull points ({sum(len(c) for c in cl.rules)} rules) selected "
@@ -390,12 +455,15 @@ class ROCCERModel(RuleModel):
             lr = cl.likelihood_ratios()
             for e, conjunctions in enumerate(cl.rules):
                 body = " OR ".join(
-                    "(" + " AND ".join(c.to_str(self.domain) for c in conds) + ")"
+                    "(" + " AND ".join(conditions_texts(conds, self.domain)) + ")"
                     for conds in conjunctions)
                 fpr, tpr = cl.points[e + 1]
-                lines.append(f"  {e + 1}. IF {body}  (fpr {fpr:.3f}, tpr {tpr:.3f}, "
-                             f"LR {lr[e]:.2f})")
-            lines.append(f"  default  (LR {lr[-1]:.2f})")
+                k = int(cl.columns[e][0])
+                head = head_text(self.domain, int(favours[k]), bool(against[k]))
+                lines.append(f"  {e + 1}. IF {body} THEN {head}  (FPR {fpr:.3f}, TPR "
+                             f"{tpr:.3f}, likelihood ratio {lr[e]:.2f})")
+            lines.append(f"  default: no rule of the list fires  (likelihood ratio "
+                         f"{lr[-1]:.2f})")
         return "\n".join(lines)
 
 

@@ -27,7 +27,8 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
 from .features import EncodedData, ShortThresholds, stored_order
 from .parallel import parallel_jobs, parallel_map
 from . import params
-from .rules import Condition, Rule, canonical_conditions, covering, covering_sparse
+from .rules import (Condition, Rule, canonical_conditions, covering, covering_sparse,
+                    rule_text)
 from .slipper_rounds import choose_rounds, class_rounds, even_rounds, rounds_and_final
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
@@ -415,19 +416,26 @@ class SlipperModel(RuleModel):
         self.boosters = boosters  # [(positive class, [Rule, ...]), ...]
 
     def viewer_columns(self):
-        return [ViewerColumn("Confidence", np.array([r.quality for r in self.rule_list]),
-                             "The rule's confidence C_R (eq. 4): its vote in the "
-                             "boosted score f(x).")]
+        return [ViewerColumn("Confidence", np.abs([r.quality for r in self.rule_list]),
+                             "The rule's confidence C_R (eq. 4): it adds 2 C_R to the "
+                             "log-odds of the Class column's class when it fires "
+                             "('not': subtracts it from that class's).")]
 
     def summary_lines(self):
-        lines = super().summary_lines() + [f"{len(self.boosters)} booster(s)"]
-        values = self.domain.class_var.values
+        n = len(self.boosters)
+        lines = super().summary_lines() + [
+            "One booster (class against the rest)" if n == 1
+            else f"{n} boosters, one per class, normalised"]
+        cv = self.domain.class_var
+        two = n == 1 and self.n_classes == 2
         for positive, rules in self.boosters:
             default = [r.quality for r in rules if not r.selectors]
             if default:
-                rounds = f"{len(default)} round" + ("s" if len(default) > 1 else "")
-                lines.append(f"Default rule (fires on every row): {sum(default):+.3f} to the "
-                             f"score of {values[positive]} ({rounds})")
+                total = sum(default)
+                toward = 1 - positive if two and total < 0 else positive
+                side = "against" if total < 0 and not two else "toward"
+                lines.append(f"Baseline (the default rule, on every row): confidence "
+                             f"{abs(total):.3f} {side} {cv.name} = {cv.values[toward]}")
         grow_rows = getattr(self, "grow_rows", None)  # older pickles lack it
         if grow_rows is not None:
             lines.append(f"Each rule grown on a GrowSet of at most {grow_rows:,} rows "
@@ -465,9 +473,21 @@ class SlipperModel(RuleModel):
             probs[:, cls] = p[:, b]
         return probs / probs.sum(axis=1, keepdims=True)
 
+    def rule_directions(self):
+        """A rule favours its booster's class when its confidence is
+        positive; a negative confidence (a default rule) favours the other
+        class of two, or lowers its class of many."""
+        cls_of = np.array([cls for cls, rules in self.boosters for _ in rules], dtype=int)
+        conf = np.array([r.quality for r in self.rule_list], dtype=float)
+        negative = conf < 0
+        if len(self.boosters) == 1 and self.n_classes == 2:
+            return np.where(negative, 1 - cls_of, cls_of), np.zeros(len(conf), bool)
+        return cls_of, negative
+
     def explain(self, data) -> list[Explanation]:
-        """Per row, the firing rules (the default rules too) with ``2 C_R``
-        on their booster's class (:class:`base.Explanation`): two classes,
+        """Per row, the firing rules with ``2 C_R`` on their booster's class
+        (:class:`base.Explanation`); the default rules, which fire on every
+        row, are the baseline, in ``base``. Two classes,
         ``combine="softmax"`` (``P(+) = 1 / (1 + exp(-2 f))``); more, the
         boosters' sigmoids normalised (``combine="sigmoids"``)."""
         X = self._model_X(data)
@@ -475,27 +495,44 @@ class SlipperModel(RuleModel):
         C = self.n_classes
         cls_of = np.array([cls for cls, rules in self.boosters for _ in rules], dtype=int)
         conf = np.array([r.quality for r in self.rule_list])
+        default = np.asarray(self.set_apart(), dtype=bool)
         single = len(self.boosters) == 1
         base = np.zeros(C) if single else np.full(C, -np.inf)
         if not single:
             base[[cls for cls, _ in self.boosters]] = 0.0
+        np.add.at(base, cls_of[default], 2 * conf[default])
         out = []
         for i in range(X.shape[0]):
-            rules = np.flatnonzero(cover[i])
+            rules = np.flatnonzero(cover[i] & ~default)
             contributions = np.zeros((len(rules), C))
             contributions[np.arange(len(rules)), cls_of[rules]] = 2 * conf[rules]
             out.append(Explanation(rules, contributions, base.copy(),
-                                   "softmax" if single else "sigmoids", self.prior.copy()))
+                                   "softmax" if single else "sigmoids", self.prior.copy(),
+                                   base_label="the baseline (the default rule, on every row)"))
         return out
 
     def __str__(self):
-        lines = [f"SlipperModel: {len(self.rule_list)} rules"]
+        cv = self.domain.class_var
+        n_rules, n_conditions = self.size
+        lines = [f"SlipperModel: {n_rules} rules, {n_conditions} conditions; "
+                 f"P({cv.name} = c) from the summed confidences C of the rules that "
+                 "fire (each adds 2C log-odds)"]
+        favours, against = self.rule_directions()
+        two = len(self.boosters) == 1 and self.n_classes == 2
+        start = 0
         for cls, rules in self.boosters:
-            lines.append(f"  booster for {self.domain.class_var.name} = "
-                         f"{self.domain.class_var.values[cls]}:")
-            for r in rules:
-                body = " AND ".join(c.to_str(self.domain) for c in r.conditions) or "TRUE"
-                lines.append(f"    {r.quality:+.3f}  IF {body}")
+            lines.append(f"  booster for {cv.name} = {cv.values[cls]}:")
+            baseline = sum(r.quality for r in rules if not r.selectors)
+            toward = 1 - cls if two and baseline < 0 else cls
+            side = "against" if baseline < 0 and not two else "toward"
+            lines.append(f"    baseline (the default rule, every row): confidence "
+                         f"{abs(baseline):.3f} {side} {cv.name} = {cv.values[toward]}")
+            for k, r in enumerate(rules, start=start):
+                if r.selectors:
+                    lines.append(f"    {k + 1}. " + rule_text(
+                        r, self.domain, int(favours[k]), bool(against[k]),
+                        f"confidence {abs(r.quality):.3f}"))
+            start += len(rules)
         return "\n".join(lines)
 
 

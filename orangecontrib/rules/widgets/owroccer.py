@@ -5,7 +5,7 @@ from Orange.widgets.settings import Setting
 
 from orangecontrib.rules.roccer import ROCCERLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
-from orangecontrib.rules.widgets.common import AllCoresSetting, percent
+from orangecontrib.rules.widgets.common import LABELS, AllCoresSetting, percent
 
 ROCCER = ROCCERLearner.parameters
 
@@ -33,20 +33,20 @@ class OWROCCER(AllCoresSetting, OWRulesLearnerBase):
         box = gui.vBox(self.controlArea, "Candidate rules")
         self.auto_support_check = gui.checkBox(
             box, self, "auto_support",
-            "Minimal support: a third of the smallest class",
+            "Least support: a third of the smallest class",
             tooltip="The paper's setting: a candidate must cover at least a "
                     "third of the smallest class's share of the examples.",
             callback=self._support_changed)
         self.support_spin = gui.doubleSpin(
             box, self, "min_support", *percent(ROCCER.spin("min_support")), 0.5, decimals=1,
-            label="Minimal support (%):",
+            label="Least support (%):",
             tooltip="Candidates must cover at least this share of the "
                     "examples. Lower values give more candidates and slower, "
                     "finer selection.",
             callback=self.settings_changed)
         self.auto_confidence_check = gui.checkBox(
             box, self, "auto_confidence",
-            "Minimal confidence relative to each class's prior",
+            "Least confidence relative to each class's share",
             tooltip="A class's candidates must be more confident than "
                     "min(50%, lift x the class's share): the paper's 50% for "
                     "two classes of similar size, and a rare class still gets "
@@ -61,13 +61,13 @@ class OWROCCER(AllCoresSetting, OWRulesLearnerBase):
         self.confidence_spin = gui.doubleSpin(
             box, self, "min_confidence", *percent(ROCCER.spin("min_confidence")), 5.0,
             decimals=1,
-            label="Minimal confidence (%):",
+            label="Least confidence (%):",
             tooltip="Candidates must predict their class for at least this "
                     "share of the examples they cover (the paper: 50%).",
             callback=self.settings_changed)
         self.max_length_spin = gui.spin(
             box, self, "max_length", *ROCCER.spin("max_length"),
-            label="Most conditions per rule:",
+            label=LABELS["max_rule_length"],
             tooltip="Longer rules are more specific; mining time grows quickly "
                     "with this number. When a class has too many candidates, "
                     "shorter rules are used (the report says so).",
