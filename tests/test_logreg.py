@@ -127,7 +127,9 @@ def test_model_shows_coefficients_with_rules(heart, heart_model):
     (cls, attrs, rules), = heart_model.coefficients()
     assert attrs[0][0] == "intercept" and len(rules) == len(heart_model.rules) > 0
     text = str(heart_model)
-    assert "lambda" in text and "IF " in text and "q=" in text
+    assert "lambda" in text and "IF " in text and "q=" not in text
+    # each rule of non-zero weight with its number named, none of weight 0
+    assert text.count("EVC quality ") == heart_model.size[0]
     p = heart_model(heart, heart_model.Probs)
     np.testing.assert_allclose(p.sum(axis=1), 1)
     m2 = pickle.loads(pickle.dumps(heart_model))

@@ -790,3 +790,29 @@ def test_with_metas_equals_one_column_at_a_time():
     assert list(one.get_column(text)) == list(step.get_column(text))
     np.testing.assert_array_equal(one.get_column(flag), step.get_column(flag))
     assert len(data.domain.metas) == 0  # the input is left alone
+
+
+class TestSaveRules(owtest.WidgetTest):
+    def test_save_rules_writes_sql_and_json_the_model_reads_back(self):
+        import sqlite3
+        import tempfile
+        from orangecontrib.rules import load_json
+        w = self.create_widget(OWRulesViewer)
+        heart = Table("heart_disease")
+        model = fitted("evc")
+        self.send_signal(w.Inputs.model, model)
+        self.assertTrue(w.save_button.isEnabled())
+        with tempfile.TemporaryDirectory() as tmp:
+            w.save_rules(f"{tmp}/rules.json")
+            with open(f"{tmp}/rules.json", encoding="utf-8") as f:
+                back = load_json(f.read())
+            np.testing.assert_array_equal(back(heart, back.Probs), model(heart, model.Probs))
+            w.save_rules(f"{tmp}/rules.sql")
+            with open(f"{tmp}/rules.sql", encoding="utf-8") as f:
+                query = f.read()
+            self.assertEqual(query.strip(), model.to_sql("data") + ";")
+            self.assertIsNotNone(sqlite3.complete_statement(query))
+            w.save_rules(f"{tmp}/rules.txt")
+            self.assertTrue(w.Error.save_failed.is_shown())
+        self.send_signal(w.Inputs.model, fitted("cn2"))  # Orange's own: not exported
+        self.assertFalse(w.save_button.isEnabled())

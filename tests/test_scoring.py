@@ -162,7 +162,7 @@ def test_rule_set_model_end_to_end(strategy):
     np.testing.assert_array_equal(model.covering(data), COVER)
     np.testing.assert_allclose(model(data, model.Probs), np.array(EXPECTED[strategy]),
                                atol=1e-12)
-    assert str(rules[2]) == "IF b >= 0.5 AND b <= 2.5 THEN cls = k1  [3/9/2]"
+    assert str(rules[2]) == "IF 0.5 <= b <= 2.5 THEN cls = k1  [3/9/2]"  # one range
 
 
 @pytest.mark.parametrize("cn2", [False, True])

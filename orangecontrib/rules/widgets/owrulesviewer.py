@@ -134,6 +134,7 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
 
     class Error(OWWidget.Error):
         not_rules = Msg("The model has no rules this viewer can show.")
+        save_failed = Msg("The rules could not be saved: {}")
         incompatible_data = Msg("The data does not fit the model ({}); "
                                 "showing the training data.")
 
@@ -225,6 +226,14 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         self.plot_note.setWordWrap(True)
         self.plot_note.setMaximumWidth(INFO_WIDTH)
         gui.rubber(self.controlArea)
+        self.save_button = gui.button(
+            self.controlArea, self, "Save rules…", callback=self.save_rules,
+            tooltip="Save the model to a file: an SQL query that gives each "
+                    "class's probability and the predicted class for the rows of "
+                    "a table with the model's columns (SQLite, PostgreSQL), or "
+                    "the model as JSON that Python reads back "
+                    "(orangecontrib.rules.load_json).", autoDefault=False)
+        self.save_button.setEnabled(False)
         gui.auto_send(self.buttonsArea, self, "auto_commit")
 
     def _build_main(self):
@@ -354,6 +363,7 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
             if warnings:
                 self.Warning.model_warning(" ".join(warnings))
         self._fill_table()
+        self.save_button.setEnabled(isinstance(self._model, RuleModel))
         self._fill_class_combo()
         self._prepare_why()
         self._draw_plot()
@@ -547,6 +557,28 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         if tail:
             html += ("<br/>" if not (why.supporting or why.opposing) else "") + tail
         return html
+
+    # ------------------------------------------------------------ save
+    def save_rules(self, path=None):
+        """Save the model as SQL or JSON (:func:`export.save_model`, by the
+        extension); ``path``: the file (default: asked in a dialog)."""
+        from AnyQt.QtWidgets import QFileDialog
+        from orangecontrib.rules.export import FORMATS, save_model
+        self.Error.save_failed.clear()
+        if not isinstance(self._model, RuleModel):
+            return
+        if path is None:
+            filters = [f"{what} (*{ext})" for ext, what in FORMATS.items()]
+            path, chosen = QFileDialog.getSaveFileName(
+                self, "Save rules", "rules.sql", ";;".join(filters))
+            if not path:
+                return
+            if not path.lower().endswith(tuple(FORMATS)):  # the filter's extension
+                path += next(ext for ext, what in FORMATS.items() if chosen.startswith(what))
+        try:
+            save_model(self._model, path)
+        except (OSError, ValueError) as exc:
+            self.Error.save_failed(str(exc))
 
     # ------------------------------------------------------------ outputs
     @gui.deferred
