@@ -432,7 +432,7 @@ class ROCCERLearner(RuleLearner):
     chosen by internal 5-fold CV, folds seeded by ``random_state``);
     ``"hulls"`` normalises each class's hull odds. Two classes: the hull
     odds (the paper's) in both. The other parameters are listed in
-    README.md and doc/roccer.md.
+    doc/python.md and doc/roccer.md.
 
     Parameters
     ----------
