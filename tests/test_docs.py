@@ -21,9 +21,10 @@ SOURCES = ([ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
            + sorted((ROOT / "tests").rglob("*.py"))
            + sorted((ROOT / "scripts").glob("*.*")))
 #: repository paths the text may name
-PATH = re.compile(r"(?<![\w/.:-])((?:doc|benchmarks|scripts|tests|orangecontrib)/[\w./*{}-]*[\w*}])")
+FOLDERS = r"(?:doc|benchmarks|scripts|tests|orangecontrib)"
+PATH = re.compile(r"(?<![\w/.:-])(" + FOLDERS + r"/[\w./*{}-]*[\w*}])")
 #: a file of a commit, as ``git show COMMIT:PATH`` takes it
-PINNED = re.compile(r"(?<![\w/.-])([0-9a-f]{7,40}):((?:doc|benchmarks|scripts|tests|orangecontrib)/[\w./-]*\w)")
+PINNED = re.compile(r"(?<![\w/.-])([0-9a-f]{7,40}):(" + FOLDERS + r"/[\w./-]*\w)")
 LINK = re.compile(r"\]\(([^)#:]+\.(?:md|png|svg|ows))\)")
 #: a bare file name in backticks, as the reports name each other
 BARE = re.compile(r"`([\w-]+\.(?:md|json|png))`")
@@ -109,7 +110,8 @@ def test_every_report_is_in_the_benchmarks_index():
 @pytest.mark.skipif(not (ROOT / "doc").is_dir(), reason="not a source tree")
 def test_no_reference_to_documents_outside_the_project():
     bad = [str(src.relative_to(ROOT)) for src in SOURCES
-           if src != Path(__file__).resolve() and re.search(r"\bdocs/|algorithms\.md|\.\./shared", src.read_text(encoding="utf-8"))]
+           if src != Path(__file__).resolve()
+           and re.search(r"\bdocs/|algorithms\.md|\.\./shared", src.read_text(encoding="utf-8"))]
     assert not bad, bad
 
 
