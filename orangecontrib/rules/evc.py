@@ -222,7 +222,7 @@ def _permutation_maxima(sd, y, w, n_classes, seed, beam_width, max_rule_length,
 #: permutations per parallel task: few enough tasks that a process pool or
 #: a cluster spends its time searching, not sending (one search on a few
 #: thousand rows is quick); 100 permutations make 4 tasks. Chosen by
-#: measurement among 10 and 25 per task (``benchmarks/results/dask.md``)
+#: measurement among 10 and 25 per task (``40dcf8f:benchmarks/results/dask.md``)
 PERMUTATIONS_PER_TASK = 25
 
 

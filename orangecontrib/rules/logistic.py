@@ -81,7 +81,7 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
     R, Rt = fast_products(R)
     # ftol 1e-9 (about scipy's default) rather than a tighter one: the same
     # accuracy, AUC and log loss on the 12-set protocol to three decimals, in
-    # fewer iterations (benchmarks/probes/lrr_profile.py)
+    # fewer iterations (2e64135:benchmarks/probes/lrr_profile.py)
     res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma, Rt),
                    jac=True, method="L-BFGS-B", bounds=bounds,
                    options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-9, maxcor=50))

@@ -1005,7 +1005,7 @@ cdef inline bint _complement_pays(const Search *S, Py_ssize_t kept,
     at 2 and 8 the permutation searches on 360 x 90 x 15 (240 rows, 1,530
     slots) took 1.08 and 1.02 of the time they take counting every rule's
     own rows, at 16 1.00, and those on 5000 x 40 x 11 0.79 to 0.82 at
-    every factor (``benchmarks/probes/evc_complement_counts.py``)."""
+    every factor (``2e64135:benchmarks/probes/evc_complement_counts.py``)."""
     return (kept - dropped) * S.n_feat > COMPLEMENT_SLOT_COST * S.n_slots
 
 
