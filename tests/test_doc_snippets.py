@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "doc").glob("*.md"))]
 CONTINUES = "# continues the block above"
 #: tags of blocks that are not Python
-OTHER = {"sh", "text"}
+OTHER = {"sh", "text", "json"}  # json: a file's contents, shown, not run
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<tag>\S*)[ \t]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
                    re.M | re.S)
 
@@ -50,7 +50,7 @@ def test_every_block_says_what_it_is():
     untagged = [f"{path.relative_to(ROOT)}:{line} ```{tag}"
                 for path in DOCS for line, tag, _ in blocks(path)
                 if tag not in OTHER | {"python"}]
-    assert not untagged, "tag these blocks python, sh or text:\n" + "\n".join(untagged)
+    assert not untagged, "tag these blocks python, sh, text or json:\n" + "\n".join(untagged)
 
 
 @pytest.mark.slow

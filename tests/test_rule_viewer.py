@@ -1,10 +1,8 @@
 """The Rule Viewer widget on every model type, headless."""
 import re
 
-import AnyQt
 import numpy as np
 import Orange.widgets.tests.base as owtest  # module import: see add-on guide 5.2
-import pytest
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QKeySequence
 from Orange.classification import CN2Learner
@@ -219,9 +217,6 @@ class TestOWRulesViewer(owtest.WidgetTest):
         np.testing.assert_array_equal(
             out.ids, self.heart.ids[self.expected_rows(model, self.heart, [first])])
 
-    @pytest.mark.xfail(AnyQt.USED_API == "pyqt6", strict=False,
-                       reason="known under PyQt6: the viewer's full-condition rows do not grow "
-                              "(the Rule Viewer's row-height code is being rewritten)")
     def test_compact_and_full_conditions(self):
         model = fitted("roccer")
         self.show(model)
