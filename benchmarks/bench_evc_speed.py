@@ -3,7 +3,7 @@ threshold modes cost in quality.
 
     python benchmarks/bench_evc_speed.py [--parts probes,magic,threads,thresholds]
 
-* ``probes``: the numeric probe of ``benchmarks/probes/evc_numeric_rows.py``
+* ``probes``: the numeric probe data of ``probe()`` below
   (``make_classification``, 20 numeric columns, 10 informative, 2 classes):
   whole fits (100 permutations included) of ``EVCRuleLearner()`` and
   ``RuleLogisticRegressionLearner()`` at 1000 and 5000 rows, and the split
@@ -40,7 +40,7 @@ from orangecontrib.rules.evaluation import fold_metrics  # noqa: E402
 
 
 def probe(n, n_classes=2):
-    """The data of ``benchmarks/probes/evc_numeric_rows.py``."""
+    """The numeric probe data (``make_classification``, 20 columns, 10 informative)."""
     from sklearn.datasets import make_classification
 
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
@@ -59,7 +59,7 @@ def timed(f):
 
 def part_probes():
     lines = ["## Probes: 20 numeric columns, 2 classes", "",
-             "Previous numbers (`benchmarks/probes/README.md`, pure-Python search, "
+             "Previous numbers (`2e64135:benchmarks/probes/README.md`, pure-Python search, "
              "every threshold): 1000 rows 70.6 s, 5000 rows over 1200 s (did not "
              "finish). Targets at 5000 rows: EVC < 10 s, LR with rules < 12 s.", "",
              "| rows | EVC whole fit s | of which Gumbel fit s | covering s | rules | "

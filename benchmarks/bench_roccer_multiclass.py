@@ -7,7 +7,7 @@ folds, in one run.
   seed 0: accuracy and (prevalence-weighted one-vs-rest) AUC; and, on a fit
   to all the data, the classes holding at least 1% of the rows that got no
   rule.
-* ``probe20``: the 20-class probe of ``benchmarks/probes/many_classes.py``
+* ``probe20``: the 20-class probe
   (``make_classification(5000, 20, n_informative=10, n_classes=20)``),
   held-out third.
 * ``moons``: ``make_moons(5000, noise=0.3, random_state=0)``; ``blobs2``:

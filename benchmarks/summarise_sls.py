@@ -1,12 +1,12 @@
-"""Joins the SLS benchmark reports (``sls_accuracy.md`` and
-``sls_accuracy_part2.md``: the 15 data sets ran as two commands) into
+"""Joins SLS benchmark reports of ``bench_sls.py`` (by default
+``results/sls_accuracy.md``, all 15 data sets in one run) into
 ``results/sls_summary.md``: accuracy and AUC per data set, wins / ties /
 losses of the SLS ensemble against each peer, and average ranks.
 
     python benchmarks/summarise_sls.py [--parts a.md,b.md] [--out summary.md]
 
-(``--parts``: reports in ``results/``, by default the two above; a single
-report of all 15 sets, e.g. ``sls_accuracy_rerun.md``, works too.)
+(``--parts``: reports in ``results/``; a run split over several commands
+gives several parts.)
 """
 import argparse
 import os
@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 RESULTS = os.path.join(os.path.dirname(__file__), "results")
-PARTS = ["sls_accuracy.md", "sls_accuracy_part2.md"]
+PARTS = ["sls_accuracy.md"]
 SLS = "SLS ensemble"
 
 

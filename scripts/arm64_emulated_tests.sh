@@ -79,7 +79,7 @@ rm -rf "$WORK/src"
 mkdir -p "$WORK/src"
 git -C "$ROOT_DIR" archive HEAD | tar -x -C "$WORK/src"
 CORE="$ROOT_DIR/orangecontrib/rules/core"
-for k in _coverage _slipper _evc _sls _hull _itemsets; do
+for k in _coverage _slipper _evc_quality _evc _sls _hull _itemsets; do
     [ -f "$CORE/$k.c" ] || { echo "no $k.c: run python setup.py build_ext --inplace"; exit 1; }
     unroll=""
     [ "$k" = _sls ] && unroll=-funroll-loops

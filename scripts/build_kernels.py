@@ -18,7 +18,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KERNELS = ("_coverage", "_slipper", "_evc", "_sls", "_hull", "_itemsets")
+KERNELS = ("_coverage", "_slipper", "_evc_quality", "_evc", "_sls", "_hull", "_itemsets")
 
 
 def build_kernels(out_dir, defines=("RULES_BITS_PORTABLE",), kernels=KERNELS):

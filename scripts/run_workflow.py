@@ -100,7 +100,6 @@ def main(argv=None):
 
     import tempfile
 
-    from AnyQt.QtCore import QSize
     from AnyQt.QtWidgets import QApplication
     from orangewidget.settings import set_widget_settings_dir_components
     # the widgets' class defaults and the workflow's settings only: not the
@@ -143,10 +142,7 @@ def main(argv=None):
         for title, w in widgets.items():
             if chosen is not None and title not in chosen:
                 continue
-            size = w.sizeHint().expandedTo(w.size())
-            if getattr(w, "want_main_area", False):  # room for tables and plots (1600 x 1000)
-                size = size.expandedTo(QSize(1600, 1000))
-            w.resize(size)
+            w.resize(w.sizeHint())  # the size a user first sees, not a big screen's
             w.show()
             app.processEvents()
             name = "".join(ch if ch.isalnum() else "-" for ch in f"{stem}--{title}")

@@ -336,7 +336,7 @@ def test_gumbel_sample_is_stratified_and_exact_when_large(data):
 
 def test_slipper_on_many_rows_chooses_T_on_the_first_fold(data):
     from orangecontrib.rules.features import encode_table
-    from orangecontrib.rules.slipper import internal_folds
+    from orangecontrib.rules.slipper_rounds import internal_folds
     enc = encode_table(data)
     y = enc.y
     seed = np.random.SeedSequence(0)

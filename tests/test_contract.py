@@ -242,7 +242,22 @@ def check_progress(kind, data):
         assert np.all(np.diff(seen) >= 0) and 0 <= seen[0], seen
 
 
+def check_explanations(kind, data):
+    """The explanation contract (:func:`reading.check_reasons`) on random
+    data, Rule Scoring under every strategy."""
+    from reading import check_reasons
+    from orangecontrib.rules.ruleset import STRATEGIES
+    model = LEARNERS[kind]()(data)
+    models = [model.with_strategy(s) for s in STRATEGIES] if kind == "scoring" else [model]
+    for m in models:
+        explanations = m.explain(data)
+        np.testing.assert_allclose([e.probabilities() for e in explanations],
+                                   probs_of(m, data), atol=1e-12)
+        check_reasons(m, explanations, data)
+
+
 CHECKS = {"probabilities": check_probabilities, "zero weight": check_zero_weight_is_absent,
+          "explanations": check_explanations,
           "integer weights": check_integer_weights_are_copies,
           "class order": check_class_order, "batch": check_batch,
           "sparse": check_sparse_is_dense, "progress": check_progress}

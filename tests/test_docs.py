@@ -1,19 +1,33 @@
 """Every document the project cites is in the repository: paths in the
-README, in doc/ and in the code resolve, and nothing cites a ``docs/``
-folder that is not part of the project."""
+README, in doc/, in the benchmarks' index and reports, in the tests, the
+scripts and the code resolve (or name a file of a commit, ``COMMIT:PATH``,
+that git has), nothing cites a ``docs/`` folder that is not part of the
+project, and every report in benchmarks/results is in the benchmarks'
+index."""
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ([ROOT / "README.md"] + sorted((ROOT / "doc").glob("*.md"))
+RESULTS = ROOT / "benchmarks" / "results"
+SOURCES = ([ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
+           + sorted((ROOT / "doc").glob("*.md"))
            + sorted((ROOT / "orangecontrib" / "rules").rglob("*.py"))
            + sorted((ROOT / "orangecontrib" / "rules").rglob("*.pyx"))
-           + sorted((ROOT / "benchmarks").glob("*.py")))
+           + sorted((ROOT / "benchmarks").glob("*.py"))
+           + sorted(RESULTS.glob("*.md"))
+           + sorted((ROOT / "tests").rglob("*.py"))
+           + sorted((ROOT / "scripts").glob("*.*")))
 #: repository paths the text may name
-PATH = re.compile(r"(?<![\w/.-])((?:doc|benchmarks|scripts|tests|orangecontrib)/[\w./*{}-]*[\w*}])")
+FOLDERS = r"(?:doc|benchmarks|scripts|tests|orangecontrib)"
+PATH = re.compile(r"(?<![\w/.:-])(" + FOLDERS + r"/[\w./*{}-]*[\w*}])")
+#: a file of a commit, as ``git show COMMIT:PATH`` takes it
+PINNED = re.compile(r"(?<![\w/.-])([0-9a-f]{7,40}):(" + FOLDERS + r"/[\w./-]*\w)")
 LINK = re.compile(r"\]\(([^)#:]+\.(?:md|png|svg|ows))\)")
+#: a bare file name in backticks, as the reports name each other
+BARE = re.compile(r"`([\w-]+\.(?:md|json|png))`")
 
 
 def cited(path):
@@ -22,6 +36,20 @@ def cited(path):
         yield ROOT / m.group(1)
     for m in LINK.finditer(text):
         yield path.parent / m.group(1)
+
+
+def git_has(commit, path):
+    """Whether git knows ``commit:path``; None when this is no git checkout
+    with that commit (a source tarball, a shallow clone)."""
+    try:
+        known = subprocess.run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], cwd=ROOT,
+                               capture_output=True, timeout=60).returncode == 0
+        if not known:
+            return None
+        return subprocess.run(["git", "cat-file", "-e", f"{commit}:{path}"], cwd=ROOT,
+                              capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 @pytest.mark.skipif(not (ROOT / "doc").is_dir(), reason="not a source tree")
@@ -37,10 +65,53 @@ def test_every_cited_path_resolves():
     assert not missing, "\n".join(missing)
 
 
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_every_pinned_path_is_in_its_commit():
+    """``COMMIT:PATH`` (a report or probe since removed) names a file git
+    has; commits a shallow clone lacks are skipped."""
+    wrong, unknown = [], 0
+    for src in SOURCES:
+        for m in PINNED.finditer(src.read_text(encoding="utf-8")):
+            has = git_has(*m.groups())
+            if has is None:
+                unknown += 1
+            elif not has:
+                wrong.append(f"{src.relative_to(ROOT)} -> {m.group(0)}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.skipif(not RESULTS.is_dir(), reason="not a source tree")
+def test_bare_report_names_exist():
+    """A report named without its folder (`` `shapes.md` ``) is one of the
+    current reports, or a document beside the text that names it."""
+    missing = []
+    for src in [ROOT / "README.md", ROOT / "benchmarks" / "README.md",
+                *sorted((ROOT / "doc").glob("*.md")), *sorted(RESULTS.glob("*.md"))]:
+        for m in BARE.finditer(src.read_text(encoding="utf-8")):
+            name = m.group(1)
+            if not any((d / name).exists() for d in (RESULTS, src.parent, ROOT, ROOT / "doc")):
+                missing.append(f"{src.relative_to(ROOT)} -> {name}")
+    assert not missing, "\n".join(missing)
+
+
+@pytest.mark.skipif(not RESULTS.is_dir(), reason="not a source tree")
+def test_every_report_is_in_the_benchmarks_index():
+    """benchmarks/README.md names every file of benchmarks/results (one
+    current report per script, and the data its reports need), and only
+    files that are there."""
+    index = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    files = {p.name for p in RESULTS.iterdir() if p.is_file()}
+    unlisted = sorted(f for f in files if f"`{f}`" not in index)
+    assert not unlisted, f"not in benchmarks/README.md: {unlisted}"
+    named = {m for m in re.findall(r"`([\w-]+\.(?:md|json|png))`", index)} - {"README.md"}
+    assert not named - files, f"benchmarks/README.md names missing reports: {sorted(named - files)}"
+
+
 @pytest.mark.skipif(not (ROOT / "doc").is_dir(), reason="not a source tree")
 def test_no_reference_to_documents_outside_the_project():
     bad = [str(src.relative_to(ROOT)) for src in SOURCES
-           if re.search(r"\bdocs/|algorithms\.md|\.\./shared", src.read_text(encoding="utf-8"))]
+           if src != Path(__file__).resolve()
+           and re.search(r"\bdocs/|algorithms\.md|\.\./shared", src.read_text(encoding="utf-8"))]
     assert not bad, bad
 
 

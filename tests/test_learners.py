@@ -90,13 +90,13 @@ def test_learner_deepcopies_and_pickles():
 def test_params_rebuild_the_learner():
     learner = RuleScoringLearner(strategy="vote", beam_width=3, max_rule_length=2)
     clone = type(learner)(**learner.params)
-    assert clone._base.beam_width == 3 and clone._base.max_rule_length == 2
+    assert clone.default_base().beam_width == 3 and clone.default_base().max_rule_length == 2
     assert clone.strategy == "vote"
     from orangecontrib.rules.cn2 import cn2_base
     cn2 = RuleScoringLearner(base=cn2_base(beam_width=3, max_rule_length=2))
     clone = type(cn2)(**cn2.params)
-    assert clone._base.rule_finder.search_algorithm.beam_width == 3
-    assert clone._base.rule_finder.general_validator.max_rule_length == 2
+    assert clone.base.rule_finder.search_algorithm.beam_width == 3
+    assert clone.base.rule_finder.general_validator.max_rule_length == 2
 
 
 def test_rand_is_deterministic_with_random_state(titanic):

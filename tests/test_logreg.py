@@ -13,8 +13,8 @@ from Orange.evaluation import AUC, CA, CrossValidation
 from orangecontrib.rules import (EVCRuleLearner, Rule,
                                  RuleLogisticRegressionLearner,
                                  RuleLogisticRegressionModel)
-from orangecontrib.rules.logreg import (AttributeFeatures, choose_lambda, fit_binary,
-                                        loss_and_gradient, newton_l2, rule_penalties)
+from orangecontrib.rules.logistic import choose_lambda, fit_binary, loss_and_gradient, newton_l2
+from orangecontrib.rules.logreg import AttributeFeatures, rule_penalties
 
 
 def random_problem(seed, n=40, p=3, K=4):
@@ -127,7 +127,9 @@ def test_model_shows_coefficients_with_rules(heart, heart_model):
     (cls, attrs, rules), = heart_model.coefficients()
     assert attrs[0][0] == "intercept" and len(rules) == len(heart_model.rules) > 0
     text = str(heart_model)
-    assert "lambda" in text and "IF " in text and "q=" in text
+    assert "lambda" in text and "IF " in text and "q=" not in text
+    # each rule of non-zero weight with its number named, none of weight 0
+    assert text.count("EVC quality ") == heart_model.size[0]
     p = heart_model(heart, heart_model.Probs)
     np.testing.assert_allclose(p.sum(axis=1), 1)
     m2 = pickle.loads(pickle.dumps(heart_model))
@@ -226,7 +228,7 @@ def multiclass_problem(seed, n=60, p=3, K=5, C=3):
 @given(st.integers(0, 2**32 - 1), st.floats(0.0, 5.0), st.booleans())
 def test_softmax_gradient_matches_finite_differences(seed, lam, sparse):
     import scipy.sparse as sp
-    from orangecontrib.rules.logreg import rule_blocks, softmax_loss_and_gradient
+    from orangecontrib.rules.logistic import rule_blocks, softmax_loss_and_gradient
     X, R, heads, y, v, gamma, rng = multiclass_problem(seed)
     C, p, K = 3, X.shape[1], R.shape[1]
     Y = np.eye(C)[y]
@@ -241,7 +243,7 @@ def test_softmax_gradient_matches_finite_differences(seed, lam, sparse):
 
 def test_softmax_loss_is_the_multinomial_likelihood():
     """The loss, written out with a slow loop over rows and rules."""
-    from orangecontrib.rules.logreg import rule_blocks, softmax_loss_and_gradient
+    from orangecontrib.rules.logistic import rule_blocks, softmax_loss_and_gradient
     X, R, heads, y, v, gamma, rng = multiclass_problem(4)
     C, p, K = 3, X.shape[1], R.shape[1]
     b0, W = rng.normal(size=C), rng.normal(size=(p, C))
@@ -283,7 +285,7 @@ def test_multinomial_on_two_classes_is_the_binary_model(seed):
 
 def test_multinomial_without_rules_is_sklearns_multinomial_regression():
     from sklearn.linear_model import LogisticRegression
-    from orangecontrib.rules.logreg import fit_multinomial
+    from orangecontrib.rules.logistic import fit_multinomial
     X, _, _, y, v, _, _ = multiclass_problem(5, n=200, C=4)
     b0, W, _ = fit_multinomial(X, None, [], y, v, 1.0, np.zeros(0), 4, tol=1e-14)
     sk = LogisticRegression(C=1 / 2.0, tol=1e-10, max_iter=10000).fit(X, y, sample_weight=v)
@@ -326,8 +328,8 @@ def test_multinomial_with_a_class_without_rows_and_a_budget():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_newton_multinomial_is_the_lbfgs_minimiser(seed):
-    from orangecontrib.rules.logreg import (fit_multinomial, newton_multinomial,
-                                            softmax_loss_and_gradient)
+    from orangecontrib.rules.logistic import (fit_multinomial, newton_multinomial,
+                                              softmax_loss_and_gradient)
     X, _, _, y, v, _, rng = multiclass_problem(seed, n=150, C=4)
     for lam, start in ((0.3, None), (0.01, (rng.normal(size=4), rng.normal(size=(3, 4))))):
         b0, W = newton_multinomial(X, y, v, lam, 4, start)

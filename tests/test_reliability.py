@@ -128,7 +128,8 @@ def test_lr_with_rules_fits_extreme_weights(heart):
 
 def test_slipper_with_most_weights_zero_validates_on_weighted_rows(heart):
     from orangecontrib.rules.features import encode_table
-    from orangecontrib.rules.slipper import choose_rounds
+    from orangecontrib.rules.slipper import Booster
+    from orangecontrib.rules.slipper_rounds import choose_rounds
     data = heart.copy()
     w = np.zeros(len(data))
     w[np.random.default_rng(0).choice(len(data), 12, replace=False)] = 1
@@ -138,7 +139,7 @@ def test_slipper_with_most_weights_zero_validates_on_weighted_rows(heart):
     ypos = (enc.y == 1).astype(int)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        T, errors = choose_rounds(enc, ypos, 20, 5, 0)
+        T, errors = choose_rounds(Booster, enc, ypos, 20, 5, 0)
         R.SlipperLearner(T_max=20)(data)
     assert errors is not None and np.all(np.isfinite(errors))
     # every fold holds weight out: no fold's error curve is identically 0
@@ -292,7 +293,7 @@ def test_lr_with_rules_fits_a_many_valued_attribute_sparse():
     solver, cubic in the values); the fit is the one Newton's method gives."""
     import scipy.sparse as sp
 
-    import orangecontrib.rules.logreg as LR
+    from orangecontrib.rules import logistic
     rng = np.random.default_rng(0)
     n, k = 600, 400
     x = rng.integers(0, k, n).astype(float)
@@ -303,14 +304,14 @@ def test_lr_with_rules_fits_a_many_valued_attribute_sparse():
     learner = R.RuleLogisticRegressionLearner(use_rules=False, lambda_=1.0)
     model = learner(data)
     assert sp.issparse(model.features(data.X))
-    old = LR.NEWTON_MAX_FEATURES
+    old = logistic.NEWTON_MAX_FEATURES
     try:
-        LR.NEWTON_MAX_FEATURES = 10 ** 6  # the dense Newton solver
+        logistic.NEWTON_MAX_FEATURES = 10 ** 6  # the dense Newton solver
         newton = learner(data)
         assert not sp.issparse(newton.features(data.X))
         expected = newton(data, newton.Probs)
     finally:
-        LR.NEWTON_MAX_FEATURES = old
+        logistic.NEWTON_MAX_FEATURES = old
     np.testing.assert_allclose(model(data, model.Probs), expected, atol=1e-4)
 
 

@@ -598,7 +598,7 @@ def test_search_sample_chooses_the_combinations_weight_on_the_sample():
     """More than two classes beyond ``search_rows`` rows: the regression
     over the lists' entries takes its L2 weight from an internal CV on the
     search sample and is fitted on every row."""
-    from orangecontrib.rules.logreg import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
+    from orangecontrib.rules.logistic import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
     data = Table("iris")
     learner = ROCCERLearner(search_rows=60)
     model = learner(data)

@@ -12,7 +12,8 @@ from Orange.data import Table
 from orangecontrib.rules import (EVCRuleLearner, ROCCERLearner, RuleLogisticRegressionLearner,
                                  RuleScoringLearner, SlipperLearner, SLSEnsembleLearner)
 from orangecontrib.rules import viewer
-from orangecontrib.rules.widgets.owrulesviewer import RULE_ROLE, SORT_ROLE, OWRulesViewer
+from orangecontrib.rules.widgets.owrulesviewer import OWRulesViewer
+from orangecontrib.rules.widgets.ruletable import RULE_ROLE, SORT_ROLE
 
 _MODELS = {}
 
@@ -107,10 +108,10 @@ class TestOWRulesViewer(owtest.WidgetTest):
     def test_model_specific_columns(self):
         headers = {
             "slipper": ["Confidence"], "evc": ["EVC quality", "Raw frequency"],
-            "logreg": ["Coefficient", "EVC quality"],
+            "logreg": ["Weight", "EVC quality"],
             "sls": ["Ensemble weight", "Rule sets", "Heaviest set", "Set weight"],
-            "roccer": ["Position", "FPR", "TPR", "Likelihood ratio"],
-            "scoring": ["Quality"], "cn2": ["Quality"]}
+            "roccer": ["Likelihood ratio", "Position", "FPR", "TPR"],
+            "scoring": ["Confidence"], "cn2": ["Probability", "CN2 quality"]}
         for kind, names in headers.items():
             with self.subTest(kind):
                 model = fitted(kind)
@@ -129,7 +130,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         # ROCCER's ROC points come from the class lists
         model = fitted("roccer")
         self.show(model)
-        fpr = [float(self.widget.rule_model.index(r, 6).data(Qt.UserRole + 1))
+        fpr = [float(self.widget.rule_model.index(r, 7).data(Qt.UserRole + 1))
                for r in range(len(model.rule_list))]
         np.testing.assert_allclose(fpr, [r.extra["roc_point"][0] for r in model.rule_list])
 
@@ -225,38 +226,67 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertGreater(len(model.rule_list[long_rule].conditions), 1)
         row = int(w.rule_model.view_rows([long_rule])[0])
         w.compact_check.setChecked(True)
+        self.process_events()
         self.assertNotIn("\n", w.rule_model.index(row, 1).data())
         height = w.view.rowHeight(row)
         w.compact_check.setChecked(False)
-        self.assertIn(" AND\n", w.rule_model.index(row, 1).data())
+        self.process_events()
+        self.assertIn("\nAND ", w.rule_model.index(row, 1).data())
         # the row is as high as its lines
         self.assertGreater(w.view.rowHeight(row), height)
 
     def test_full_conditions_by_default_and_row_heights_follow_a_sort(self):
         """As in Orange's CN2 Rule Viewer, conditions are shown in full, one
-        per line, unless "Compact conditions" is checked; after a sort or a
-        filter every row is as high as its own rule's lines."""
+        per line, unless "Conditions run on" is checked; after a sort or a
+        filter every row is still as high as its own rule's wrapped lines."""
         self.assertFalse(OWRulesViewer.compact_view.default)
         model = fitted("sls")  # rules of one condition and of several
         self.show(model, self.heart)
         w = self.widget
-        line = w.view.fontMetrics().lineSpacing()
-
-        def heights_match():
-            counts = w.rule_model.line_counts()
-            for row, n in enumerate(counts):
-                self.assertEqual(w.view.rowHeight(row), line * int(n) + 8)
-            return counts
-        counts = heights_match()
-        self.assertEqual((counts.min(), counts.max() > 1), (1, True))  # short rows move
-        # where tall ones were
-        w.view.sortByColumn(4, Qt.DescendingOrder)  # by covered rows
-        heights_match()
+        w.resize(1150, 700)
+        w.show()
+        self.process_events()
+        assert_every_condition_shown(self, w, model)
+        heights = [w.view.rowHeight(r) for r in range(w.rule_model.rowCount())]
+        self.assertGreater(max(heights), min(heights))  # short rows move where tall ones were
+        w.view.sortByColumn(3, Qt.DescendingOrder)
+        assert_every_condition_shown(self, w, model)
         w.filter_edit.setText("gender")
-        heights_match()
+        assert_every_condition_shown(self, w, model)
         w.filter_edit.setText("")
         w.view.sortByColumn(0, Qt.AscendingOrder)
-        heights_match()
+        assert_every_condition_shown(self, w, model)
+        w.hide()
+
+    def test_every_condition_is_whole_at_the_default_size_and_on_a_small_screen(self):
+        """At the viewer's own default size and at 1024 x 640, for every
+        kind of model, every condition of every listed rule is in its cell
+        in full (no ellipsis) and the cell is wide and high enough for its
+        wrapped lines, laid out independently with QTextLayout; also with
+        the conditions run on, and with every column shown."""
+        for kind in ("slipper", "evc", "logreg", "sls", "roccer", "scoring", "cn2"):
+            model = fitted(kind)
+            self.show(model, self.heart)
+            w = self.widget
+            for size in ((1150, 700), (1024, 640)):
+                for compact, every in ((False, False), (True, False), (False, True)):
+                    with self.subTest(kind=kind, size=size, compact=compact, every=every):
+                        w.compact_check.setChecked(compact)
+                        w.numbers_check.setChecked(every)
+                        w.resize(*size)
+                        w.show()
+                        self.process_events()
+                        self.assertEqual((w.width(), w.height()), size)
+                        assert_every_condition_shown(self, w, model)
+                        # the conditions get most of the table
+                        widths = [w.view.columnWidth(c) for c in range(w.rule_model.columnCount())
+                                  if not w.view.isColumnHidden(c)]
+                        if not every:
+                            self.assertGreaterEqual(w.view.columnWidth(1), 0.4 * sum(widths))
+            w.compact_check.setChecked(False)
+            w.numbers_check.setChecked(False)
+            w.hide()
+        self.assertEqual(OWRulesViewer().sizeHint().width(), 1150)
 
     def test_plots_render(self):
         w = self.widget
@@ -321,8 +351,9 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 else:
                     cover = model.covering(self.heart)
                 np.testing.assert_array_equal(rules.get_column("coverage"), cover.sum(axis=0))
-                heads = [int(r.prediction) for r in model.rule_list]
-                np.testing.assert_array_equal(rules.Y, heads)
+                heads = (model.rule_directions()[0] if kind_of(model) == "ours"
+                         else [int(r.prediction) for r in model.rule_list])
+                np.testing.assert_array_equal(rules.Y, heads)  # the class each favours
                 y = self.heart.Y.astype(int)
                 first = cover[:, 0]
                 self.assertEqual(rules.get_column(f"n {self.heart.domain.class_var.values[0]}")[0],
@@ -364,7 +395,11 @@ class TestOWRulesViewer(owtest.WidgetTest):
                  for r in range(w.rule_model.rowCount())}
         self.assertEqual(shown, set(np.flatnonzero(~default)))
         total = sum(r.quality for r in model.rule_list if not r.selectors)
-        self.assertIn(f"{total:+.3f}", w.info_label.text())
+        cv = model.domain.class_var
+        (positive, _), = model.boosters
+        toward = cv.values[positive if total > 0 else 1 - positive]  # the baseline's class
+        self.assertIn(f"Baseline (the default rule, on every row): confidence "
+                      f"{abs(total):.3f} toward {cv.name} = {toward}", w.info_label.text())
         # selecting every listed rule no longer selects every row by a TRUE rule
         w.select_rules(sorted(shown))
         cover = model.covering(self.heart)[:, sorted(shown)].any(axis=1)
@@ -559,7 +594,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
 
     def test_plots_have_legends_and_hull_numbers_do_not_overlap(self):
         import pyqtgraph as pg
-        from orangecontrib.rules.widgets.owrulesviewer import LABEL_GAP
+        from orangecontrib.rules.widgets.ruleplots import LABEL_GAP
         w = self.widget
         model = fitted("evc")
         self.show(model, self.heart)
@@ -612,12 +647,12 @@ class TestOWRulesViewer(owtest.WidgetTest):
         shown = sorted(int(w.rule_model.data(w.rule_model.index(r, 0), RULE_ROLE))
                        for r in range(w.rule_model.rowCount()))
         self.assertEqual(shown, list(np.flatnonzero(used)))
-        self.assertIn("non-zero weight", w.info_label.text())
+        self.assertIn("have weight 0 (not listed)", w.info_label.text())
         # the conditions shown are those of the rule in the row (one per line)
         for r in range(w.rule_model.rowCount()):
             k = int(w.rule_model.data(w.rule_model.index(r, 0), RULE_ROLE))
             text = w.rule_model.data(w.rule_model.index(r, 1))
-            self.assertEqual(text, " AND\n".join(w.table.conditions[k]) or "TRUE")
+            self.assertEqual(text, "\nAND ".join(w.table.conditions[k]) or "TRUE")
         w.unused_check.click()
         self.assertEqual(w.rule_model.rowCount(), len(model.rule_list))
         self.assertTrue(all(viewer.used_mask(fitted(k)).all() for k in ("evc", "slipper")))
@@ -671,10 +706,50 @@ class TestOWRulesViewer(owtest.WidgetTest):
     def test_sls_summary_says_when_the_bound_is_vacuous(self):
         from orangecontrib.rules.viewer import model_summary
         lines = model_summary(fitted("sls"))
-        bound = [i for i, t in enumerate(lines) if t.startswith("Error bound")]
+        bound = [t for t in lines if t.startswith("Voting error bound")]
         assert bound, lines
-        vb = float(lines[bound[0]].rsplit(":", 1)[1])
-        assert ("vacuous" in " ".join(lines)) == (vb >= 1)
+        model = fitted("sls")
+        assert ("vacuous" in bound[0]) == (model.voting_bound >= 1)
+        if model.voting_bound < 1:
+            assert f"{model.voting_bound:.3f}" in bound[0]
+
+
+def assert_every_condition_shown(test, w, model):
+    """Every listed rule's conditions are in its cell, none elided, and the
+    cell (the row's height, the column's width) holds the text as
+    QTextLayout wraps it at the column's width."""
+    from AnyQt.QtGui import QFontMetrics, QTextLayout, QTextOption
+    from AnyQt.QtWidgets import QApplication
+    from orangecontrib.rules.widgets.ruletable import H_MARGIN, V_MARGIN
+    QApplication.processEvents()  # the rows are fitted in the event loop's next turn
+    view, m = w.view, w.rule_model
+    font = view.font()
+    metrics = QFontMetrics(font)
+    inner = view.columnWidth(1) - 2 * H_MARGIN
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WordWrap)
+    for row in range(m.rowCount()):
+        k = int(m.data(m.index(row, 0), RULE_ROLE))
+        text = m.data(m.index(row, 1))
+        test.assertNotIn("…", text)
+        for cond in w.table.conditions[k]:
+            test.assertIn(cond, text)
+        lines, widest = 0, 0.0
+        for paragraph in text.split("\n"):
+            layout = QTextLayout(paragraph, font)
+            layout.setTextOption(option)
+            layout.beginLayout()
+            while True:
+                line = layout.createLine()
+                if not line.isValid():
+                    break
+                line.setLineWidth(inner)
+                lines += 1
+                widest = max(widest, line.naturalTextWidth())
+            layout.endLayout()
+        test.assertLessEqual(widest, inner + 0.5, (k, text))
+        need = (lines - 1) * metrics.lineSpacing() + metrics.height() + 2 * V_MARGIN
+        test.assertGreaterEqual(view.rowHeight(row), need, (k, text, lines))
 
 
 def kind_of(model):
@@ -715,3 +790,29 @@ def test_with_metas_equals_one_column_at_a_time():
     assert list(one.get_column(text)) == list(step.get_column(text))
     np.testing.assert_array_equal(one.get_column(flag), step.get_column(flag))
     assert len(data.domain.metas) == 0  # the input is left alone
+
+
+class TestSaveRules(owtest.WidgetTest):
+    def test_save_rules_writes_sql_and_json_the_model_reads_back(self):
+        import sqlite3
+        import tempfile
+        from orangecontrib.rules import load_json
+        w = self.create_widget(OWRulesViewer)
+        heart = Table("heart_disease")
+        model = fitted("evc")
+        self.send_signal(w.Inputs.model, model)
+        self.assertTrue(w.save_button.isEnabled())
+        with tempfile.TemporaryDirectory() as tmp:
+            w.save_rules(f"{tmp}/rules.json")
+            with open(f"{tmp}/rules.json", encoding="utf-8") as f:
+                back = load_json(f.read())
+            np.testing.assert_array_equal(back(heart, back.Probs), model(heart, model.Probs))
+            w.save_rules(f"{tmp}/rules.sql")
+            with open(f"{tmp}/rules.sql", encoding="utf-8") as f:
+                query = f.read()
+            self.assertEqual(query.strip(), model.to_sql("data") + ";")
+            self.assertIsNotNone(sqlite3.complete_statement(query))
+            w.save_rules(f"{tmp}/rules.txt")
+            self.assertTrue(w.Error.save_failed.is_shown())
+        self.send_signal(w.Inputs.model, fitted("cn2"))  # Orange's own: not exported
+        self.assertFalse(w.save_button.isEnabled())

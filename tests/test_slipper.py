@@ -211,7 +211,8 @@ def test_holdout_errors_and_aucs_by_hand():
     from sklearn.metrics import roc_auc_score
 
     from orangecontrib.rules.core import KIND_CONTINUOUS, OP_GE, OP_LE
-    from orangecontrib.rules.slipper import HoldoutErrors, ranking_auc
+    from orangecontrib.rules.slipper import Booster
+    from orangecontrib.rules.slipper_rounds import HoldoutErrors, ranking_auc
     data = Table("heart_disease")
     enc = encode_table(data)
     rng = np.random.default_rng(0)
@@ -220,9 +221,9 @@ def test_holdout_errors_and_aucs_by_hand():
     a = int(enc.attr_col[[v.name for v in data.domain.attributes].index("age")])
     hyp = [((), -0.3), (((KIND_CONTINUOUS, a, OP_GE, 55.0),), 0.8),
            (((KIND_CONTINUOUS, a, OP_LE, 40.0),), -0.5)]
-    track = HoldoutErrors(enc, ypos, aucs=True)
-    for rule in hyp:
-        track(*rule)
+    track = HoldoutErrors(ypos, enc.w, aucs=True)
+    for conds, c in hyp:
+        track(Booster.covered(enc, conds), c)
     errors, aucs = track.errors, track.aucs
     age = data.get_column("age")
     f = np.zeros(enc.n)
@@ -245,7 +246,7 @@ def test_holdout_errors_and_aucs_by_hand():
 
 
 def test_a_stratified_sample_keeps_each_labels_share():
-    from orangecontrib.rules.slipper import stratified_sample
+    from orangecontrib.rules.slipper_rounds import stratified_sample
     labels = np.repeat([0, 1, 2], [700, 290, 10])
     rows = np.arange(0, 2000, 2)  # a training part: every other row of 2000
     labels = np.repeat(labels, 2)
@@ -268,7 +269,7 @@ def test_a_stratified_sample_never_asks_a_class_for_more_rows_than_it_has():
     """A class of one row whose share rounds up (0.95 of a row here) keeps
     its one row; the row it cannot give goes to the next largest
     remainder (this raised ValueError before)."""
-    from orangecontrib.rules.slipper import stratified_sample
+    from orangecontrib.rules.slipper_rounds import stratified_sample
     labels = np.repeat([0, 1, 2], [1, 10, 9])
     sample = stratified_sample(np.arange(20), labels, 19, 0)
     assert len(sample) == 19
@@ -276,7 +277,7 @@ def test_a_stratified_sample_never_asks_a_class_for_more_rows_than_it_has():
     np.testing.assert_array_equal(np.bincount(labels[sample]), [1, 9, 9])
 
 def test_internal_folds_sample_the_training_part_only(monkeypatch):
-    import orangecontrib.rules.slipper as S
+    import orangecontrib.rules.slipper_rounds as S
     data = Table("heart_disease")
     enc = encode_table(data)
     seed = np.random.SeedSequence(1)
@@ -302,7 +303,8 @@ def test_choosing_T_on_a_sample_of_the_training_part(name, monkeypatch):
     """With the cap above the rows the model is the exact one; below them
     ``T`` is chosen on boosters of the sampled rows (the very curves of
     boosting on them), the final boosters on all rows."""
-    import orangecontrib.rules.slipper as S
+    import orangecontrib.rules.slipper_rounds as S
+    from orangecontrib.rules.slipper import Booster
     data = Table(name)
     monkeypatch.setattr(S, "CV_TRAIN_ROWS", None)
     exact = SlipperLearner(T_max=20)(data)
@@ -321,12 +323,12 @@ def test_choosing_T_on_a_sample_of_the_training_part(name, monkeypatch):
     if len(classes) == 1:
         ypos = (enc.y == classes[0]).astype(np.int32)
         seed = np.random.SeedSequence(0).spawn(3)[0]
-        T, mean = S.choose_rounds(enc, ypos, 20, 5, seed)
+        T, mean = S.choose_rounds(Booster, enc, ypos, 20, 5, seed)
         assert T == sampled.rounds[classes[0]]
         seeds = np.random.SeedSequence(0).spawn(3)[0].spawn(6)  # as choose_rounds spawns
         folds = S.internal_folds(enc, ypos, 5, seeds[0])
         assert all(len(tr) == 60 for tr, _ in folds)
-        errors = [S._fold_run(enc, ypos, tr, te, 20, s).curve[0]
+        errors = [S._fold_run(Booster, enc, ypos, tr, te, 20, s).curve[0]
                   for (tr, te), s in zip(folds, seeds[1:])]
         np.testing.assert_allclose(mean, np.mean(errors, axis=0))
 
@@ -405,7 +407,7 @@ def test_rounds_still_pay_by_hand():
     """The doubling test (doc/slipper.md, "More rounds on many rows"): the
     lowest error past the first half must beat the first half's lowest by
     more than z standard errors, sqrt(2 p (1 - p) / n)."""
-    from orangecontrib.rules.slipper import DOUBLING_Z, rounds_still_pay
+    from orangecontrib.rules.slipper_rounds import DOUBLING_Z, rounds_still_pay
     mean = [0.30, 0.25, 0.20, 0.22, 0.18, 0.19]  # first half's best 0.20, all 0.18
     se = np.sqrt(2 * 0.2 * 0.8 / 1000)  # 0.0179: 0.02 is 1.12 standard errors
     assert DOUBLING_Z == 2.0
@@ -424,7 +426,7 @@ def test_rounds_still_pay_by_hand():
 def test_a_booster_goes_on_where_it_stopped():
     """Boosting to 6 rounds and then on to 15, or to 15 after a pickle (a
     process or Dask task), gives the rules of 15 rounds at once."""
-    import orangecontrib.rules.slipper as S
+    import orangecontrib.rules.slipper_rounds as S
     from orangecontrib.rules.slipper import Booster
     enc = encode_table(Table("heart_disease"))
     ypos = (enc.y == 1).astype(np.int32)
@@ -443,9 +445,9 @@ def test_a_booster_goes_on_where_it_stopped():
     # a fold's run detached between its rounds: the same curve
     folds = S.internal_folds(enc, ypos, 5, np.random.SeedSequence(1))
     (train, test), seed = folds[0], np.random.SeedSequence(2)
-    whole = S._fold_run(enc, ypos, train, test, 15, seed)
-    run = S._fold_run(enc, ypos, train, test, 6, seed)
-    assert run.booster.enc is None and run.track.enc is None
+    whole = S._fold_run(Booster, enc, ypos, train, test, 15, seed)
+    run = S._fold_run(Booster, enc, ypos, train, test, 6, seed)
+    assert run.booster.enc is None and run.held_out is None
     run = pickle.loads(pickle.dumps(run))
     np.testing.assert_array_equal(S._fold_run_on(run, enc, 15).curve, whole.curve)
     assert run.booster.hypothesis == whole.booster.hypothesis
@@ -482,7 +484,7 @@ def test_a_doubled_bound_is_the_bound_given_at_once(k, kw):
 def test_probabilities_hold_by_hand():
     """A doubled bound is kept if the log loss at its round of least error
     is no higher than at the old bound's round of least error."""
-    from orangecontrib.rules.slipper import probabilities_hold
+    from orangecontrib.rules.slipper_rounds import probabilities_hold
     errors = [0.30, 0.20, 0.25, 0.18, 0.19, 0.17]  # least: round 2 of 3, round 6 of 6
     assert probabilities_hold(np.array([errors, [0.6, 0.5, 0.5, 0.4, 0.4, 0.45]]), 3)
     assert probabilities_hold(np.array([errors, [0.6, 0.5, 0.5, 0.4, 0.4, 0.5]]), 3)  # equal
@@ -498,18 +500,19 @@ def test_the_bound_doubles_by_the_evidence_of_the_folds():
     against the curve of 40 rounds at once. On small real data
     the bound stays (the same model as without doubling); under a budget
     it never doubles."""
-    import orangecontrib.rules.slipper as S
+    import orangecontrib.rules.slipper_rounds as S
+    from orangecontrib.rules.slipper import Booster
     data = signal_data(2)
     enc = encode_table(data)
     ypos = (enc.y == 1).astype(np.int32)
     folds = S.internal_folds(enc, ypos, 5, np.random.SeedSequence(0).spawn(6)[0])
     n_holdout = S.holdout_size(enc, folds)
     assert n_holdout == pytest.approx(len(data))
-    _, mean5 = S.choose_rounds(enc, ypos, 5, 5, 0)
-    _, mean = S.choose_rounds(enc, ypos, 5, 5, 0, doublings=3)
+    _, mean5 = S.choose_rounds(Booster, enc, ypos, 5, 5, 0)
+    _, mean = S.choose_rounds(Booster, enc, ypos, 5, 5, 0, doublings=3)
     np.testing.assert_allclose(mean[:5], mean5)  # the same folds' first rounds
     seeds = np.random.SeedSequence(0).spawn(6)  # as choose_rounds spawns them
-    whole = np.mean([S._fold_run(enc, ypos, tr, te, 40, s).curve
+    whole = np.mean([S._fold_run(Booster, enc, ypos, tr, te, 40, s).curve
                      for (tr, te), s in zip(folds, seeds[1:])], axis=0)
     bound = 5
     while (bound < 40 and S.rounds_still_pay(whole[0, :bound], n_holdout)
@@ -529,7 +532,7 @@ def test_each_booster_of_many_classes_doubles_on_its_own(monkeypatch):
     """Three boosters, the test passing for the first and the third only:
     those two are the boosters of ``T_max = 10``, the second that of
     ``T_max = 5`` (each booster's folds have their own seeds)."""
-    import orangecontrib.rules.slipper as S
+    import orangecontrib.rules.slipper_rounds as S
     data = signal_data(3)
     answers = iter([True, False, True, False, False])
     monkeypatch.setattr(S, "rounds_still_pay", lambda mean, n: next(answers))
@@ -553,7 +556,7 @@ def test_a_doubling_that_costs_probabilities_is_undone(k, kw, monkeypatch):
     """When the doubled bound's round of least error has a higher hold-out
     log loss, the bound stays and ``T`` is chosen among its rounds: the
     model of no doubling, on every path."""
-    import orangecontrib.rules.slipper as S
+    import orangecontrib.rules.slipper_rounds as S
     data = signal_data(k)
     monkeypatch.setattr(S, "rounds_still_pay", lambda mean, n: True)
     monkeypatch.setattr(S, "probabilities_hold", lambda mean, bound: False)
@@ -569,7 +572,7 @@ def test_choosing_T_reports_its_progress_and_bound(kw):
     """The internal CV reports its progress with the bound it boosts to,
     every stage of a doubling included: each stage ends at 1, a doubled
     bound's stage starts from the half done; the final boosting follows."""
-    from orangecontrib.rules.slipper import stage_share
+    from orangecontrib.rules.slipper_rounds import stage_share
     assert stage_share(0.5, 10, 0) == 0.5 and stage_share(0.0, 20, 10) == 0.5
     assert stage_share(1.0, 20, 10) == 1.0
     seen = []

@@ -814,7 +814,8 @@ def test_multiclass_iris():
     assert (p.argmax(1) == iris.Y).mean() > 0.85
     assert model.voting_bound is None and len(model.bounds) == 3
     text = str(model)
-    assert "class iris = Iris-setosa" in text and "literals by ensemble weight" in text
+    assert "class iris = Iris-setosa" in text and "conditions by ensemble weight" in text
+    assert "rule set 1: weight Q" in text
 
 
 def test_determinism_and_n_jobs(heart):

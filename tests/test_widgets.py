@@ -31,10 +31,10 @@ class TestOWRuleScoring(owtest.WidgetTest, owtest.WidgetLearnerTestMixin):
         self.assertTrue(w.cores_check.isChecked())
         learner = self.get_output(w.Outputs.learner)
         self.assertEqual(learner.n_jobs, os.cpu_count() or 1)
-        self.assertEqual(learner._base.n_jobs, os.cpu_count() or 1)
+        self.assertEqual(learner.default_base().n_jobs, os.cpu_count() or 1)
         w.cores_check.setChecked(False)
         self.click_apply()
-        self.assertEqual(self.get_output(w.Outputs.learner)._base.n_jobs, 1)
+        self.assertEqual(self.get_output(w.Outputs.learner).default_base().n_jobs, 1)
 
     def test_model_goes_to_rule_viewer(self):
         data = Table("titanic")
@@ -399,7 +399,9 @@ class TestSizeDial(owtest.WidgetTest):
             w.limit_check.click()  # off: the learner's own size
             self.assertFalse(w.max_rules_spin.isEnabled())
             w.unconditional_apply()
-            self.assertIsNone(w.learner.max_rules, cls.name)
+            # the learner's own size: SLS's readable default, no limit for the others
+            self.assertEqual(w.learner.max_rules,
+                             "auto" if cls.name == "SLS Ensembles" else None, cls.name)
             self.assertIn(("Rule limit", "none"), self.reported(w))
 
     def test_least_new_coverage_reaches_the_covering_learners(self):
@@ -439,7 +441,7 @@ class TestSizeDial(owtest.WidgetTest):
         view = w.curve_view
         self.assertFalse(view.isHidden())
         limits = [view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount())]
-        self.assertEqual(limits, ["5", "10", "25", "50", "100", "none"])
+        self.assertEqual(limits, ["5", "10", "25", "50", "100", "no limit"])
         self.assertTrue(view.topLevelItem(5).font(0).bold())  # today's: no limit
         rules = [float(view.topLevelItem(i).text(1)) for i in range(6)]
         self.assertTrue(all(r <= b for r, b in zip(rules, (5, 10, 25, 50, 100))))
@@ -490,3 +492,126 @@ class TestSizeDial(owtest.WidgetTest):
         self.assertIsNone(suggested_budget(curve[:3]))
         self.assertIsNone(suggested_budget([dict(budget=5, auc=0.5),
                                             dict(budget=None, auc=0.9)]))
+
+
+class TestReadingTheModel(owtest.WidgetTest):
+    """What a learner widget says of the model it outputs: its size (not the
+    cross-validated one), the model's own warnings, a budget that leaves a
+    class without rules; and every widget takes empty, one-row and class-less
+    data without an error dialog."""
+
+    def learner_widgets(self):
+        return TestSizeDial.learner_widgets(self)
+
+    def fit(self, w, data):
+        return TestSizeDial.fit(self, w, data)
+
+    def test_the_size_shown_is_the_output_models(self):
+        data = Table("heart_disease")
+        for cls, settings in self.learner_widgets():
+            w = self.create_widget(cls, stored_settings=dict(auto_apply=False, **settings))
+            model = self.fit(w, data)
+            rules, conditions = model.size
+            self.assertTrue(w.size_label.isVisibleTo(w), cls.name)
+            self.assertIn(f"The model on the output: {rules} rules", w.size_label.text())
+            self.assertIn(f"{conditions} conditions", w.size_label.text())
+
+    def test_lr_with_rules_says_when_no_rule_is_used(self):
+        from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression
+        w = self.create_widget(OWRuleLogisticRegression, stored_settings={"auto_apply": False})
+        model = self.fit(w, Table("iris"))
+        self.assertEqual(model.size[0], 0)  # iris: plain logistic regression wins
+        self.assertTrue(w.Warning.model_warning.is_shown())
+        self.assertIn("No rule has a non-zero weight", str(w.Warning.model_warning))
+        self.assertIn("No rule has a non-zero weight", str(model))
+        model = self.fit(w, Table("titanic"))
+        self.assertGreater(model.size[0], 0)
+        self.assertFalse(w.Warning.model_warning.is_shown())
+
+    def test_a_budget_that_leaves_a_class_without_rules_is_named(self):
+        from orangecontrib.rules.widgets.owroccer import OWROCCER
+        w = self.create_widget(OWROCCER, stored_settings=dict(
+            auto_apply=False, limit_rules=True, max_rules=1))
+        model = self.fit(w, Table("iris"))
+        self.assertTrue(model.classes_without_rules())
+        self.assertTrue(w.Warning.budget_leaves_classes.is_shown())
+        self.assertIn("at most 1 rules", str(w.Warning.budget_leaves_classes))
+        self.assertFalse(w.Warning.classes_without_rules.is_shown())
+
+    def test_sls_is_readable_by_default_and_the_whole_ensemble_one_click_away(self):
+        from orangecontrib.rules.widgets.owslsensembles import OWSLSEnsembles
+        w = self.create_widget(OWSLSEnsembles, stored_settings=dict(
+            auto_apply=False, n_rule_sets=5, max_steps=500))
+        model = self.fit(w, Table("heart_disease"))
+        self.assertEqual(w.learner.max_rules, "auto")
+        self.assertLessEqual(model.size[0], 50)
+        w.every_check.click()
+        model = self.fit(w, Table("heart_disease"))
+        self.assertIsNone(w.learner.max_rules)
+        self.assertGreater(model.size[0], 50)
+
+    def test_empty_one_row_and_classless_data(self):
+        import numpy as np
+        from Orange.data import Domain
+        from orangecontrib.rules.widgets.owrulesviewer import OWRulesViewer
+        heart = Table("heart_disease")
+        no_class = heart.transform(Domain(heart.domain.attributes))
+        cases = {"empty": heart[:0], "one row": heart[:1], "no class": no_class}
+        for cls, settings in self.learner_widgets():
+            w = self.create_widget(cls, stored_settings=dict(auto_apply=True, **settings))
+            for name, data in cases.items():
+                with self.subTest(widget=cls.name, data=name):
+                    self.send_signal(w.Inputs.data, data, widget=w)
+                    w.unconditional_apply()
+                    model = self.get_output(w.Outputs.model, widget=w, wait=60000)
+                    self.assertIsNone(model)  # a message says why
+                    self.assertTrue(w.Error.active, name)
+        model = self.fit(self.create_widget(
+            TestSizeDial.learner_widgets(self)[2][0],
+            stored_settings={"auto_apply": False, "n_permutations": 10}), heart)
+        viewer = self.create_widget(OWRulesViewer)
+        self.send_signal(viewer.Inputs.model, model, widget=viewer)
+        for name, data in cases.items():
+            with self.subTest(widget="Rule Viewer", data=name):
+                self.send_signal(viewer.Inputs.data, data, widget=viewer)
+                self.assertEqual(viewer.rule_model.rowCount(), len(model.rule_list))
+                annotated = self.get_output(viewer.Outputs.annotated_data, widget=viewer)
+                self.assertEqual(len(annotated), len(data))
+                rules = self.get_output(viewer.Outputs.rules, widget=viewer)
+                self.assertEqual(len(rules), len(model.rule_list))
+                viewer.select_rules([0])
+                selected = self.get_output(viewer.Outputs.selected_data, widget=viewer)
+                covered = model.covering(data)[:, 0] if len(data) else np.zeros(0, bool)
+                self.assertEqual(0 if selected is None else len(selected), int(covered.sum()))
+        self.send_signal(viewer.Inputs.data, cases["empty"], widget=viewer)
+        self.assertTrue(viewer.Information.empty_data.is_shown())
+
+
+class TestPanels(owtest.WidgetTest):
+    """Every learner panel fits a laptop screen at its default settings
+    (at most 700 px tall, with Qt's default font), can be made smaller (its
+    settings scroll), and names the settings the widgets share alike."""
+
+    def test_panels_fit_and_resize(self):
+        from AnyQt.QtWidgets import QCheckBox, QLabel
+        from orangecontrib.rules.widgets.common import LABELS
+        shared = {"max_rule_length": "max_length_spin",
+                  "min_covered_examples": "min_covered_spin",
+                  "min_new_coverage": "new_coverage_spin", "random_state": "seed_spin"}
+        for cls, _ in TestSizeDial.learner_widgets(self):
+            w = self.create_widget(cls)
+            with self.subTest(cls.name):
+                hint = w.sizeHint()
+                self.assertLessEqual(hint.height(), 700)
+                self.assertLessEqual(hint.width(), 700)
+                self.assertTrue(w.resizing_enabled)
+                self.assertLess(w.minimumSizeHint().height(), 400)
+                texts = {label.text() for label in w.findChildren(QLabel)}
+                texts |= {box.text() for box in w.findChildren(QCheckBox)}
+                for name, attr in shared.items():
+                    if hasattr(w, attr):
+                        self.assertIn(LABELS[name], texts, name)
+                self.assertFalse(texts & {"Maximal rule length:", "Minimal rule coverage:",
+                                          "new (%):", "all cores"})
+                if hasattr(w, "cores_check"):
+                    self.assertEqual(w.cores_check.text(), LABELS["all_cores"])

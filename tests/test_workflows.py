@@ -84,7 +84,7 @@ def test_why_this_prediction_workflow():
     assert all(not n["errors"] for n in nodes.values()), nodes
     viewer = nodes["Rule Viewer (why)"]
     assert viewer["why"].startswith("<b>diameter narrowing = "), viewer
-    assert "Rules that move it most" in viewer["why"] or "No rule" in viewer["why"]
+    assert "For it (" in viewer["why"] or "No firing rule supports it" in viewer["why"]
     assert viewer["why"].count("</b> rule ") == min(viewer["rules"], 5)  # its rules only
     table = nodes["Why each patient"]
     assert table["rows"] == 5 and "Why" in table["metas"]

@@ -9,6 +9,7 @@ from .base import Explanation, Interrupted, PriorRuleModel, RuleLearner, RuleMod
 from .cn2 import cn2_base
 from .evaluation import size_curve
 from .evc import EVCRuleLearner, EVCRuleModel, GumbelParameters
+from .export import load_json, save_model
 from .features import EncodedData, encode_table
 from .logreg import RuleLogisticRegressionLearner, RuleLogisticRegressionModel
 from .roccer import ROCCERLearner, ROCCERModel
@@ -27,6 +28,6 @@ __all__ = [
     "ROCCERLearner", "ROCCERModel", "RuleModel", "RuleScoringLearner", "RuleSetModel",
     "SLSEnsembleLearner", "SLSEnsembleModel",
     "STRATEGIES", "SlipperLearner", "SlipperModel", "cn2_base", "covering", "encode_table",
-    "format_rules",
+    "format_rules", "load_json", "save_model",
     "score_rules", "size_curve",
 ]

@@ -69,20 +69,18 @@ def _fit_for_display(name, data, args):
     seed = args.seed
     if name in ("scoring", "cn2"):
         what = "Rules of the compiled beam search" if name == "scoring" else "Orange's CN2 rules"
-        return (f"{what} scored with {args.show_rules.upper()} "
-                "(q = Laplace confidence)",
+        return (f"{what} scored with {args.show_rules.upper()}",
                 RuleScoringLearner(base=cn2_base() if name == "cn2" else None,
                                    strategy=args.show_rules, random_state=seed)(data))
     if name == "slipper":
-        return "SLIPPER (q = confidence C)", SlipperLearner(random_state=seed)(data)
+        return "SLIPPER", SlipperLearner(random_state=seed)(data)
     if name == "evc":
-        return ("EVC rules (q = corrected quality)",
+        return ("EVC rules",
                 EVCRuleLearner(n_permutations=args.permutations, random_state=seed)(data))
     if name == "sls":
-        return ("SLS rule-set ensemble, the distinct rules of its rule sets "
-                "(q = the ensemble weight they carry)",
+        return ("SLS rule-set ensemble, the distinct rules of its rule sets",
                 SLSEnsembleLearner(random_state=seed)(data))
-    return "ROCCER (q = likelihood ratio of the hull segment)", ROCCERLearner()(data)
+    return "ROCCER", ROCCERLearner()(data)
 
 
 PROG = "python -m orangecontrib.rules"
@@ -221,11 +219,13 @@ def main(argv=None):
           f"each class ({', '.join(cv.values)}).\n")
     for name in learners:
         title, model = _fit_for_display(name, data, args)
-        rules = list(model.rule_list)
+        rules = model.used_rules()
         shown = rules[:args.max_rules]
         more = f", the first {len(shown)} shown" if len(shown) < len(rules) else ""
-        print(f"## {title}: {len(rules)} rules{more}")
-        print(format_rules(shown, model.domain) if shown else "(none)")
+        number = model.rule_number()
+        named = f" (after each: its {number.name.lower()})" if number is not None else ""
+        print(f"## {title}: {len(rules)} rules{more}{named}")
+        print(format_rules(shown, model.domain, model=model) if shown else "(none)")
         print("Why row 1 gets its prediction (model.explain): "
               + "\n".join(model.explain(data[:1])[0].describe(model, top=3)))
         print()

@@ -90,6 +90,12 @@ def argmax_with_ties(scores: np.ndarray, preference: np.ndarray,
     return np.argmax(np.where(tied, pref[None, :] + 1, 0), axis=1)
 
 
+#: the model exporters by format (``"sql"``, ``"json"``), which
+#: :meth:`RuleModel.to_sql` and :meth:`RuleModel.to_json` call: set by
+#: :mod:`orangecontrib.rules.export` (imported with the package), which reads
+#: every learner's models and so sits above them (doc/architecture.md)
+EXPORTERS: dict = {}
+
 #: the progress callback of each fit under way, by ``id`` of its learner
 #: (a context variable: each thread, and each nested fit, sees its own)
 _PROGRESS: ContextVar[dict] = ContextVar("orangecontrib_rules_progress", default={})
@@ -107,6 +113,32 @@ class ViewerColumn:
     values: np.ndarray
     tooltip: str = ""
     decimals: int = 3
+
+
+def _value_text(var, index: int) -> str:
+    """A class value as explanations name it."""
+    return str(var.values[int(index)])
+
+
+@dataclass
+class Reasons:
+    """Why a row got its prediction, in the terms a reader checks
+    (:meth:`Explanation.reasons`): the predicted class and its probability,
+    the unit of the rules' moves, the supporting rules ``(rule index,
+    move > 0)`` largest first, the opposing ones ``(rule index, move <
+    0)`` largest first, and, when no rule supports the prediction, what
+    decided it (``decided_by``); ``without``: on the log-odds scales, what
+    the part without rules (``base_label``) adds to the predicted class
+    over the runner-up."""
+
+    predicted: int
+    probability: float
+    unit: str
+    supporting: list
+    opposing: list
+    decided_by: str | None = None
+    without: float | None = None
+    base_label: str = "the part without rules"
 
 
 @dataclass
@@ -142,50 +174,138 @@ class Explanation:
     prior: np.ndarray
     winner: int = -1
     counts: np.ndarray = None  # "wvote": the firing rules of each class
+    #: what ``base`` is, in words ("the intercept and the attribute terms",
+    #: "the baseline (the default rule)", ...): named when it decides
+    base_label: str = "the part without rules"
+
+    def reasons(self, model) -> "Reasons":
+        """The rules of this row as reasons for its prediction
+        (:class:`Reasons`): per rule its *move*, how much it moves the
+        predicted class ``c`` (positive: toward ``c``, supporting it;
+        negative: against it), on the scale of the combination:
+
+        * ``softmax``, ``sigmoids``: its log-odds of ``c`` minus its
+          log-odds of the runner-up;
+        * ``winner``: the chosen rule's confidence, toward ``c`` if its
+          class is ``c``, else against;
+        * ``wvote``, ``vote``: a rule of class ``c`` its confidence (or 1)
+          toward ``c``; a rule of another class the same against ``c``;
+        * ``sums`` (SLS): its share of the mass, ``m_c (1 - p_c) - p_c
+          sum_{k != c} m_k`` with ``m`` the rule's mass on each class beyond
+          an even split (two classes: its mass on ``c`` beyond one half).
+
+        Supporting rules come first (largest move first), then the
+        opposing ones (largest first); a rule that does not move ``c`` (on
+        the log-odds scales, one that raises ``c`` and the runner-up alike)
+        is neither. When no firing rule supports ``c``,
+        :attr:`Reasons.decided_by` says what decided instead."""
+        cv = model.domain.class_var
+        p = self.probabilities()
+        pref = model.class_preference
+        c = int(argmax_with_ties(p[None, :], pref)[0])
+        rest = np.arange(len(p)) != c
+        second = (int(argmax_with_ties(p[None, :], pref, rest[None, :])[0])
+                  if rest.any() else c)
+        contrib = np.asarray(self.contributions, dtype=float).reshape(len(self.rules), len(p))
+        name = _value_text(cv, c)
+        without = None
+        if self.combine in ("softmax", "sigmoids") and len(p) > 1:
+            move = contrib[:, c] - contrib[:, second]
+            unit = f"log-odds of {name} over {_value_text(cv, second)}"
+            with np.errstate(invalid="ignore"):
+                without = float(self.base[c] - self.base[second])
+        elif self.combine == "sums":
+            others = contrib.sum(axis=1) - contrib[:, c]
+            move = contrib[:, c] * (1 - p[c]) - p[c] * others
+            unit = f"probability of {name}"
+        elif self.combine in ("wvote", "vote", "winner"):
+            heads = np.array([int(model.rule_list[k].head) for k in self.rules], dtype=int)
+            values = contrib[np.arange(len(heads)), heads] if len(heads) else np.zeros(0)
+            move = np.where(heads == c, values, -values)
+            unit = {"vote": "votes", "wvote": "confidence",
+                    "winner": "confidence"}[self.combine]
+        else:
+            move = contrib[:, c] if len(contrib) else np.zeros(0)
+            unit = f"probability of {name}"
+        move = np.asarray(move, dtype=float)
+        pos = np.flatnonzero(move > 0)
+        neg = np.flatnonzero(move < 0)  # a rule that does not move c is no reason
+        supporting = [(int(self.rules[j]), float(move[j]))
+                      for j in pos[np.argsort(-move[pos], kind="stable")]]
+        opposing = [(int(self.rules[j]), float(move[j]))
+                    for j in neg[np.argsort(move[neg], kind="stable")]]
+        return Reasons(c, float(p[c]), unit, supporting, opposing,
+                       None if supporting else self._decided_by(model, c, p, without),
+                       without, self.base_label)
+
+    def _decided_by(self, model, c, p, without) -> str:
+        """What decided a prediction that no firing rule supports, in words."""
+        cv = model.domain.class_var
+        name = _value_text(cv, c)
+        if self.combine in ("softmax", "sigmoids"):
+            if without is not None and np.isfinite(without):
+                second = np.argsort(-p, kind="stable")
+                second = int(second[1] if second[0] == c else second[0])
+                return (f"decided by {self.base_label}: {without:+.3f} log-odds of {name} "
+                        f"over {_value_text(cv, second)}")
+            return f"decided by {self.base_label}"
+        if not len(self.rules):
+            if self.combine == "sums" and not np.allclose(self.base, self.prior):
+                return ("no rule fires: the rule sets' near misses (rows a rule of a set "
+                        f"misses by one condition or more) give {name} {p[c]:.3f}")
+            return f"no rule fires: the training class distribution gives {name} {p[c]:.3f}"
+        if self.combine in ("winner", "wvote", "vote") and self.winner >= 0 \
+                and self.winner != c:
+            return (f"the rules' class {_value_text(cv, self.winner)} gets only "
+                    f"{p[self.winner]:.3f}; the rest goes to the other classes by "
+                    f"{'their votes and ' if self.combine != 'winner' else ''}prior, "
+                    f"most to {name}")
+        if self.combine == "sums":
+            return f"decided by {self.base_label}: {name} {p[c]:.3f}"
+        return f"the rules' masses on the other classes are smaller: {name} {p[c]:.3f}"
 
     def describe(self, model, top: int = 5, rule_text=None) -> list[str]:
-        """Lines for a reader: the predicted class and its probability, then
-        the ``top`` rules that move the predicted class most, each with its
-        number: on the log-odds scales (``softmax``, ``sigmoids``), how much
-        it raises the predicted class over the runner-up; else its
-        probability mass or confidence on the predicted class.
-        ``rule_text(k)``: the text of rule ``k`` of ``rule_list`` (default:
-        the rule's own ``to_str``; a caller describing many rows passes a
+        """Lines for a reader (:meth:`reasons`): the predicted class and its
+        probability; the ``top`` rules that support it, each with its move
+        toward it, then the rules that oppose it (marked ``against``), and
+        what the part without rules adds, or, when no rule supports the
+        prediction, what decided it. ``rule_text(k)``: the text of rule
+        ``k`` of ``rule_list`` (default: :func:`rules.rule_text` with the
+        class the rule favours; a caller describing many rows passes a
         cache)."""
+        from .rules import rule_text as _rule_text
         cv = model.domain.class_var
-        c, p, effect, unit = self.effects(model)
-        lines = [f"{cv.name} = {cv.values[c]} (probability {p[c]:.3f})"]
-        if not len(self.rules):
-            return lines + ["  no rule contributes: the part without rules decides"]
+        why = self.reasons(model)
         if rule_text is None:
+            favours, against = model.rule_directions()
+
             def rule_text(k):
-                return model.rule_list[k].to_str(model.domain)
-        for j in np.argsort(-np.abs(effect), kind="stable")[:top]:
-            k = int(self.rules[j])
-            lines.append(f"  {effect[j]:+.3f} {unit}: rule {k + 1}, {rule_text(k)}")
-        if len(self.rules) > top:
-            lines.append(f"  ... and {len(self.rules) - top} more rules")
+                return _rule_text(model.rule_list[k], model.domain, int(favours[k]),
+                                  bool(against[k]))
+        lines = [f"{cv.name} = {_value_text(cv, why.predicted)} "
+                 f"(probability {why.probability:.3f})"]
+        listed = why.supporting[:top]
+        listed += why.opposing[:max(0, top - len(listed))]
+        for k, move in listed:
+            side = "for" if move > 0 else "against"
+            lines.append(f"  {side}: {move:+.3f} {why.unit}: rule {k + 1}, {rule_text(k)}")
+        more = len(why.supporting) + len(why.opposing) - len(listed)
+        if more > 0:
+            lines.append(f"  ... and {more} more rule{'s' if more > 1 else ''}")
+        if why.decided_by is not None:
+            lines.append(f"  no firing rule supports it; {why.decided_by}")
+        elif why.without is not None and np.isfinite(why.without):
+            lines.append(f"  {why.base_label}: {why.without:+.3f} {why.unit}")
         return lines
 
     def effects(self, model):
-        """``(c, p, effect, unit)``: the predicted class ``c`` (the most
-        probable), the probabilities ``p``, and per rule of :attr:`rules`
-        how much it moves class ``c``, in ``unit``: on the log-odds scales
-        (``softmax``, ``sigmoids``) how much it raises ``c`` over the
-        runner-up; else its probability mass or confidence on ``c``."""
-        cv = model.domain.class_var
-        p = self.probabilities()
-        order = np.argsort(-p, kind="stable")
-        c = int(order[0])
-        effect = self.contributions[:, c].copy()
-        if self.combine in ("softmax", "sigmoids") and len(p) > 1:
-            effect -= self.contributions[:, int(order[1])]
-            unit = f"log-odds of {cv.values[c]} over {cv.values[int(order[1])]}"
-        else:
-            unit = {"sums": "probability", "winner": "confidence", "wvote": "confidence",
-                    "vote": "vote"}[self.combine] + \
-                f" of {cv.values[c]}"
-        return c, p, effect, unit
+        """``(c, p, effect, unit)``: the predicted class ``c``, the
+        probabilities ``p``, per rule of :attr:`rules` its move toward
+        ``c`` (:meth:`reasons`) in ``unit``."""
+        why = self.reasons(model)
+        moves = dict(why.supporting + why.opposing)
+        effect = np.array([moves.get(int(k), 0.0) for k in self.rules], dtype=float)
+        return why.predicted, self.probabilities(), effect, why.unit
 
     def probabilities(self) -> np.ndarray:
         """The class probabilities these numbers make."""
@@ -251,6 +371,28 @@ class RuleModel(_ModelBase):
         """The rules the model's predictions read (LR with rules: those
         with a non-zero weight)."""
         return list(self.rule_list)
+
+    def rule_directions(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per rule of ``rule_list``: the class its weight favours in this
+        model, and whether it lowers that class rather than raising it
+        (``against``; a negative weight on one class of many). Every view
+        prints a rule's head as this class (``THEN c``, or ``THEN not c``
+        when against), so a head never disagrees with the rule's sign. By
+        default a rule favours its own head."""
+        heads = np.array([int(r.head) for r in self.rule_list], dtype=int)
+        return heads, np.zeros(len(heads), dtype=bool)
+
+    def warnings(self) -> list[str]:
+        """What a reader of this model must know before trusting it (e.g.
+        that no rule reaches the predictions); the widgets show each as a
+        warning, the viewer and the printout list them."""
+        return []
+
+    def rule_number(self) -> "ViewerColumn | None":
+        """The model's principal number per rule, with its name (the first
+        of :meth:`viewer_columns`): what printouts show beside each rule."""
+        columns = self.viewer_columns()
+        return columns[0] if columns else None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -384,6 +526,18 @@ class RuleModel(_ModelBase):
         for rule, dist in zip(self.rule_list, dists):
             rule.class_distribution = dist
 
+    # --- export (orangecontrib.rules.export) -----------------------------
+    def to_sql(self, table="data", key=None, prediction="prediction") -> str:
+        """The model as one SQL ``SELECT`` over ``table`` (a column per
+        class value, its probability, and ``prediction``;
+        :func:`orangecontrib.rules.export.to_sql`)."""
+        return EXPORTERS["sql"](self, table, key, prediction)
+
+    def to_json(self, indent=None) -> str:
+        """The model as JSON text (:func:`orangecontrib.rules.export.to_json`;
+        :func:`orangecontrib.rules.load_json` reads it)."""
+        return EXPORTERS["json"](self, indent)
+
     # --- what the Rule Viewer shows (each model says it) ----------------
     #: the plot the Rule Viewer draws: ``"hull"``, ``"abstention"``, ``"evc"``
     plot_kind = None
@@ -401,11 +555,13 @@ class RuleModel(_ModelBase):
 
     def summary_lines(self) -> list[str]:
         """A few lines about the model for the Rule Viewer's info box."""
-        return [f"{type(self).__name__}: {len(self.rule_list)} rules"]
+        rules, conditions = self.size
+        return [f"{type(self).__name__}: {rules} rules, {conditions} conditions"]
 
     def __str__(self):
-        head = f"{type(self).__name__}: {len(self.rule_list)} rules"
-        return head + ("\n" + format_rules(self.rule_list, self.domain)
+        rules, conditions = self.size
+        head = f"{type(self).__name__}: {rules} rules, {conditions} conditions"
+        return head + ("\n" + format_rules(self.rule_list, self.domain, model=self)
                        if self.rule_list else "")
 
     def __repr__(self):
@@ -465,9 +621,11 @@ class RuleLearner(Learner):
 
     Subclasses implement :meth:`fit_rules` on the encoded data and call
     :meth:`progress` to report progress (a callback the widget passes through
-    ``__call__``). Subclasses keep every constructor argument as an
-    attribute of the same name; :attr:`params` reads them back from the
-    ``__init__`` signature (as scikit-learn's ``get_params`` does), so
+    ``__call__``). Subclasses declare their parameters in a
+    :class:`~orangecontrib.rules.params.ParameterTable` (``parameters``)
+    and keep every constructor argument, checked by it, as an attribute of
+    the same name; :attr:`params` reads them back from the ``__init__``
+    signature (as scikit-learn's ``get_params`` does), so
     ``type(l)(**l.params)`` rebuilds the learner.
     """
 
@@ -484,9 +642,18 @@ class RuleLearner(Learner):
     #: non-zeros (SLIPPER). A fit that would not fit in the memory available
     #: stops before it starts (:func:`tables.check_sparse_memory`)
     bytes_per_cell = 10
+    #: the learner's parameters (:class:`~orangecontrib.rules.params.ParameterTable`)
+    parameters = None
 
     def __init__(self, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
+
+    def check_parameters(self):
+        """Check the parameters again, as a fit does before it starts: an
+        attribute set after construction is refused, by name, if the
+        constructor would have refused it."""
+        if self.parameters is not None:
+            self.parameters.check(self)
 
     @property
     def params(self) -> dict:
@@ -517,6 +684,7 @@ class RuleLearner(Learner):
 
     # --- progress ----------------------------------------------------------
     def __call__(self, data, progress_callback=None):
+        self.check_parameters()
         if isinstance(data, Table):
             check_table(data)
         token = _PROGRESS.set({**_PROGRESS.get(), id(self): _Reporter(wrap_callback(

@@ -44,6 +44,7 @@ from Orange.preprocess.impute import ReplaceUnknowns, ReplaceUnknownsModel, \
     ReplaceUnknownsRandom
 from Orange.preprocess.transformation import Identity
 
+from .features import IsUnknown, UnknownAsValue
 from .rules import MISSING_OF, Condition, Rule
 
 #: transformations that change only unknown values: a condition on the
@@ -140,7 +141,7 @@ class BaseRules:
         if isinstance(compute, Discretizer):
             return [c for o, v in interval_bounds(list(compute.points), op, value)
                     for c in self.conditions(compute.variable, o, v)]
-        if _unknown_as_value(compute) and op == "==":
+        if isinstance(compute, UnknownAsValue) and op == "==":
             if int(value) != compute.n_values:
                 return self.conditions(compute.variable, op, value)
             return [Condition(self._indicator(compute.variable), "==", 1.0)]
@@ -174,18 +175,12 @@ class BaseRules:
 
     def _indicator(self, source) -> int:
         """The column "``source`` is unknown" (no/yes) of :attr:`domain`."""
-        from .sls import IsUnknown
         name = f"{source.name} is unknown"
         indicator = DiscreteVariable(name, values=("no", "yes"),
                                      compute_value=IsUnknown(source))
         indicator.attributes[MISSING_OF] = source.name
         column = self._own_column(indicator)
         return column if column is not None else self._added(indicator)
-
-
-def _unknown_as_value(compute) -> bool:
-    from .sls import UnknownAsValue
-    return isinstance(compute, UnknownAsValue)
 
 
 def interval_bounds(points, op: str, value: float) -> list[tuple[str, float]]:

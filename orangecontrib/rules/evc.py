@@ -46,11 +46,10 @@ from .core import chi2_sf as _chi2_sf
 from .core import evc_quality as _evc_quality
 from .features import ShortThresholds, search_data
 from .parallel import parallel_map
-from .params import (check_choice, check_instance, check_int, check_n_jobs, check_number,
-                     check_random_state)
+from . import params
 from .rules import Condition, Rule, budget_coverage, budget_prefixes, rule_class_weights
 from .tables import stratified_rows
-from .ruleset import RuleSetModel, check_strategy
+from .ruleset import STRATEGIES, RuleSetModel
 
 EULER_GAMMA = 0.5772156649015329
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
@@ -223,7 +222,7 @@ def _permutation_maxima(sd, y, w, n_classes, seed, beam_width, max_rule_length,
 #: permutations per parallel task: few enough tasks that a process pool or
 #: a cluster spends its time searching, not sending (one search on a few
 #: thousand rows is quick); 100 permutations make 4 tasks. Chosen by
-#: measurement among 10 and 25 per task (``benchmarks/results/dask.md``)
+#: measurement among 10 and 25 per task (``40dcf8f:benchmarks/results/dask.md``)
 PERMUTATIONS_PER_TASK = 25
 
 
@@ -351,70 +350,66 @@ class EVCRuleModel(RuleSetModel):
 class EVCRuleLearner(RuleLearner):
     """Unordered rules with extreme-value-corrected quality (Možina et al. 2019).
 
-    ``quality``: ``"evc"`` (default) or ``"m"`` (m-estimate with ``m``).
-    Per class, a beam search (``beam_width``, ``max_rule_length``,
-    ``min_covered_examples``) finds the best rule covering a positive not
-    covered yet, until none is found; a rule must be significant: its EVC
-    ``P_a <= alpha`` (for the m-estimate: the chi-square p-value of its LRS),
-    and with ``parent_alpha < 1`` each condition must be significant against
-    the rule without it. The Gumbel parameters are fitted on
-    ``n_permutations`` class permutations unless given as ``gumbel``; the
-    model keeps them. ``max_thresholds``: equal-frequency threshold
-    candidates per continuous column (``None``: every boundary point, exact).
-    ``n_jobs``: parallel jobs for the permutations and the classes, through
-    joblib (threads: the searches release the GIL; default ``None``: one job,
-    unless a ``joblib.parallel_config`` says otherwise, e.g. a Dask cluster);
-    the result does not depend on it. ``strategy``: the Fawcett resolution strategy of the
-    model.
+    Per class, a beam search finds the best rule covering a positive not
+    covered yet, until none is found. A rule's quality is its relative
+    frequency corrected for the optimism of the search (or the
+    m-estimate), and a rule must be significant: its EVC ``P_a <= alpha``
+    (for the m-estimate: the chi-square p-value of its LRS). The Gumbel
+    parameters of the correction are fitted on searches on permuted classes
+    unless given; the model keeps them, and resolves the rules by a Fawcett
+    strategy (doc/evc.md).
 
     Parameters
     ----------
-    quality : {"evc", "m"}
+    quality : {"evc", "m"}, default "evc"
         Rule quality: EVC-corrected relative frequency or the m-estimate.
-    m : float
+    m : float >= 0, default 2.0
         The m of the m-estimate.
-    beam_width : int
+    beam_width : int >= 1, default 10
         Candidate rules the beam search keeps per step.
-    max_rule_length : int
+    max_rule_length : int >= 1, default 5
         At most this many conditions per rule.
-    min_covered_examples : float
+    min_covered_examples : float >= 0, default 1.0
         A rule covers at least this weight of rows.
-    alpha : float
+    alpha : float in (0, 1], default 0.05
         Significance a rule must reach (EVC ``P_a``, or the LRS's chi-square
         p-value with the m-estimate).
-    parent_alpha : float
+    parent_alpha : float in (0, 1], default 1.0
         Below 1, each condition must be significant at this level against
         the rule without it.
-    n_permutations : int
+    n_permutations : int >= 2, default 100
         Class permutations for the Gumbel fit.
-    gumbel : GumbelParameters, optional
-        Fitted parameters to use instead of the permutations.
-    strategy : {"first", "rand", "vote", "wvote", "lfpr"}
+    gumbel : GumbelParameters or None, default None
+        Fitted parameters (a model's ``gumbel``) to use instead of the
+        permutations.
+    strategy : {"first", "rand", "vote", "wvote", "lfpr"}, default "wvote"
         The model's Fawcett resolution strategy.
-    max_rules_per_class : int, optional
+    max_rules_per_class : int >= 1 or None, default None
         At most this many rules per class.
-    max_thresholds : int, optional
-        Equal-frequency threshold candidates per numeric column (``None``:
-        every boundary point).
-    min_new_coverage : float
-        A rule must cover at least this share of its class's weight that no
-        earlier rule covers (0: the paper's covering).
-    max_rules : int, optional
+    max_thresholds : int >= 1 or None, default DEFAULT_MAX_THRESHOLDS
+        Equal-frequency threshold candidates per numeric column (16;
+        ``None``: every boundary point, exact).
+    min_new_coverage : float in [0, 1], default DEFAULT_MIN_NEW_COVERAGE
+        A rule must cover at least this share (0.02) of its class's weight
+        that no earlier rule covers (0: the paper's covering).
+    max_rules : int >= 1 or None, default None
         At most this many rules over all classes (each class's covering
         stops at its share of the budget).
-    gumbel_sample : int, optional
+    gumbel_sample : int >= 100 or None, default DEFAULT_GUMBEL_SAMPLE
         Fit the Gumbel parameters on a stratified sample of this many rows
-        when there are more (``None``: all rows).
-    search_rows : int, optional
-        On more rows, the covering's searches run on a stratified sample of
-        this many (with the bins of all rows), and each rule found is
-        counted, and its quality computed, on every row (``None``: the
+        (20,000) when there are more (``None``: all rows).
+    search_rows : int >= 1 or None, default DEFAULT_SEARCH_ROWS
+        On more rows (100,000), the covering's searches run on a stratified
+        sample of this many (with the bins of all rows), and each rule found
+        is counted, and its quality computed, on every row (``None``: the
         searches read every row).
-    n_jobs : int, optional
-        Parallel jobs for the permutations and the classes; the model does
-        not depend on it.
-    random_state : int
-        Seed of the permutations and the Gumbel sample.
+    n_jobs : int or None, default None
+        Parallel jobs for the permutations and the classes, through joblib
+        (threads: the searches release the GIL; ``None``: one job, unless a
+        ``joblib.parallel_config`` says otherwise, e.g. a Dask cluster); the
+        model does not depend on it.
+    random_state : int >= 0 or None, default 0
+        Seed of the permutations and the samples.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
     """
@@ -422,6 +417,38 @@ class EVCRuleLearner(RuleLearner):
     name = "EVC rules"
     __returns__ = EVCRuleModel
     search_key = 0x455643  # the search sample's seed
+
+    parameters = params.ParameterTable(
+        params.choice("quality", "rule quality: EVC-corrected frequency or m-estimate",
+                      ("evc", "m")),
+        params.number("m", "the m of the m-estimate", 0, spin=(0.0, 1000.0)),
+        params.integer("beam_width", "candidate rules the beam keeps per step", 1,
+                       spin=(1, 100)),
+        params.integer("max_rule_length", "at most this many conditions per rule", 1,
+                       spin=(1, 20)),
+        params.number("min_covered_examples", "the least weight a rule covers", 0,
+                      spin=(1, 10_000)),
+        params.number("alpha", "the significance a rule must reach", 0, 1, low_open=True,
+                      spin=(0.001, 1.0)),
+        params.number("parent_alpha", "each condition's significance against the rule "
+                                      "without it", 0, 1, low_open=True),
+        params.integer("n_permutations", "class permutations for the Gumbel fit", 2,
+                       spin=(2, 10_000)),
+        params.instance("gumbel", "fitted Gumbel parameters instead of the permutations",
+                        GumbelParameters, "GumbelParameters (a model's .gumbel)", none=True),
+        params.choice("strategy", "the model's Fawcett resolution strategy", STRATEGIES),
+        params.integer("max_rules_per_class", "at most this many rules per class", 1,
+                       none=True),
+        params.integer("max_thresholds", "threshold candidates per numeric column", 1,
+                       none=True, spin=(1, 4096)),
+        params.number("min_new_coverage", "the least share of its class a rule newly covers",
+                      0, 1, spin=(0.0, 0.5)),
+        params.max_rules("at most this many rules over all classes"),
+        params.integer("gumbel_sample", "rows of the Gumbel fit's sample", 100, none=True),
+        params.search_rows("rows of the covering searches' sample"),
+        params.n_jobs(),
+        params.random_state("seed of the permutations and the samples"),
+    )
 
     def __init__(self, quality="evc", m=2.0, beam_width=10, max_rule_length=5,
                  min_covered_examples=1.0, alpha=0.05, parent_alpha=1.0,
@@ -431,27 +458,7 @@ class EVCRuleLearner(RuleLearner):
                  gumbel_sample=DEFAULT_GUMBEL_SAMPLE, search_rows=DEFAULT_SEARCH_ROWS,
                  n_jobs=None, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.quality = check_choice("quality", quality, ("evc", "m"))
-        self.m = check_number("m", m, 0)
-        self.beam_width = check_int("beam_width", beam_width, 1)
-        self.max_rule_length = check_int("max_rule_length", max_rule_length, 1)
-        self.min_covered_examples = check_number("min_covered_examples",
-                                                 min_covered_examples, 0)
-        self.alpha = check_number("alpha", alpha, 0, 1, low_open=True)
-        self.parent_alpha = check_number("parent_alpha", parent_alpha, 0, 1, low_open=True)
-        self.n_permutations = check_int("n_permutations", n_permutations, 2)
-        self.gumbel = check_instance("gumbel", gumbel, GumbelParameters,
-                                     "GumbelParameters (a model's .gumbel)", none=True)
-        self.strategy = check_strategy(strategy)
-        self.max_rules_per_class = check_int("max_rules_per_class", max_rules_per_class,
-                                             1, none=True)
-        self.max_thresholds = check_int("max_thresholds", max_thresholds, 1, none=True)
-        self.min_new_coverage = check_number("min_new_coverage", min_new_coverage, 0, 1)
-        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
-        self.gumbel_sample = check_int("gumbel_sample", gumbel_sample, 100, none=True)
-        self.search_rows = check_int("search_rows", search_rows, 1, none=True)
-        self.n_jobs = check_n_jobs(n_jobs)
-        self.random_state = check_random_state(random_state)
+        self.parameters.set(self, locals())
 
     def search_data(self, enc) -> tuple[SearchData, np.ndarray]:
         """The data as the search reads it, and each feature's attribute."""

@@ -39,6 +39,7 @@ from Orange.base import Learner
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.preprocess import Discretize
 from Orange.preprocess.discretize import EntropyMDL, EqualFreq
+from Orange.preprocess.transformation import Transformation
 
 from .core import KIND_CONTINUOUS, KIND_DISCRETE, SearchData, column_mask, pack_bits
 from .rules import OPERATORS, Condition, dense_X
@@ -347,7 +348,7 @@ class ShortThresholds:
 
     def __init__(self, column):
         self.column = column
-        self.sorted, self.done = {}, {}
+        self.sorted, self.whole, self.done = {}, {}, {}
 
     def __call__(self, j, op: str, t: float) -> float:
         key = (j, op, float(t))
@@ -355,7 +356,8 @@ class ShortThresholds:
             if j not in self.sorted:
                 v = np.asarray(self.column(j), dtype=float)
                 self.sorted[j] = np.unique(v[np.isfinite(v)])
-            self.done[key] = _simplest_in_sorted(self.sorted[j], op, float(t))
+                self.whole[j] = _whole_numbers(self.sorted[j])
+            self.done[key] = _simplest_in_sorted(self.sorted[j], op, float(t), self.whole[j])
         return self.done[key]
 
 
@@ -367,8 +369,12 @@ def simplest_threshold(values, op: str, t: float) -> float:
     return _simplest_in_sorted(np.sort(v[np.isfinite(v)]), op, float(t))
 
 
-def _simplest_in_sorted(v, op: str, t: float) -> float:
-    """:func:`simplest_threshold` on ``v``, finite values in ascending order."""
+def _simplest_in_sorted(v, op: str, t: float, whole: bool | None = None) -> float:
+    """:func:`simplest_threshold` on ``v``, finite values in ascending order.
+    On a column whose values are all whole numbers (counts, codes, ratings)
+    the cut is a value of the data: ``A <= 0`` rather than ``A <= 0.5``,
+    ``A >= 1`` and ``A < 1`` rather than ``A >= 0.5`` and ``A < 0.5``, the
+    same split of every value the column can hold."""
     if op == "<=":  # covers <= t: any t' in [a, b) with a the largest covered
         k = int(np.searchsorted(v, t, side="right"))  # v[:k] <= t < v[k:]
         lo_open, hi_open = False, True
@@ -381,8 +387,16 @@ def _simplest_in_sorted(v, op: str, t: float) -> float:
     hi = float(v[k]) if k < len(v) else np.inf
     if not np.isfinite(lo) or not np.isfinite(hi):
         return t
+    if _whole_numbers(v) if whole is None else whole:
+        return lo if op == "<=" else hi  # the end of the interval that is a data value
     best = simplest_between(lo, hi, lo_open, hi_open, target=t)
     return t if best is None or significant_digits(best) >= significant_digits(t) else best
+
+
+def _whole_numbers(v) -> bool:
+    """Whether every (finite) value of ``v`` is a whole number."""
+    v = np.asarray(v, dtype=float)
+    return bool(len(v)) and bool(np.all(v == np.floor(v))) and bool(np.all(np.abs(v) < 2 ** 53))
 
 
 # ---------------------------------------------------------------- binnings
@@ -637,3 +651,41 @@ def make_items(data: Table, enc, min_cuts: int, max_cuts: int | None = None,
         return Items(np.zeros((0, (n + 63) // 64), np.uint64), np.zeros(0, np.int32), [])
     return Items(np.array(bits),
                  np.array(groups, dtype=np.int32), conditions)
+
+
+# ------------------------------------------------ unknown values as features
+class UnknownAsValue(Transformation):
+    """The values of a discrete variable, with unknowns mapped to the extra
+    value index ``n_values`` (the value ``unknown`` of SLS's preprocessor,
+    :class:`~orangecontrib.rules.sls.SLSPreprocessor`)."""
+
+    def __init__(self, variable, n_values):
+        super().__init__(variable)
+        self.n_values = int(n_values)
+
+    @property
+    def unknown_index(self) -> int:
+        """The index of the value ``unknown`` (rules print ``A is unknown``)."""
+        return self.n_values
+
+    def transform(self, c):
+        c = np.array(c, dtype=float)
+        c[np.isnan(c)] = self.n_values
+        return c
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.n_values == other.n_values
+
+    def __hash__(self):
+        return hash((super().__hash__(), self.n_values))
+
+
+class IsUnknown(Transformation):
+    """1 where a value is missing, 0 where it is known: the values of the
+    indicator SLS's preprocessor adds for a numeric attribute with
+    missing values."""
+
+    InheritEq = True  # equal when made from the same variable
+
+    def transform(self, c):
+        return np.isnan(np.asarray(c, dtype=float)).astype(float)

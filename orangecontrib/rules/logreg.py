@@ -11,9 +11,9 @@ eq. 21,
 
 with example weights ``v_i``, an unpenalised intercept and
 ``gamma_k = s_k - q_k n_k`` (eq. 22; ``q_k`` the rule's corrected quality,
-``s_k``, ``n_k`` its covered counts). The ``|b_k|`` term is made smooth and
-exact by splitting ``b = b+ - b-`` with ``b+, b- >= 0`` and minimising with
-L-BFGS-B under those bounds, with the analytic gradient.
+``s_k``, ``n_k`` its covered counts). The solvers of eq. 21 and of the
+choice of ``lambda`` are :mod:`.logistic`'s; here are the features, the
+rule penalties, the rule budget's path, the model and the learner.
 """
 from __future__ import annotations
 
@@ -22,22 +22,20 @@ from collections import Counter
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import minimize
-from scipy.special import expit, log_expit, softmax
+from scipy.special import expit, softmax
 
+from . import logistic
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .base_rules import BaseRules
-from .core import IndicatorMatrix
 from .features import shared_encoding
 from .evc import EVCRuleLearner
-from .params import (check_bool, check_choice, check_instance, check_int, check_number,
-                     check_random_state)
-from .rules import covering_sparse, dense_X, format_number
+from .logistic import (DEFAULT_LAMBDAS, choose_lambda, fit_binary, fit_l2, fit_multinomial,
+                       multinomial_l2)
+from . import params
+from .rules import covering_sparse, dense_X, format_number, rule_text
 
-DEFAULT_LAMBDAS = tuple(float(x) for x in np.logspace(-2, 3, 11))
 
-
-# ------------------------------------------------------------ the loss
+# ------------------------------------------------------------ held out, and eq. 22
 def held_out_logloss(p, y, v) -> float:
     """Weighted log loss of class probabilities ``p`` (rows; ``nan`` as 0,
     the true class's probability clipped at 1e-15) for classes ``y`` and
@@ -80,407 +78,6 @@ def rule_penalties(rules, positive: int) -> np.ndarray:
         n = r.class_distribution.sum()
         out[k] = max(0.0, s - r.quality * n)
     return out
-
-
-def loss_and_gradient(theta, X, R, y, v, lam, gamma, Rt=None):
-    """Eq. 21 and its gradient for ``theta = [b0, w, b+, b-]``.
-
-    ``X``: ``(n, p)`` attribute features, ``R``: ``(n, K)`` rule features
-    (dense or sparse; ``Rt``, if given, its transpose in a layout fast to
-    multiply, e.g. CSR of ``R.T``), ``y`` in {0, 1}, ``v``: example weights.
-    """
-    p, K = X.shape[1], R.shape[1]
-    b0, w = theta[0], theta[1:1 + p]
-    bp, bm = theta[1 + p:1 + p + K], theta[1 + p + K:]
-    b = bp - bm
-    f = b0 + X @ w + R @ b
-    # -log phi(y f) with y in {-1, +1}: log(1 + exp(f)) - y01 f
-    nll = -np.sum(v * np.where(y > 0, log_expit(f), log_expit(-f)))
-    loss = nll + 0.5 * lam * (w @ w + b @ b) + gamma @ (bp + bm)
-    g = v * (expit(f) - y)
-    grad_b = (R.T if Rt is None else Rt) @ g + lam * b
-    grad = np.concatenate(([g.sum()], X.T @ g + lam * w,
-                           grad_b + gamma, -grad_b + gamma))
-    return loss, grad
-
-
-def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
-    """Minimise eq. 21 (L-BFGS-B, ``b+``, ``b-`` bounded below by 0).
-    Returns ``(b0, w, b)``; ``start``: a previous ``(b0, w, b)`` to start
-    from (a warm start along a path of ``lambda``)."""
-    p, K = X.shape[1], R.shape[1]
-    if K == 0:  # plain L2 logistic regression
-        b0, w = fit_l2(X, y, v, lam, start)
-        return b0, w, np.zeros(0)
-    theta0 = np.zeros(1 + p + 2 * K)
-    if start is None:
-        prior = np.clip(np.average(y, weights=v) if v.sum() > 0 else 0.5,
-                        1e-6, 1 - 1e-6)
-        theta0[0] = np.log(prior / (1 - prior))
-    else:
-        theta0[0], theta0[1:1 + p] = start[0], start[1]
-        theta0[1 + p:1 + p + K] = np.maximum(start[2], 0)
-        theta0[1 + p + K:] = np.maximum(-start[2], 0)
-    bounds = [(None, None)] * (1 + p) + [(0.0, None)] * (2 * K)
-    R, Rt = fast_products(R)
-    # ftol 1e-9 (about scipy's default) rather than a tighter one: the same
-    # accuracy, AUC and log loss on the 12-set protocol to three decimals, in
-    # fewer iterations (benchmarks/probes/lrr_profile.py)
-    res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma, Rt),
-                   jac=True, method="L-BFGS-B", bounds=bounds,
-                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-9, maxcor=50))
-    theta = res.x
-    return theta[0], theta[1:1 + p], theta[1 + p:1 + p + K] - theta[1 + p + K:]
-
-
-def fast_products(R):
-    """``(R, Rt)``: for a sparse ``R``, row-major copies of ``R`` and of its
-    transpose (fast products; rule indicators without a data array), else
-    ``(R, None)``."""
-    if not sp.issparse(R):
-        return R, None
-    R = sp.csr_matrix(R)
-    if not R.nnz or np.all(R.data == 1):  # rule indicators: no data array
-        R = IndicatorMatrix(R)
-        return R, R.T
-    return R, sp.csr_matrix(R.T)
-
-
-# ------------------------------------------------------------ many classes
-def softmax_loss_and_gradient(theta, X, blocks, Y, v, lam, gamma):
-    """Eq. 21 for ``C`` classes with the softmax link (a multinomial model):
-    ``theta = [b0 (C), W (p x C, row-major), b+ (K), b- (K)]``, the log-odds
-    of class ``j`` against a reference ``f_j = b0_j + X W_j + R_j b_j``
-    where ``R_j`` holds the rules whose head is class ``j`` (each rule has
-    one weight, on its own class, as in the one-vs-rest models), and
-
-        L = -sum_i v_i log softmax(f_i)_{y_i} + lambda |W|^2 + lambda/2 |b|^2
-            + sum_k gamma_k |b_k|.
-
-    ``blocks``: per class ``(rule indices, R_j, R_j')`` (:func:`fast_products`),
-    ``Y``: ``(n, C)`` 0/1 class indicators. The attributes' weight is
-    ``lambda``, not ``lambda / 2``: on two classes the minimiser has
-    ``W_1 = -W_0 = w / 2``, and ``lambda |W|^2 = lambda/2 |w|^2``, so the
-    model is the binary eq. 21 with the same ``lambda`` (a rule of class 0
-    weighs ``-b`` on the log-odds of class 1)."""
-    n, p = X.shape
-    C, K = Y.shape[1], len(gamma)
-    b0 = theta[:C]
-    W = theta[C:C + p * C].reshape(p, C)
-    bp, bm = theta[C + p * C:C + p * C + K], theta[C + p * C + K:]
-    b = bp - bm
-    f = b0 + X @ W
-    for j, (idx, Rj, _) in enumerate(blocks):
-        if len(idx):
-            f[:, j] += Rj @ b[idx]
-    f -= f.max(axis=1, keepdims=True)
-    log_norm = np.log(np.exp(f).sum(axis=1))
-    nll = -np.dot(v, (f * Y).sum(axis=1) - log_norm)
-    loss = nll + lam * np.sum(W * W) + 0.5 * lam * (b @ b) + gamma @ (bp + bm)
-    G = v[:, None] * (np.exp(f - log_norm[:, None]) - Y)
-    grad_b = lam * b
-    for j, (idx, _, Rtj) in enumerate(blocks):
-        if len(idx):
-            grad_b[idx] += Rtj @ G[:, j]
-    grad = np.concatenate((G.sum(axis=0), (X.T @ G + 2 * lam * W).ravel(),
-                           grad_b + gamma, -grad_b + gamma))
-    return loss, grad
-
-
-def rule_blocks(R, heads, C):
-    """Per class ``j < C``: ``(indices of the rules with head j, R_j, R_j')``
-    for :func:`softmax_loss_and_gradient`."""
-    heads = np.asarray(heads, dtype=int)
-    out = []
-    for j in range(C):
-        idx = np.flatnonzero(heads == j)
-        Rj, Rtj = fast_products(R[:, idx]) if len(idx) else (None, None)
-        if Rtj is None and Rj is not None:
-            Rtj = Rj.T
-        out.append((idx, Rj, Rtj))
-    return out
-
-
-def fit_multinomial(X, R, heads, y, v, lam, gamma, n_classes, max_iter=2000, start=None,
-                    tol=1e-9):
-    """Minimise :func:`softmax_loss_and_gradient` (L-BFGS-B, ``b+``, ``b-``
-    bounded below by 0). ``y``: class codes ``0 .. n_classes-1``, ``heads``:
-    each rule's class. Returns ``(b0 (C), W (p x C), b (K))``; ``start``: a
-    previous such triple, or ``(b0, W)`` (a warm start along a path)."""
-    y = np.asarray(y, dtype=int)
-    n, p = X.shape
-    C = int(n_classes)
-    K = len(gamma)
-    Y = np.eye(C)[y]
-    theta0 = np.zeros(C + p * C + 2 * K)
-    if start is None:
-        theta0[:C] = log_prior(y, v, C)
-    else:
-        theta0[:C], theta0[C:C + p * C] = start[0], np.ravel(start[1])
-        if K:
-            theta0[C + p * C:C + p * C + K] = np.maximum(start[2], 0)
-            theta0[C + p * C + K:] = np.maximum(-start[2], 0)
-    blocks = rule_blocks(R, heads, C) if K else [(np.zeros(0, int), None, None)] * C
-    bounds = [(None, None)] * (C + p * C) + [(0.0, None)] * (2 * K)
-    res = minimize(softmax_loss_and_gradient, theta0, args=(X, blocks, Y, v, lam, gamma),
-                   jac=True, method="L-BFGS-B", bounds=bounds,
-                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=tol, maxcor=50))
-    t = res.x
-    return t[:C], t[C:C + p * C].reshape(p, C), t[C + p * C:C + p * C + K] - t[C + p * C + K:]
-
-
-def multinomial_l2(X, y, v, lam, n_classes, start=None, tol=1e-10):
-    """The multinomial model without rules (:func:`fit_multinomial` with
-    ``K = 0``): :func:`newton_multinomial` for a dense ``X`` with at most
-    ``NEWTON_MAX_FEATURES`` weights in all, else L-BFGS. Returns ``(b0,
-    W)``."""
-    if sp.issparse(X) or (X.shape[1] + 1) * n_classes > NEWTON_MAX_FEATURES:
-        b0, W, _ = fit_multinomial(X, None, [], y, v, lam, np.zeros(0), n_classes,
-                                   start=start, tol=tol)
-        return b0, W
-    return newton_multinomial(X, y, v, lam, n_classes, start, tol=tol)
-
-
-def newton_multinomial(X, y, v, lam, n_classes, start=None, tol=1e-10, max_iter=100):
-    """The multinomial model without rules by Newton's method with step
-    halving (what :func:`newton_l2` is for two classes): the loss of
-    :func:`softmax_loss_and_gradient` with ``K = 0``, its Hessian with blocks
-    ``Z' diag(v p_j (delta_jk - p_k)) Z`` (``Z``: ``X`` with a column of
-    ones) plus ``2 lambda`` on the attributes' weights. The last class's
-    intercept is held at 0 (the softmax is unchanged by a common shift of
-    the intercepts), so the Hessian is positive definite. Returns ``(b0,
-    W)``."""
-    from scipy.linalg.blas import dsyrk
-
-    y = np.asarray(y, dtype=int)
-    n, p = X.shape
-    C, q = int(n_classes), p + 1
-    Z = np.hstack([np.ones((n, 1)), X])
-    Y = np.zeros((n, C))
-    Y[np.arange(n), y] = 1.0
-    T = np.zeros((q, C))  # row 0: intercepts
-    if start is not None:
-        T[0], T[1:] = start[0] - start[0][-1], start[1]
-    else:
-        prior = np.clip(np.bincount(y, weights=v, minlength=C) / max(v.sum(), 1e-300),
-                        1e-6, None)
-        T[0] = np.log(prior) - np.log(prior[-1])
-    reg = np.full((q, C), 2.0 * lam)
-    reg[0] = 0.0
-    free = np.ones(q * C, dtype=bool)  # parameters in class-major order: j * q + a
-    free[(C - 1) * q] = False
-
-    def loss(T):
-        f = Z @ T
-        f -= f.max(axis=1, keepdims=True)
-        log_p = f - np.log(np.exp(f).sum(axis=1, keepdims=True))
-        return -np.dot(v, (log_p * Y).sum(axis=1)) + lam * np.sum(T[1:] ** 2), log_p
-
-    current, log_p = loss(T)
-    for _ in range(max_iter):
-        P = np.exp(log_p)
-        grad = (Z.T @ (v[:, None] * (P - Y)) + reg * T).T.ravel()
-        # H = blockdiag_j(Z' diag(v p_j) Z) - M'M with M = [Z * sqrt(v) p_j]_j:
-        # one symmetric rank-n update instead of C^2 / 2 products
-        M = (Z[:, None, :] * (np.sqrt(v)[:, None] * P)[:, :, None]).reshape(n, C * q)
-        H = -dsyrk(1.0, M.T, trans=0, lower=0)  # upper triangle (Fortran order)
-        for j in range(C):
-            root = np.sqrt(v * P[:, j])
-            H[j * q:(j + 1) * q, j * q:(j + 1) * q] += dsyrk(
-                1.0, (Z * root[:, None]).T, trans=0, lower=0)
-        H[np.diag_indices(C * q)] += reg.T.ravel() + 1e-10
-        step = np.zeros(C * q)
-        step[free] = solve_spd(H[np.ix_(free, free)], grad[free])
-        found = halving(loss, T, step.reshape(C, q).T, current)
-        if found is None:
-            break
-        T, new, log_p = found
-        decrease, current = current - new, new
-        if decrease <= tol * max(1.0, abs(current)):
-            break
-    return T[0].copy(), T[1:].copy()
-
-
-def log_prior(y, v, n_classes) -> np.ndarray:
-    """The log of the weighted class shares (at least 1e-6), centred: the
-    intercepts of a softmax model without features."""
-    prior = np.clip(np.bincount(y, weights=v, minlength=n_classes) / max(v.sum(), 1e-300),
-                    1e-6, None)
-    return np.log(prior) - np.log(prior).mean()
-
-
-#: Newton's method for plain L2 logistic regression up to this many
-#: features; beyond, each step's ``p x p`` Hessian (``n p^2`` to form,
-#: ``p^3 / 3`` to factorise) costs more than a quasi-Newton fit, whose
-#: steps cost two products with the (sparse) design
-NEWTON_MAX_FEATURES = 256
-
-
-def fit_l2(X, y, v, lam, start=None, tol=1e-10, Z=None):
-    """Eq. 19 (no rules): :func:`newton_l2` for a dense ``X`` of at most
-    ``NEWTON_MAX_FEATURES`` columns, else :func:`lbfgs_l2` (a sparse
-    ``X``, e.g. the one-hot columns of an attribute with many values).
-    Returns ``(b0, w)``."""
-    if sp.issparse(X) or X.shape[1] > NEWTON_MAX_FEATURES:
-        return lbfgs_l2(X, y, v, lam, start, tol)
-    return newton_l2(X, y, v, lam, start, tol=tol, Z=Z)
-
-
-def lbfgs_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=1000):
-    """Eq. 19 by L-BFGS with the gradient of eq. 20: what :func:`newton_l2`
-    minimises, for many features (``X`` dense or sparse). ``tol``: the
-    relative decrease of the loss at which it stops. Returns ``(b0, w)``."""
-    p = X.shape[1]
-    theta0 = np.zeros(p + 1)
-    if start is not None:
-        theta0[0], theta0[1:] = start[0], start[1]
-    else:
-        prior = np.clip(np.average(y, weights=v) if v.sum() > 0 else 0.5, 1e-6, 1 - 1e-6)
-        theta0[0] = np.log(prior / (1 - prior))
-    Xt = X.T.tocsr() if sp.issparse(X) else X.T
-    sign = np.where(y > 0, 1.0, -1.0)
-
-    def loss_grad(t):
-        w = t[1:]
-        f = t[0] + X @ w
-        loss = -np.dot(v, log_expit(sign * f)) + 0.5 * lam * np.dot(w, w)
-        g = v * (expit(f) - y)
-        return loss, np.concatenate(([g.sum()], Xt @ g + lam * w))
-
-    res = minimize(loss_grad, theta0, jac=True, method="L-BFGS-B",
-                   options=dict(maxiter=max_iter, ftol=tol, gtol=1e-8, maxcor=30))
-    return res.x[0], res.x[1:]
-
-
-def newton_l2(X, y, v, lam, start=None, tol=1e-10, max_iter=100, Z=None):
-    """Eq. 19 (no rules) by Newton's method with step halving: the gradient
-    is eq. 20, the Hessian ``Z' diag(v p (1 - p)) Z + lambda I`` (intercept
-    unpenalised). Returns ``(b0, w)``. ``Z``: ``X`` with a leading column of
-    ones, if the caller has it (a path of ``lambda`` on one fold)."""
-    from scipy.linalg.blas import dsyrk
-
-    n, p = X.shape
-    if Z is None:
-        Z = np.hstack([np.ones((n, 1)), X])
-    reg = np.full(p + 1, float(lam))
-    reg[0] = 0.0
-    theta = np.zeros(p + 1)
-    if start is not None:
-        theta[0], theta[1:] = start[0], start[1]
-    else:
-        prior = np.clip(np.average(y, weights=v) if v.sum() > 0 else 0.5,
-                        1e-6, 1 - 1e-6)
-        theta[0] = np.log(prior / (1 - prior))
-    sign = np.where(y > 0, 1.0, -1.0)  # log phi(y_i f_i) with y_i = +-1
-    diag = np.diag_indices(p + 1)
-
-    def loss(t):
-        f = Z @ t
-        return -np.dot(v, log_expit(sign * f)) + 0.5 * np.dot(reg, t * t), f
-
-    current, f = loss(theta)
-    for _ in range(max_iter):
-        prob = expit(f)
-        grad = Z.T @ (v * (prob - y)) + reg * theta
-        # Z' diag(s) Z as a symmetric rank-n update of sqrt(s) Z (half the
-        # products of a general matrix product); the Cholesky factorisation
-        # reads only its upper triangle
-        root = np.sqrt(v * prob * (1 - prob))
-        H = dsyrk(1.0, (Z * root[:, None]).T, trans=0, lower=0)  # Fortran order: no copy
-        H[diag] += reg + 1e-10  # 1e-10: separable data without penalty
-        found = halving(loss, theta, solve_spd(H, grad), current)
-        if found is None:
-            break
-        theta, new, f = found
-        decrease, current = current - new, new
-        if decrease <= tol * max(1.0, abs(current)):
-            break
-    return theta[0], theta[1:]
-
-
-def solve_spd(H, g) -> np.ndarray:
-    """``H^-1 g`` for a symmetric ``H`` of which only the upper triangle is
-    read: Cholesky, or least squares where ``H`` is not numerically
-    positive definite. ``H`` is overwritten."""
-    from scipy.linalg import LinAlgError, cho_factor, cho_solve
-    try:
-        return cho_solve(cho_factor(H, lower=False, overwrite_a=True, check_finite=False),
-                         g, check_finite=False)
-    except LinAlgError:
-        return np.linalg.lstsq(np.triu(H) + np.triu(H, 1).T, g, rcond=None)[0]
-
-
-def halving(loss, theta, step, current):
-    """Newton's step with step halving: ``(theta - t step, its loss, the
-    loss's second value)`` for the first ``t = 1, 1/2, ...`` whose loss is
-    not above ``current``; ``None`` if ``t`` falls below 1e-10."""
-    t = 1.0
-    while t > 1e-10:
-        new, aux = loss(theta - t * step)
-        if new <= current:
-            return theta - t * step, new, aux
-        t /= 2
-    return None
-
-
-def choose_lambda(X, y, v, lambdas=DEFAULT_LAMBDAS, n_folds=5, random_state=0,
-                  patience=2, n_classes=None):
-    """L2 ``lambda`` of plain logistic regression (no rules) with the lowest
-    weighted log loss in stratified ``n_folds``-fold internal CV (ties to the
-    larger ``lambda``). ``y``: 0/1, or with ``n_classes``, class codes of a
-    multinomial model (:func:`fit_multinomial`).
-
-    The ``lambdas`` are tried from the strongest down, each fold's fit
-    warm-started from its fit at the previous one, and the path stops once
-    the CV loss has been above its lowest for ``patience`` ``lambdas`` in a
-    row (``None``: try every one): the loss of a weaker penalty only falls
-    again on a curve with two dips (doc/evc.md, "Choosing lambda")."""
-    from sklearn.model_selection import StratifiedKFold
-
-    counts = np.bincount(y.astype(int), minlength=n_classes or 2)
-    n_folds = int(min(n_folds, counts.min()))
-    if n_folds < 2 or len(lambdas) == 1:
-        return float(lambdas[len(lambdas) // 2])
-    skf = StratifiedKFold(n_folds, shuffle=True, random_state=random_state)
-    newton = not sp.issparse(X) and X.shape[1] <= NEWTON_MAX_FEATURES and not n_classes
-
-    def with_ones(A):  # the design Newton's method reads (the intercept first)
-        return np.hstack([np.ones((A.shape[0], 1)), A]) if newton else None
-
-    def fit(Xtr, Ztr, ytr, vtr, lam, start):
-        if n_classes:
-            return multinomial_l2(Xtr, ytr, vtr, lam, n_classes, start, tol=1e-7)
-        return fit_l2(Xtr, ytr, vtr, lam, start, tol=1e-7, Z=Ztr)
-
-    def held_out_loss(model, Xte, yte, vte):
-        if n_classes:
-            f = model[0] + Xte @ model[1]
-            f -= f.max(axis=1, keepdims=True)
-            log_p = f[np.arange(len(yte)), yte] - np.log(np.exp(f).sum(axis=1))
-            return -np.dot(vte, log_p)
-        f = model[0] + Xte @ model[1]
-        return -np.dot(vte, log_expit(np.where(yte > 0, f, -f)))
-
-    folds = [(X[train], with_ones(X[train]), y[train], v[train],
-              X[test], y[test].astype(int), v[test])
-             for train, test in skf.split(np.zeros(len(y)), y)]
-    fits = [None] * len(folds)  # each fold's fit at the previous lambda
-    losses = np.full(len(lambdas), np.inf)
-    worse = 0
-    for j in np.argsort(lambdas)[::-1]:  # strongest first
-        losses[j] = 0.0
-        for i, (Xtr, Ztr, ytr, vtr, Xte, yte, vte) in enumerate(folds):
-            # held-out losses of different lambdas differ far more than a
-            # relative 1e-7 of the training loss: the same choice as 1e-10
-            # on the 12-set protocol and the shapes (38 problems), in 18%
-            # less time
-            fits[i] = fit(Xtr, Ztr, ytr, vtr, lambdas[j], fits[i])
-            losses[j] += held_out_loss(fits[i], Xte, yte, vte)
-        worse = worse + 1 if losses[j] > losses.min() * (1 + 1e-12) else 0
-        if patience is not None and worse >= patience:
-            break
-    best = np.flatnonzero(losses <= losses.min() * (1 + 1e-12))
-    return float(lambdas[best[-1]])
 
 
 # ------------------------------------------------------------ the rule budget
@@ -801,12 +398,12 @@ class AttributeFeatures:
     def __call__(self, X):
         """The features of Orange's ``X`` (the model's domain): a dense
         array, or a CSR matrix when the one-hot columns are more than
-        ``NEWTON_MAX_FEATURES`` (attributes with many values: an ID or a
+        ``logistic.NEWTON_MAX_FEATURES`` (attributes with many values: an ID or a
         zip code), so memory and the solver's products grow with the rows,
         not rows times values."""
         n, p = X.shape[0], len(self.columns)
         onehot = [j for j, (_, v) in enumerate(self.columns) if v is not None]
-        sparse = len(onehot) > NEWTON_MAX_FEATURES
+        sparse = len(onehot) > logistic.NEWTON_MAX_FEATURES
         out = None if sparse else np.zeros((n, p))
         rows, cols, vals = [], [], []
         for j, (a, v) in enumerate(self.columns):
@@ -926,12 +523,39 @@ class RuleLogisticRegressionModel(RuleModel):
             rules = np.sort(fire[np.any(weight[fire] != 0, axis=1)])
             out.append(Explanation(rules, weight[rules], base[i],
                                    "softmax" if binary or multinomial else "sigmoids",
-                                   self.prior.copy()))
+                                   self.prior.copy(),
+                                   base_label=("the intercept and the attribute terms"
+                                               if self.features is not None
+                                               else "the intercept")))
         return out
+
+    def rule_weights(self) -> np.ndarray:
+        """Per rule of ``rule_list``: its weight on the log-odds of the
+        class of its submodel (0 where the fit gave it none)."""
+        weight = np.zeros(len(self.rule_list))
+        for _, idx, _, _, b in self.submodels:
+            weight[np.asarray(idx, dtype=int)] = b
+        return weight
+
+    def rule_directions(self):
+        """A rule is a feature: it favours the class whose log-odds its
+        weight raises. Two classes (one binary model of class ``c``
+        against the other): ``c`` for a positive weight, the other class
+        for a negative one; more classes: the class of its submodel, lowered
+        (``against``) by a negative weight."""
+        cls = np.array([r.head for r in self.rule_list], dtype=int)
+        for c, idx, _, _, _ in self.submodels:
+            cls[np.asarray(idx, dtype=int)] = c
+        weight = self.rule_weights()
+        binary = self.n_classes == 2 and len(self.submodels) == 1 \
+            and not getattr(self, "multinomial", False)
+        if binary:
+            return np.where(weight < 0, 1 - cls, cls), np.zeros(len(cls), bool)
+        return cls, weight < 0
 
     @property
     def plot_kind(self):
-        return "evc" if any("raw_frequency" in r.extra for r in self.rule_list) else None
+        return "evc" if any("raw_frequency" in r.extra for r in self.used_rules()) else None
 
     def used_rules(self):
         """The rules with a non-zero weight in some submodel."""
@@ -940,18 +564,26 @@ class RuleLogisticRegressionModel(RuleModel):
         return [self.rule_list[k] for k in used]
 
     def viewer_columns(self):
-        coef = np.full(len(self.rule_list), np.nan)
-        for _, idx, _, _, b in self.submodels:
-            coef[np.asarray(idx, dtype=int)] = b
+        weight = self.rule_weights()
         # the rules' quality as their learner named it (EVC quality,
         # m-estimate, SLIPPER's confidence, ...)
         rule_model = getattr(self, "rule_model", None)
         named = (rule_model.quality_column() if isinstance(rule_model, RuleModel)
                  else RuleModel.quality_column(self))
         quality = np.array([r.quality for r in self.rule_list])
-        return [ViewerColumn("Coefficient", coef, "The rule's weight in the logistic "
-                                                  "regression (log-odds when it fires)."),
+        return [ViewerColumn("Weight", np.abs(weight),
+                             "How much the rule moves the log-odds of its class (the "
+                             "Class column: the class whose log-odds it raises, or "
+                             "'not' the class it lowers) when it fires: its "
+                             "coefficient in the logistic regression."),
                 ViewerColumn(named.name, quality, named.tooltip, named.decimals)]
+
+    def warnings(self) -> list[str]:
+        if self.rule_list and not self.used_rules():
+            return [f"No rule has a non-zero weight: the model is plain logistic "
+                    f"regression on the attributes (the fit gave all "
+                    f"{len(self.rule_list)} rules weight 0)."]
+        return []
 
     def summary_lines(self):
         kind = ([] if self.n_classes == 2 else
@@ -961,7 +593,8 @@ class RuleLogisticRegressionModel(RuleModel):
         searched = ([] if sample is None else
                     [f"Rules searched on a sample of {sample:,} rows; their weights fitted "
                      "on every row"])
-        return (super().summary_lines() + kind + [f"L2 strength λ = {format_number(self.lam)}"]
+        return (super().summary_lines() + self.warnings() + kind
+                + [f"L2 strength λ = {format_number(self.lam)}"]
                 + searched + self.attribute_lines())
 
     def attribute_lines(self, top: int = 4, max_classes: int = 5) -> list[str]:
@@ -992,60 +625,85 @@ class RuleLogisticRegressionModel(RuleModel):
         return out
 
     def __str__(self):
-        lines = [f"{type(self).__name__}: {len(self.rule_list)} rules, "
-                 f"lambda = {format_number(self.lam)}"]
+        n_rules, n_conditions = self.size
+        cv = self.domain.class_var
+        lines = [f"{type(self).__name__}: {n_rules} rules of non-zero weight, "
+                 f"{n_conditions} conditions; L2 strength lambda = {format_number(self.lam)}"]
+        lines += self.warnings()
+        favours, against = self.rule_directions()
+        index = {id(r): k for k, r in enumerate(self.rule_list)}
+        two = self.n_classes == 2 and len(self.submodels) == 1
         for cls, attrs, rules in self.coefficients():
-            lines.append(f"log-odds of {self.domain.class_var.name} = {cls}:")
-            lines += [f"  {w:+8.3f}  {name}" for name, w in attrs]
-            lines += [f"  {w:+8.3f}  {r.to_str(self.domain)}  q={r.quality:.3f}"
-                      for r, w in sorted(rules, key=lambda rw: -abs(rw[1]))]
+            lines.append(f"log-odds of {cv.name} = {cls}"
+                         + (f" (against {cv.values[1 - cv.values.index(cls)]})" if two else "")
+                         + ":")
+            lines += [f"  {w:+8.3f}  {name}" for name, w in attrs if w != 0 or name == "intercept"]
+            for r, w in sorted(rules, key=lambda rw: -abs(rw[1])):
+                if w == 0:
+                    continue
+                k = index[id(r)]
+                lines.append(f"  {w:+8.3f}  " + rule_text(
+                    r, self.domain, int(favours[k]), bool(against[k]),
+                    f"{self.rule_number_name()} {r.quality:.3f}"))
         return "\n".join(lines)
+
+    def rule_number_name(self) -> str:
+        """What the rules' ``quality`` is: the rule learner's measure."""
+        rule_model = getattr(self, "rule_model", None)
+        measure = getattr(rule_model, "quality_measure", "evc")
+        return "EVC quality" if measure == "evc" else "m-estimate" if measure == "m" \
+            else "quality"
 
 
 class RuleLogisticRegressionLearner(RuleLearner):
     """Logistic regression over the attributes and rule indicators with the
     extra rule penalty of eq. 21-22 (LRRP-EVC).
 
-    ``rule_learner``: where the rules come from (default
-    :class:`EVCRuleLearner`; ``EVCRuleLearner(quality="m", m=2)`` gives the
-    paper's LRRP-M2). ``rule_penalty=False`` drops the ``gamma |b|`` term
-    (LRR); ``attributes=False`` uses the rules only, ``use_rules=False`` the
-    attributes only (plain L2 logistic regression, the paper's LR). ``lambda_``: the L2
-    weight; ``None`` chooses it by internal ``n_folds`` CV of plain logistic
-    regression over ``lambdas`` and uses it with the rules as well.
+    The rules come from a rule learner (EVC rules by default;
+    ``EVCRuleLearner(quality="m", m=2)`` gives the paper's LRRP-M2); each
+    becomes a 0/1 feature whose weight has, besides the L2 penalty, the
+    penalty ``gamma_k |b_k|`` of eq. 22 (``rule_penalty=False``: the
+    paper's LRR; ``use_rules=False``: plain L2 logistic regression, the
+    paper's LR). Unless given, ``lambda_`` is chosen by internal CV of
+    plain logistic regression and used with the rules as well (doc/evc.md).
 
     Parameters
     ----------
-    rule_learner : RuleLearner, optional
-        Where the rules come from (default :class:`EVCRuleLearner`).
-    rule_penalty : bool
+    rule_learner : RuleLearner or None, default None
+        Where the rules come from (``None``: :class:`EVCRuleLearner` with
+        this ``random_state``).
+    rule_penalty : bool, default True
         The EVC penalty ``gamma_k |b_k|`` of eq. 22 on each rule's weight.
-    attributes, use_rules : bool
-        Features: the attributes, the rules, or both.
-    lambda_ : float, optional
+    attributes : bool, default True
+        The attributes are features (continuous standardised, discrete
+        one-hot).
+    use_rules : bool, default True
+        The rules are features (``attributes`` or ``use_rules`` or both).
+    lambda_ : float >= 0 or None, default None
         The L2 weight; ``None``: chosen by internal CV over ``lambdas``.
-    lambdas : sequence of float
-        The L2 weights internal CV chooses from.
-    n_folds : int
+    lambdas : sequence of float >= 0, default DEFAULT_LAMBDAS
+        The L2 weights internal CV chooses from (11 from 0.01 to 1000,
+        log-spaced).
+    n_folds : int >= 2, default 5
         Folds of the internal CV (lambda, and the rule budget's path).
-    max_rules : int, optional
+    max_rules : int >= 1 or None, default None
         At most this many rules with a non-zero weight (an L1 path with
         internal CV, doc/evc.md "The rule budget").
-    multi_class : {"multinomial", "ovr"}
+    multi_class : {"multinomial", "ovr"}, default "multinomial"
         More than two classes: one softmax model over every class (each
-        rule weighs on its own class's log-odds; the default) or one binary
-        model per class over that class's rules, normalised (``"ovr"``).
-        Two classes: one binary model either way.
-    penalty_scales : sequence of float
+        rule weighs on its own class's log-odds) or one binary model per
+        class over that class's rules, normalised (``"ovr"``). Two classes:
+        one binary model either way.
+    penalty_scales : sequence of float >= 0, default DEFAULT_PENALTY_SCALES
         More than two classes (the multinomial model): the rules' EVC
-        penalties are multiplied by the one of these scales that gives the
-        lowest log loss on a held-out third, with rules learned
-        on the other two thirds (doc/evc.md "Many classes"); losses within
-        0.1% of the least count as a tie, won by the larger scale. One
-        value is used as it is. ``(1.0,)`` keeps eq. 22's penalty as on two classes.
-        Two classes and ``"ovr"``: not used.
-    random_state : int
-        Seed of the rule learner and of the internal CV's folds.
+        penalties are multiplied by the one of these scales (1, 0.5, 0.25)
+        that gives the lowest log loss on a held-out third, with rules
+        learned on the other two thirds (doc/evc.md "Many classes"); losses
+        within 0.1% of the least count as a tie, won by the larger scale.
+        One value is used as it is; ``(1.0,)`` keeps eq. 22's penalty as on
+        two classes. Two classes and ``"ovr"``: not used.
+    random_state : int >= 0 or None, default 0
+        Seed of the default rule learner and of the internal CV's folds.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
     """
@@ -1053,37 +711,43 @@ class RuleLogisticRegressionLearner(RuleLearner):
     name = "logistic regression with rules"
     __returns__ = RuleLogisticRegressionModel
 
+    parameters = params.ParameterTable(
+        params.instance("rule_learner", "where the rules come from", RuleLearner,
+                        "a rule learner of this add-on (e.g. EVCRuleLearner(quality='m'))",
+                        none=True),
+        params.boolean("rule_penalty", "the EVC penalty of eq. 22 on each rule's weight"),
+        params.boolean("attributes", "the attributes are features"),
+        params.boolean("use_rules", "the rules are features"),
+        params.number("lambda_", "the L2 weight (None: internal CV)", 0, none=True,
+                      spin=(0.0, 1e4)),
+        params.floats("lambdas", "the L2 weights internal CV chooses from", 0),
+        params.integer("n_folds", "folds of the internal CV", 2),
+        params.max_rules("at most this many rules with a non-zero weight"),
+        params.choice("multi_class", "more than two classes: one softmax model or one per "
+                                     "class", ("multinomial", "ovr")),
+        params.floats("penalty_scales", "the scales of the rule penalties tried on many "
+                                        "classes", 0),
+        params.random_state("seed of the rule learner and the internal CV's folds"),
+    )
+
     def __init__(self, rule_learner=None, rule_penalty=True, attributes=True,
                  use_rules=True, lambda_=None, lambdas=DEFAULT_LAMBDAS, n_folds=5,
                  max_rules=None, multi_class="multinomial",
                  penalty_scales=DEFAULT_PENALTY_SCALES, random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.rule_learner = check_instance(
-            "rule_learner", rule_learner, RuleLearner, "a rule learner of this add-on "
-            "(e.g. EVCRuleLearner(quality='m'))", none=True)
+        self.parameters.set(self, locals())
         if self.rule_learner is None:
             self.rule_learner = EVCRuleLearner(random_state=random_state)
-        self.rule_penalty = check_bool("rule_penalty", rule_penalty)
-        self.attributes = check_bool("attributes", attributes)
-        self.use_rules = check_bool("use_rules", use_rules)
+        self._check_features()
+
+    def check_parameters(self):
+        super().check_parameters()
+        self._check_features()
+
+    def _check_features(self):
         if not (self.attributes or self.use_rules):
             raise ValueError("the model needs the attributes, the rules or both "
                              "(attributes and use_rules are both False)")
-        self.lambda_ = check_number("lambda_", lambda_, 0, none=True)
-        if isinstance(lambdas, (str, bytes)) or not np.iterable(lambdas) or not len(lambdas):
-            raise ValueError(f"lambdas must be a non-empty sequence of numbers >= 0, "
-                             f"not {lambdas!r}")
-        self.lambdas = tuple(check_number("each of lambdas", x, 0) for x in lambdas)
-        self.n_folds = check_int("n_folds", n_folds, 2)
-        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
-        self.multi_class = check_choice("multi_class", multi_class, ("multinomial", "ovr"))
-        if isinstance(penalty_scales, (str, bytes)) or not np.iterable(penalty_scales) \
-                or not len(penalty_scales):
-            raise ValueError(f"penalty_scales must be a non-empty sequence of numbers >= 0, "
-                             f"not {penalty_scales!r}")
-        self.penalty_scales = tuple(float(check_number("each of penalty_scales", x, 0))
-                                    for x in penalty_scales)
-        self.random_state = check_random_state(random_state)
 
     def fit_rules(self, data, enc):
         rule_model, rules, reader = None, [], BaseRules(data.domain, data.domain)

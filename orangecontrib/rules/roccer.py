@@ -17,6 +17,7 @@
 """
 from __future__ import annotations
 
+import sys
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -28,9 +29,10 @@ from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .core import (HullSelection, coverage_counts, equal_weights,
                    mine_class_rules, pack_bits)
 from .features import make_items
+from .logistic import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
 from .parallel import parallel_map
-from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
-from .rules import Rule, covering, covering_sparse, row_blocks
+from . import params
+from .rules import Rule, conditions_texts, covering, covering_sparse, head_text, row_blocks
 
 
 # --------------------------------------------------------------- selection
@@ -242,22 +244,58 @@ class ROCCERModel(RuleModel):
 
     plot_kind = "hull"
 
+    def hull(self, cls: int):
+        """``(points, rules per entry)`` of class ``cls``'s list: its ROC
+        points from (0, 0) to (1, 1) and, per entry, the indices in
+        ``rule_list`` of its rules (the Rule Viewer's hull plot)."""
+        for cl in self.class_lists:
+            if cl.cls == cls:
+                return cl.points, [list(map(int, c)) for c in cl.columns]
+        return np.array([[0.0, 0.0], [1.0, 1.0]]), []
+
     def viewer_columns(self):
         rules = self.rule_list
         pts = np.array([r.extra["roc_point"] for r in rules]).reshape(-1, 2)
         entry = np.array([r.extra["entry"] + 1 for r in rules], dtype=float)
-        return [ViewerColumn("Position", entry, "Position in its class's rule list "
+        favours, against = self.rule_directions()
+        own = np.array([r.head for r in rules], dtype=int)
+        quality = np.array([r.quality for r in rules], dtype=float)
+        # two classes: the segment's ratio for the class the rule favours
+        # (for the other class of its list the reciprocal)
+        quality = np.where((favours != own) & ~against, 1 / quality, quality)
+        columns = []
+        if self.combination is not None:
+            classes, _, W = self.combination
+            weight = np.zeros(len(rules))
+            j = 0
+            for cl in self.class_lists:
+                for cols in cl.columns:
+                    w = np.sort(W[j])
+                    weight[np.asarray(cols, dtype=int)] = w[-1] - (w[-2] if len(w) > 1 else 0)
+                    j += 1
+            columns.append(ViewerColumn(
+                "Weight", weight, "How much the rule's list entry raises the log-odds of "
+                "the Class column's class over the next class when it fires (the "
+                "multinomial combination of the lists' entries)."))
+        return columns + [
+                ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
+                                                          "segment: how much a firing rule "
+                                                          "multiplies the odds of the Class "
+                                                          "column's class ('not': below 1, "
+                                                          "it lowers them)."),
+                ViewerColumn("Position", entry, "Position in its class's rule list "
                                                 "(a disjunction shares one).", 0),
                 ViewerColumn("FPR", pts[:, 0], "False positive rate of the list up to "
                                                "and including this rule."),
                 ViewerColumn("TPR", pts[:, 1], "True positive rate of the list up to "
-                                               "and including this rule."),
-                self.quality_column()]
+                                               "and including this rule.")]
 
     def quality_column(self):
+        """The rules' ``quality``: its hull segment's likelihood ratio for
+        its own class (LR with ROCCER's rules names it so)."""
         return ViewerColumn("Likelihood ratio", np.array([r.quality for r in self.rule_list]),
                             "Slope of the rule's hull segment: how much a firing rule "
-                            "raises the odds of its class.")
+                            "multiplies the odds of its own class.")
 
     def summary_lines(self):
         """The rules listed, per class: as many hull points as list
@@ -276,6 +314,34 @@ class ROCCERModel(RuleModel):
             lines.append(f"Rules mined and selected on a sample of {sample:,} rows; "
                          "ROC points and probabilities from every row")
         return lines
+
+    def rule_directions(self):
+        """With the hulls' odds (two classes, ``multi_class="hulls"``), a
+        rule favours its list's class when its segment's likelihood ratio is
+        at least 1 (it raises the odds), and lowers it otherwise (two
+        classes: it favours the other); with the multinomial combination, a
+        rule favours the class its entry's weights raise most."""
+        C = self.n_classes
+        heads = np.array([r.head for r in self.rule_list], dtype=int)
+        against = np.zeros(len(heads), dtype=bool)
+        if self.combination is not None:
+            classes, _, W = self.combination
+            j = 0
+            for cl in self.class_lists:
+                for cols in cl.columns:
+                    heads[np.asarray(cols, dtype=int)] = int(np.asarray(classes)[np.argmax(W[j])])
+                    j += 1
+            return heads, against
+        for cl in self.class_lists:
+            lr = cl.likelihood_ratios()
+            for e, cols in enumerate(cl.columns):
+                cols = np.asarray(cols, dtype=int)
+                if lr[e] < 1:
+                    if C == 2:
+                        heads[cols] = 1 - cl.cls
+                    else:
+                        against[cols] = True
+        return heads, against
 
     def classes_without_rules(self) -> list[int]:
         """Classes of the training data whose rule list is empty."""
@@ -333,7 +399,8 @@ class ROCCERModel(RuleModel):
                         rows.append(row)
                 out.append(Explanation(np.array(rules, dtype=int),
                                        np.array(rows).reshape(-1, C), base.copy(),
-                                       "softmax", self.prior.copy()))
+                                       "softmax", self.prior.copy(),
+                                       base_label="the intercepts"))
             return out
         for i in range(X.shape[0]):
             base = np.full(C, -np.inf)
@@ -353,7 +420,9 @@ class ROCCERModel(RuleModel):
                 row[cl.cls] = np.log(lr[first])
                 rows.append(row)
             out.append(Explanation(np.array(rules, dtype=int), np.array(rows).reshape(-1, C),
-                                   base, "sigmoids", self.prior.copy()))
+                                   base, "sigmoids", self.prior.copy(),
+                                   base_label="the prior odds (and the default segment of "
+                                              "a list no rule of which fires)"))
         return out
 
     def posteriors(self, X) -> np.ndarray:
@@ -381,7 +450,10 @@ class ROCCERModel(RuleModel):
 
     def __str__(self):
         cv = self.domain.class_var
-        lines = [f"ROCCERModel: {len(self.rule_list)} rules"]
+        n_rules, n_conditions = self.size
+        lines = [f"ROCCERModel: {n_rules} rules, {n_conditions} conditions, in one rule "
+                 "list per class on its ROC convex hull"]
+        favours, against = self.rule_directions()
         for cl in self.class_lists:
             lines.append(f"\nclass {cv.name} = {cv.values[cl.cls]}: {len(cl.rules)} "
                          f"hull points ({sum(len(c) for c in cl.rules)} rules) selected "
@@ -390,12 +462,15 @@ class ROCCERModel(RuleModel):
             lr = cl.likelihood_ratios()
             for e, conjunctions in enumerate(cl.rules):
                 body = " OR ".join(
-                    "(" + " AND ".join(c.to_str(self.domain) for c in conds) + ")"
+                    "(" + " AND ".join(conditions_texts(conds, self.domain)) + ")"
                     for conds in conjunctions)
                 fpr, tpr = cl.points[e + 1]
-                lines.append(f"  {e + 1}. IF {body}  (fpr {fpr:.3f}, tpr {tpr:.3f}, "
-                             f"LR {lr[e]:.2f})")
-            lines.append(f"  default  (LR {lr[-1]:.2f})")
+                k = int(cl.columns[e][0])
+                head = head_text(self.domain, int(favours[k]), bool(against[k]))
+                lines.append(f"  {e + 1}. IF {body} THEN {head}  (FPR {fpr:.3f}, TPR "
+                             f"{tpr:.3f}, likelihood ratio {lr[e]:.2f})")
+            lines.append(f"  default: no rule of the list fires  (likelihood ratio "
+                         f"{lr[-1]:.2f})")
         return "\n".join(lines)
 
 
@@ -405,82 +480,96 @@ class ROCCERLearner(RuleLearner):
     """Prati & Flach (2005): class association rules selected per class by
     ROC convex hull (Algorithm 1), one list per class (one-vs-rest).
 
-    Candidates: itemsets of at most ``max_length`` items (see
-    :func:`make_items`; ``min_cuts``: the least number of cut points of a
-    numeric attribute) with support at least ``min_support`` (a fraction of
-    the weight; default: a third of the smallest class's share, the paper's
-    setting) and confidence at least ``min_confidence``. By default
-    (``min_confidence=None``) a class's threshold is relative to its prior
-    ``p``: ``min(0.5, min_lift * p)``, the paper's 50% for two classes of
-    similar size, "``min_lift`` times better than chance" for a rare class,
-    so every class with support gets candidates. ``max_candidates``: the
-    candidate budget of a class: when the itemsets of up to ``max_length``
-    items are more (or mining them visits more than three times as many
-    itemsets), the longest length whose itemsets fit is used (mining is
-    always complete for the length used; ``model.stats["length"]`` says
-    which). The candidates are kept as their items, not as coverage
-    bitsets, so their memory does not grow with the rows (``max_memory_mb``,
-    which capped those bitsets, is no longer used). ``max_cuts``: at most
-    this many cut points of a numeric attribute (evenly spaced among the
-    entropy-MDL ones; default: all). Beyond ``search_rows`` rows the cuts,
-    the mining and the selection use a stratified sample of that many rows
-    and the lists' ROC points every row (doc/roccer.md, "Many rows").
-    ``numeric="intervals"`` mines the paper's items instead (one interval
-    of the entropy-MDL discretisation per item, see :func:`make_items`).
-
-    More than two classes: ``multi_class="logistic"`` (default) gives the
-    class probabilities of one multinomial logistic regression over the
-    entries of every class's list, with L2 weight ``lambda_`` (``None``:
-    chosen by internal 5-fold CV, folds seeded by ``random_state``);
-    ``"hulls"`` normalises each class's hull odds. Two classes: the hull
-    odds (the paper's) in both. The other parameters are listed in
-    README.md and doc/roccer.md.
+    The candidates are itemsets (:func:`make_items`: numeric attributes cut
+    at entropy-MDL points, topped up with equal-frequency ones) of enough
+    support and confidence; by default a class's confidence threshold is
+    relative to its prior ``p``, ``min(0.5, min_lift * p)``: the paper's
+    50% for two classes of similar size, and every class with support gets
+    candidates. When a class's itemsets of up to ``max_length`` items are
+    more than ``max_candidates`` (or mining them visits more than three
+    times as many itemsets), the longest length whose itemsets fit is used
+    (``model.stats["length"]`` says which). Beyond ``search_rows`` rows the
+    cuts, the mining and the selection use a stratified sample and the
+    lists' ROC points every row (doc/roccer.md, "Many rows"). Two classes:
+    the hull odds (the paper's probabilities); more: see ``multi_class``.
 
     Parameters
     ----------
-    min_support : float, optional
+    min_support : float in (0, 1] or None, default None
         Least support of a candidate, a share of the weight (``None``: a
-        third of the smallest class's share).
-    min_confidence : float, optional
+        third of the smallest class's share, the paper's setting).
+    min_confidence : float in [0, 1] or None, default None
         Least confidence of a candidate (``None``: ``min(0.5, min_lift *
         prior)`` per class).
-    min_lift : float
-        The lift of the default confidence threshold.
-    max_length : int
+    min_lift : float > 0, default 2.0
+        The lift of the default confidence threshold ("``min_lift`` times
+        better than chance" for a rare class).
+    max_length : int >= 1, default 4
         At most this many items per candidate.
-    min_cuts : int
+    min_cuts : int >= 0, default 4
         The least cut points of a numeric attribute.
-    max_cuts : int, optional
-        At most this many cut points of a numeric attribute.
-    numeric : {"thresholds", "intervals"}
-        Items ``A >= t`` / ``A < t``, or the paper's intervals.
-    max_candidates : int
+    max_cuts : int >= 1 or None, default None
+        At most this many cut points of a numeric attribute (evenly spaced
+        among the entropy-MDL ones; ``None``: all).
+    numeric : {"thresholds", "intervals"}, default "thresholds"
+        Items ``A >= t`` / ``A < t``, or the paper's items, one interval of
+        the entropy-MDL discretisation each.
+    max_candidates : int >= 1, default 200000
         Candidate budget of a class.
-    max_memory_mb : float, optional
-        Deprecated and ignored (the candidates no longer keep coverage
-        bitsets); setting it warns.
-    max_rules : int, optional
+    max_memory_mb : float > 0 or None, default None
+        Deprecated and ignored (the candidates are kept as their items, not
+        as coverage bitsets, so their memory does not grow with the rows);
+        setting it warns.
+    max_rules : int >= 1 or None, default None
         At most this many rules on the hulls of all classes.
-    multi_class : {"logistic", "hulls"}
-        More than two classes: a multinomial regression over the lists'
-        entries, or the hulls' odds normalised.
-    lambda_ : float, optional
-        L2 weight of that regression (``None``: internal CV).
-    search_rows : int, optional
+    multi_class : {"logistic", "hulls"}, default "logistic"
+        More than two classes: the class probabilities of one multinomial
+        logistic regression over the entries of every class's list, or each
+        class's hull odds normalised.
+    lambda_ : float >= 0 or None, default None
+        L2 weight of that regression (``None``: chosen by internal 5-fold
+        CV, folds seeded by ``random_state``).
+    search_rows : int >= 1 or None, default 100000
         On more rows, the cut points, the mining and the selection use a
         stratified sample of this many; the lists' ROC points, likelihood
         ratios and probabilities use every row (``None``: every row).
-    n_jobs : int, optional
+    n_jobs : int or None, default None
         The classes' mining and selection in this many threads (``-1``: all
         cores); the model does not depend on it.
-    random_state : int
+    random_state : int >= 0 or None, default 0
         Seed of the internal CV's folds and of the search sample.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "ROCCER"
+    __returns__ = ROCCERModel
     search_key = 0x524F43  # the search sample's seed
+
+    parameters = params.ParameterTable(
+        params.number("min_support", "least support of a candidate, a share of the weight",
+                      0, 1, low_open=True, none=True, spin=(0.001, 1.0)),
+        params.number("min_confidence", "least confidence of a candidate", 0, 1, none=True),
+        params.number("min_lift", "the lift of the default confidence threshold", 0,
+                      low_open=True, spin=(1.0, 20.0)),
+        params.integer("max_length", "at most this many items per candidate", 1, spin=(1, 10)),
+        params.integer("min_cuts", "the least cut points of a numeric attribute", 0,
+                       spin=(0, 20)),
+        params.integer("max_cuts", "at most this many cut points of a numeric attribute", 1,
+                       none=True),
+        params.choice("numeric", "items are thresholds or the paper's intervals",
+                      ("thresholds", "intervals")),
+        params.integer("max_candidates", "candidate budget of a class", 1),
+        params.number("max_memory_mb", "deprecated and ignored", 0, low_open=True, none=True),
+        params.max_rules("at most this many rules on the hulls of all classes"),
+        params.choice("multi_class", "more than two classes: a regression over the lists' "
+                                     "entries, or the hulls' odds", ("logistic", "hulls")),
+        params.number("lambda_", "L2 weight of that regression (None: internal CV)", 0,
+                      none=True),
+        params.search_rows("rows of the search sample"),
+        params.n_jobs(),
+        params.random_state("seed of the internal CV's folds and of the search sample"),
+    )
 
     def __init__(self, min_support=None, min_confidence=None, min_lift=2.0,
                  max_length=4, min_cuts=4, max_cuts=None, numeric="thresholds",
@@ -488,27 +577,11 @@ class ROCCERLearner(RuleLearner):
                  multi_class="logistic", lambda_=None, search_rows=100_000, n_jobs=None,
                  random_state=0, preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.min_support = check_number("min_support", min_support, 0, 1, low_open=True,
-                                        none=True)
-        self.min_confidence = check_number("min_confidence", min_confidence, 0, 1, none=True)
-        self.min_lift = check_number("min_lift", min_lift, 0, low_open=True)
-        self.max_length = check_int("max_length", max_length, 1)
-        self.min_cuts = check_int("min_cuts", min_cuts, 0)
-        self.max_cuts = check_int("max_cuts", max_cuts, 1, none=True)
-        self.numeric = check_choice("numeric", numeric, ("thresholds", "intervals"))
-        self.max_candidates = check_int("max_candidates", max_candidates, 1)
-        self.max_memory_mb = check_number("max_memory_mb", max_memory_mb, 0, low_open=True,
-                                          none=True)
+        self.parameters.set(self, locals())
         if max_memory_mb is not None:
             warnings.warn("ROCCERLearner(max_memory_mb=...) is ignored: the candidates are "
                           "kept as their items, whose memory does not grow with their "
                           "number", FutureWarning, stacklevel=2)
-        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
-        self.multi_class = check_choice("multi_class", multi_class, ("logistic", "hulls"))
-        self.lambda_ = check_number("lambda_", lambda_, 0, none=True)
-        self.search_rows = check_int("search_rows", search_rows, 1, none=True)
-        self.n_jobs = check_n_jobs(n_jobs)
-        self.random_state = check_random_state(random_state)
 
     def support_fraction(self, dist):
         if self.min_support is not None:
@@ -601,11 +674,12 @@ class ROCCERLearner(RuleLearner):
         goes (it may raise to cancel)."""
         s_pos = pack_bits(np.asarray(s_is_c, dtype=np.uint8))
         t0 = time.perf_counter()
-        # the longest length that fits the budget, in one search
+        # the longest length that fits the budget, in one search (a budget
+        # beyond what a C integer holds is no budget: sys.maxsize // 3)
+        budget = min(self.max_candidates, sys.maxsize // 3)
         found, ends, sup, cov, _, complete, length = mine_class_rules(
             item_bits, item_group, s_pos, s_w, min_sup * (1 - 1e-12), conf,
-            self.max_length, self.max_candidates, True, 3 * self.max_candidates,
-            with_bits=False, shorten=True)
+            self.max_length, budget, True, 3 * budget, with_bits=False, shorten=True)
         t1 = time.perf_counter()
         order = distance_order(sup, cov - sup, s_P, s_N)
         progress = None if report is None else (lambda f: report(task, f, 0))
@@ -623,14 +697,13 @@ class ROCCERLearner(RuleLearner):
         """More than two classes: the class probabilities from one
         multinomial logistic regression over the entries of every class's
         list (0/1: does the entry fire), L2 weight by internal CV
-        (:func:`logreg.choose_lambda`) unless ``lambda_`` gives it (then a
+        (:func:`logistic.choose_lambda`) unless ``lambda_`` gives it (then a
         weight of ``k`` is ``k`` copies of the row). Each class's ROC hull orders only
         its own rules; the regression learns what an entry says of every
         class (doc/roccer.md, "Many classes"). ``rows``: the search sample,
         on which the internal CV chooses the weight (``None``: every row);
         the regression is fitted on every row. Returns ``(classes, b0,
         W)``."""
-        from .logreg import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
         E = model.entry_indicators(data.X)
         # the loss and lambda divided by the mean weight, as in LR with rules:
         # the same minimiser (a weight of k is k rows), finite for any weights

@@ -8,6 +8,7 @@ there.
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -48,6 +49,112 @@ def dense_X(X) -> np.ndarray:
     return np.ascontiguousarray(X, dtype=np.float64)
 
 
+#: words that would read as part of a rule's syntax inside a name
+_SYNTAX_WORDS = re.compile(r"(?<![\w])(and|or|if|then|not|true|is)(?![\w])", re.IGNORECASE)
+#: characters of the rules' operators
+_OPERATOR_CHARS = set("<>=!≤≥\"")
+#: the sides of a cut Orange writes as a discretised value ("< 5", "≥ 7")
+_CUT_SIDES = ("< ", ">= ", "<= ", "> ", "≥ ", "≤ ")
+
+
+def quoted(name: str) -> str:
+    """``name`` as a rule prints it: in double quotes (a quote inside
+    doubled) when it holds an operator (``<``, ``>``, ``=``, ``!``, ``≤``,
+    ``≥``, a quote), a word of the rules' syntax (``and``, ``or``, ``if``,
+    ``then``, ``not``, ``true``, ``is``), leading or trailing spaces, or
+    nothing, so that ``"fasting blood sugar > 120" = 1`` cannot be read as
+    a comparison with 120; as it is otherwise (``max HR >= 162``)."""
+    name = str(name)
+    if (not name or name != name.strip() or any(ch in _OPERATOR_CHARS for ch in name)
+            or _SYNTAX_WORDS.search(name)):
+        return '"' + name.replace('"', '""') + '"'
+    return name
+
+
+def _interval_text(var, index: int) -> str | None:
+    """The numeric interval of value ``index`` of a variable Orange's
+    discretisation made (``compute_value`` a ``Discretizer``: value ``i``
+    holds ``points[i - 1] <= x < points[i]``), on the numeric variable it
+    was made from; ``None`` for any other variable."""
+    from Orange.preprocess.discretize import Discretizer
+    cv = getattr(var, "compute_value", None)
+    if getattr(cv, "unknown_index", None) is not None and cv.variable is not None:
+        return _interval_text(cv.variable, index)  # SLS's value "unknown" added
+    if not isinstance(cv, Discretizer) or cv.variable is None:
+        return None
+    points, source = [float(p) for p in cv.points], cv.variable
+    name = quoted(source.name)
+    if not points:
+        return f"{name} is known"
+    if index <= 0:
+        return f"{name} < {format_threshold(points[0])}"
+    if index >= len(points):
+        return f"{name} >= {format_threshold(points[-1])}"
+    return (f"{format_threshold(points[index - 1])} <= {name} < "
+            f"{format_threshold(points[index])}")
+
+
+def condition_text(column: int, op: str, value: float, domain: Domain | None = None) -> str:
+    """A condition as every view prints it (the README's "Reading the
+    rules" lists these forms):
+
+    * ``A = v`` (a discrete value), ``A <= t``, ``A >= t``, ``A < t``;
+    * ``a <= A < b``, ``A < b``, ``A >= a``: a value of an interval variable
+      Orange's discretisation made from the numeric ``A`` (SLS's
+      ``numeric="intervals"``, a ``Discretize`` preprocessor), written on
+      ``A`` with the exact cut points;
+    * ``A is unknown`` / ``A is known``: the indicator SLS adds for a
+      numeric attribute with missing values, and the value ``unknown`` SLS
+      adds to a discrete one.
+
+    Names are :func:`quoted` where they would mislead; a missing value
+    satisfies no condition."""
+    if domain is None:
+        return f"x[{column}] {'=' if op == '==' else op} {format_threshold(value)}"
+    var = domain.attributes[column]
+    name = quoted(var.name)
+    if op != "==":
+        return f"{name} {op} {format_threshold(value)}"
+    if not var.is_discrete:
+        return f"{name} = {format_threshold(value)}"
+    index = int(value)
+    if MISSING_OF in var.attributes and len(var.values) == 2:
+        known = "unknown" if index == 1 else "known"
+        return f"{quoted(var.attributes[MISSING_OF])} is {known}"
+    if getattr(getattr(var, "compute_value", None), "unknown_index", None) == index:
+        return f"{name} is unknown"
+    interval = _interval_text(var, index)
+    if interval is not None:
+        return interval
+    text = var.values[index]
+    if text.startswith(_CUT_SIDES):  # a cut's side, as Orange names it
+        return f"{name} {text}"
+    return f"{name} = {quoted(text)}"
+
+
+
+def conditions_texts(conditions, domain: Domain | None = None) -> list[str]:
+    """The texts of a conjunction's conditions as every view lists them
+    (:func:`condition_text`), a lower and an upper bound on the same
+    numeric attribute written as one range (``50 <= age < 58``: both
+    conditions, read as one). ``conditions``: ``(column, op, value)``
+    triples (:class:`Condition` or Orange's ``Selector``)."""
+    conds = [(int(c[0]), str(c[1]), float(c[2])) for c in conditions]
+    out, i = [], 0
+    while i < len(conds):
+        col, op, value = conds[i]
+        nxt = conds[i + 1] if i + 1 < len(conds) else None
+        if (domain is not None and op == ">=" and nxt is not None and nxt[0] == col
+                and nxt[1] in ("<", "<=")):
+            name = quoted(domain.attributes[col].name)
+            out.append(f"{format_threshold(value)} <= {name} {nxt[1]} "
+                       f"{format_threshold(nxt[2])}")
+            i += 2
+            continue
+        out.append(condition_text(col, op, value, domain))
+        i += 1
+    return out
+
 class Condition(NamedTuple):
     """``A = v`` (``op='=='``, ``value`` = index of ``v``), ``A <= t``,
     ``A >= t`` or ``A < t``.
@@ -61,21 +168,8 @@ class Condition(NamedTuple):
     value: float
 
     def to_str(self, domain: Domain | None = None) -> str:
-        if domain is None:
-            return f"x[{self.column}] {'=' if self.op == '==' else self.op} " \
-                   f"{format_threshold(self.value)}"
-        var = domain.attributes[self.column]
-        if self.op == "==":
-            if var.is_discrete:
-                value = var.values[int(self.value)]
-                if MISSING_OF in var.attributes and len(var.values) == 2:
-                    known = "unknown" if int(self.value) == 1 else "known"
-                    return f"{var.attributes[MISSING_OF]} is {known}"
-                if value.startswith(("< ", ">= ", "<= ", "> ", "≥ ", "≤ ")):  # a cut's side
-                    return f"{var.name} {value}"
-                return f"{var.name} = {value}"
-            return f"{var.name} = {format_threshold(self.value)}"
-        return f"{var.name} {self.op} {format_threshold(self.value)}"
+        """The condition as a reader sees it (:func:`condition_text`)."""
+        return condition_text(self.column, self.op, self.value, domain)
 
     def __str__(self):
         return self.to_str()
@@ -354,17 +448,11 @@ class Rule:
 
     # --- display -------------------------------------------------------
     def to_str(self, domain: Domain | None = None, show_quality=False) -> str:
+        """``IF conditions THEN class = value  [counts]`` (:func:`rule_text`),
+        with ``quality q`` after it if ``show_quality``."""
         domain = domain if domain is not None else self.domain
-        body = " AND ".join(c.to_str(domain) for c in self.conditions) or "TRUE"
-        if domain is not None and domain.class_var is not None:
-            head = f"{domain.class_var.name} = {domain.class_var.values[self.head]}"
-        else:
-            head = f"class = {self.head}"
-        dist = "/".join(format_number(x) for x in self.class_distribution)
-        text = f"IF {body} THEN {head}  [{dist}]"
-        if show_quality:
-            text += f"  q={self.quality:.3f}"
-        return text
+        return rule_text(self, domain, number=(f"quality {self.quality:.3f}"
+                                               if show_quality else None))
 
     def __str__(self):
         return self.to_str()
@@ -384,12 +472,67 @@ class Rule:
         return hash((self.conditions, self.head))
 
 
+def head_text(domain: Domain | None, cls: int, against: bool = False) -> str:
+    """A rule's head: ``class = value``, or ``class != value`` for a rule
+    that lowers the class (:meth:`RuleModel.rule_directions`)."""
+    if domain is None or domain.class_var is None:
+        return f"class {'!=' if against else '='} {cls}"
+    cv = domain.class_var
+    return f"{quoted(cv.name)} {'!=' if against else '='} {quoted(cv.values[int(cls)])}"
+
+
+def rule_text(rule: "Rule", domain: Domain | None = None, favours: int | None = None,
+              against: bool = False, number: str | None = None,
+              counts: bool = True) -> str:
+    """``IF conditions THEN head  [counts]  number``: the one way every
+    printout and explanation writes a rule. ``favours``/``against``: the
+    head (default: the rule's own), the class the rule's weight favours in
+    its model; ``number``: the model's number for the rule, with its name
+    (``"confidence 0.984"``); ``counts``: the weighted training rows the
+    rule covers of each class."""
+    domain = domain if domain is not None else rule.domain
+    body = " AND ".join(conditions_texts(rule.conditions, domain)) or "TRUE"
+    head = head_text(domain, rule.head if favours is None else favours, against)
+    text = f"IF {body} THEN {head}"
+    if counts and len(rule.class_distribution):
+        text += "  [" + "/".join(format_number(x) for x in rule.class_distribution) + "]"
+    if number:
+        text += f"  {number}"
+    return text
+
+
+def number_text(name: str, value: float, decimals: int = 3) -> str:
+    """A rule's number with its name, as printouts show it: ``confidence
+    0.984`` (``name`` in lower case but for its acronyms)."""
+    label = name if name[:2].isupper() else name[:1].lower() + name[1:]
+    if np.isnan(value):
+        return ""
+    return f"{label} {value:.{decimals}f}" if decimals else f"{label} {int(round(value))}"
+
+
 def format_rules(rules: Sequence[Rule], domain: Domain | None = None,
-                 show_quality=True) -> str:
-    """A numbered listing of ``rules``, one per line."""
+                 show_quality=True, model=None) -> str:
+    """A numbered listing of ``rules``, one per line: with ``model`` (a
+    :class:`~orangecontrib.rules.base.RuleModel`), each head the class the
+    rule favours there and its principal number named
+    (:meth:`~orangecontrib.rules.base.RuleModel.rule_number`); without,
+    each rule's own head and its ``quality``."""
     width = len(str(len(rules)))
-    return "\n".join(f"{i + 1:>{width}}. {r.to_str(domain, show_quality)}"
-                     for i, r in enumerate(rules))
+    if model is None:
+        return "\n".join(f"{i + 1:>{width}}. {r.to_str(domain, show_quality)}"
+                         for i, r in enumerate(rules))
+    favours, against = model.rule_directions()
+    column = model.rule_number() if show_quality else None
+    index = {id(r): k for k, r in enumerate(model.rule_list)}
+    lines = []
+    for i, r in enumerate(rules):
+        k = index.get(id(r))
+        number = (None if column is None or k is None
+                  else number_text(column.name, column.values[k], column.decimals))
+        lines.append(f"{i + 1:>{width}}. " + rule_text(
+            r, domain, None if k is None else int(favours[k]),
+            False if k is None else bool(against[k]), number))
+    return "\n".join(lines)
 
 
 def spread(winner: np.ndarray, score: np.ndarray, prior: np.ndarray,

@@ -26,7 +26,7 @@ import copy
 
 import numpy as np
 
-from .base import Explanation, RuleModel, argmax_with_ties
+from .base import Explanation, RuleModel, ViewerColumn, argmax_with_ties
 from .rules import covering, row_blocks, spread
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
@@ -48,14 +48,17 @@ def _first_in_order(cover: np.ndarray, order: np.ndarray) -> np.ndarray:
 
 
 
-def _mix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser: a bijection of ``uint64`` that scatters
-    nearby inputs over all 64 bits (Steele, Lea & Flood 2014)."""
-    x = np.asarray(x, dtype=np.uint64)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+#: the prime modulus of RAND's hash, ``2**31 - 1``: every residue is below
+#: ``2**31``, so a product of two and a sum of up to ``2**32`` of them fit
+#: in a signed 64-bit integer, in numpy and in SQL alike
+HASH_PRIME = 2 ** 31 - 1
 
+
+def rand_constants(n_rules: int, random_state=0) -> np.ndarray:
+    """``(3, n_rules)`` int64: RAND's constants ``a``, ``b``, ``c`` of each
+    rule, in ``[1, HASH_PRIME - 1]``, drawn from ``random_state``."""
+    state = np.random.SeedSequence(random_state).generate_state(3 * n_rules, np.uint32)
+    return (state.astype(np.int64) % (HASH_PRIME - 1) + 1).reshape(3, n_rules)
 
 
 def random_firing_rule(cover: np.ndarray, random_state=0) -> np.ndarray:
@@ -64,13 +67,32 @@ def random_firing_rule(cover: np.ndarray, random_state=0) -> np.ndarray:
     choice is a hash of ``random_state`` and the set of firing rules, so a
     row gets the same rule whatever other rows are predicted with it and
     in whatever order, and rows on which the same rules fire get the same
-    one."""
+    one; over the sets and the seeds, each firing rule is as likely as
+    any other.
+
+    The hash is integer arithmetic modulo the prime ``p = HASH_PRIME``, so
+    that a database computes it as well (:mod:`orangecontrib.rules.export`:
+    neither SQLite nor PostgreSQL wraps a 64-bit product around, which a
+    64-bit mixer such as SplitMix64 needs). With the rule constants
+    ``a, b, c`` (:func:`rand_constants`):
+
+    * the set's key ``h = (sum of a_k over the firing rules k) mod p``;
+    * rule ``k``'s draw ``x = h + b_k``, then twice ``x = (x * x + c_k)
+      mod p`` and ``x = (x * x + b_k) mod p`` (squares mod ``p`` scatter
+      nearby keys over the residues);
+    * the firing rule of the largest draw wins, ties to the first listed:
+      the largest ``x * R + (R - 1 - k)``, an integer below ``2**62``.
+    """
+    cover = np.asarray(cover, dtype=bool)
     R = cover.shape[1]
-    seed = np.uint64(np.random.SeedSequence(random_state).generate_state(1, np.uint64)[0])
-    rule_key = _mix64(np.arange(1, R + 1, dtype=np.uint64) ^ seed)
-    pattern = np.bitwise_xor.reduce(np.where(cover, rule_key[None, :], np.uint64(0)), axis=1)
-    keys = _mix64(pattern[:, None] ^ _mix64(rule_key)[None, :])
-    return np.argmax(np.where(cover, keys, np.uint64(0)), axis=1)
+    a, b, c = rand_constants(R, random_state)
+    p = np.int64(HASH_PRIME)
+    h = (cover.astype(np.int64) @ a) % p
+    x = (h[:, None] + b[None, :]) % p
+    x = (x * x + c[None, :]) % p
+    x = (x * x + b[None, :]) % p
+    key = np.where(cover, x * R + (R - 1 - np.arange(R)), -1)
+    return R - 1 - key.max(axis=1) % R
 
 
 
@@ -164,6 +186,12 @@ class RuleSetModel(RuleModel):
             lines.append(f"Rules searched on a sample of {sample:,} rows; their counts "
                          "and confidences from every row")
         return lines
+
+    def viewer_columns(self):
+        return [ViewerColumn("Confidence", self.rule_confidences(),
+                             "The rule's Laplace confidence, (TP + 1) / (TP + FP + C) on "
+                             "the training rows (Fawcett 2001): what the resolution "
+                             "strategy reads.")]
 
     def rule_confidences(self) -> np.ndarray:
         """The confidence the strategies use: Laplace (Fawcett 2001)."""

@@ -12,7 +12,6 @@ swept over their non-zero entries only, with the same result.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,11 +25,11 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
                    fixed_point, grow_dense, prune_table, reweight, signed_fixed_point,
                    split_grow, SortedBins, tie_groups)
 from .features import EncodedData, ShortThresholds, stored_order
-from .tables import stratified_rows
 from .parallel import parallel_jobs, parallel_map
-from .params import check_int, check_n_jobs, check_random_state
-from .rules import (Condition, Rule, allocate_budget, canonical_conditions, covering,
-                    covering_sparse)
+from . import params
+from .rules import (Condition, Rule, canonical_conditions, covering, covering_sparse,
+                    rule_text)
+from .slipper_rounds import choose_rounds, class_rounds, even_rounds, rounds_and_final
 
 OP_NAMES = {OP_EQ: "==", OP_LE: "<=", OP_GE: ">="}
 
@@ -300,7 +299,8 @@ class Booster:
     number of rounds in all, and a later call goes on from there with the
     same distribution ``D`` and random generator, so boosting to ``T`` and
     then to ``T'`` gives exactly the rules of boosting to ``T'`` at once
-    (the internal CV doubles its bound that way, :func:`choose_rounds`).
+    (the internal CV doubles its bound that way,
+    :func:`.slipper_rounds.choose_rounds`).
     ``ypos``: 1 for the positive class, 0 otherwise; ``w0``: the initial
     distribution (example weights); ``cache``: the :class:`_FitCache` of
     ``enc`` if another booster made it. The default rule has no
@@ -362,19 +362,28 @@ class Booster:
                 callback(t / T)
         return self.hypothesis[:T]
 
+    # what the choice of T (slipper_rounds) reads of a table through the class
+    fit_cache = _FitCache
+
+    @staticmethod
+    def columns(enc: EncodedData):
+        """What :meth:`covered` reads ``enc``'s numeric columns from
+        (:func:`_transposed`)."""
+        return _transposed(enc)
+
+    @staticmethod
+    def covered(enc: EncodedData, conds, columns=None) -> np.ndarray:
+        """The rows of ``enc`` a rule of conditions ``conds`` (``(kind,
+        col, op, value)``) covers; ``columns``: :meth:`columns` of ``enc``."""
+        covered = np.ones(enc.n, bool)
+        for cond in conds:
+            covered &= _condition_mask(enc, _Cond(*cond), columns)
+        return covered
+
 
 def boost(enc: EncodedData, ypos, w0, T, rng, callback=None, cache=None):
     """``T`` rounds of a new :class:`Booster`: ``[(conds, C), ...]``."""
     return Booster(enc, ypos, w0, rng, cache).boost(T, callback)
-
-
-def _boosted(booster: Booster, enc: EncodedData, T, callback=None) -> Booster:
-    """``booster`` of table ``enc`` boosted on to ``T`` rounds (a parallel
-    task that returns it, so the caller has its state under any joblib
-    backend; a pickled booster comes without its table)."""
-    booster.enc = enc
-    booster.boost(T, callback)
-    return booster
 
 
 def merge_duplicates(hypothesis):
@@ -396,364 +405,6 @@ def _canonical(conds):
                  for key, op, value in canonical_conditions(named))
 
 
-def ranking_auc(score, ypos, w) -> float:
-    """The weighted area under the ROC curve of ``score`` for the positives
-    ``ypos`` (ties count half; 0.5 when a class has no weight). Written
-    here rather than taken from scikit-learn's ``roc_auc_score``, which
-    gives the same value but, with its input checks, took 1.3 ms instead of
-    0.11 ms on 4,400 rows (``benchmarks/probes/ranking_auc_speed.py``; it
-    runs once per round, booster and fold under a budget)."""
-    order = np.argsort(score, kind="stable")
-    s = score[order]
-    wp = np.where(ypos[order], w[order], 0.0)
-    wn = w[order] - wp
-    starts = np.r_[0, np.flatnonzero(np.diff(s)) + 1]  # groups of tied scores
-    P, N = np.add.reduceat(wp, starts), np.add.reduceat(wn, starts)
-    total = P.sum() * N.sum()
-    # each positive beats the negatives below its score and half its ties
-    return float((P * (np.cumsum(N) - N / 2)).sum() / total) if total > 0 else 0.5
-
-
-class HoldoutErrors:
-    """The weighted hold-out error of the boosted rules after each round
-    (predict the positive class when ``f(x) > 0``), kept up to date as
-    rounds are added (call it with each round's ``(conds, C)``), and the
-    weighted hold-out log loss of the model's ``P(+|x) = 1 / (1 +
-    exp(-2 f(x)))`` (``losses``); with ``aucs``, also the hold-out AUC of
-    ``f`` (:func:`ranking_auc`; 0.5 before any round)."""
-
-    def __init__(self, enc: EncodedData, ypos, XcT=None, aucs=False):
-        self.enc, self.ypos = enc, ypos == 1
-        self.XcT = _transposed(enc) if XcT is None else XcT
-        self.f = np.zeros(enc.n)
-        self.total = enc.w.sum()
-        self._away = np.where(self.ypos, -2.0, 2.0)  # -log P(y|x) = log(1 + exp(away f))
-        self.errors, self.losses = [], []
-        self.aucs = [] if aucs else None
-
-    def __call__(self, conds, c):
-        covered = np.ones(self.enc.n, bool)
-        for cond in conds:
-            covered &= _condition_mask(self.enc, _Cond(*cond), self.XcT)
-        self.f[covered] += c
-        wrong = self.enc.w[(self.f > 0) != self.ypos].sum()
-        loss = np.dot(self.enc.w, np.logaddexp(0.0, self._away * self.f))
-        self.errors.append(wrong / self.total if self.total > 0 else 0.0)
-        self.losses.append(loss / self.total if self.total > 0 else 0.0)
-        if self.aucs is not None:  # a sort per round: only when asked for
-            self.aucs.append(ranking_auc(self.f, self.ypos, self.enc.w))
-
-
-class FoldRun:
-    """One internal fold of the rows ``train`` and ``test`` of ``enc``: a
-    :class:`Booster` on its training part and the hold-out error
-    (:class:`HoldoutErrors`) on its test part after each of its rounds;
-    :meth:`to` boosts on to more rounds. ``fold``: a :class:`SharedFold`
-    of those rows whose parts it uses (else it encodes its own);
-    ``check``: called after every round (:meth:`RuleLearner.stop_check`).
-    Between two calls of :meth:`to` a run can :meth:`detach` its parts, so
-    runs waiting to go on hold no copy of the table."""
-
-    def __init__(self, enc, ypos, train, test, seed, aucs=False, check=None, fold=None):
-        self.train, self.test, self.check = train, test, check
-        tr, te = (fold.tr, fold.te) if fold else (enc.subset(train), enc.subset(test))
-        self.booster = Booster(tr, ypos[train], tr.w, np.random.default_rng(seed),
-                               fold.cache if fold else None)
-        self.track = HoldoutErrors(te, ypos[test], fold.te_XcT if fold else None, aucs)
-
-    def to(self, T, enc=None):
-        """Boost on to ``T`` rounds in all; itself (for a parallel task).
-        ``enc``: the table of the rows, to encode the parts again after
-        :meth:`detach`."""
-        if self.booster.enc is None:
-            self.booster.enc = enc.subset(self.train)
-            self.track.enc = enc.subset(self.test)
-            self.track.XcT = _transposed(self.track.enc)
-        for rule in self.booster.rounds(T):
-            self.track(*rule)
-            if self.check:
-                self.check(len(self.track.errors) / T)
-        return self
-
-    def detach(self):
-        """Drop the fold's encoded parts and the booster's cache; keep the
-        rules, ``D``, the generator and the hold-out scores. Itself."""
-        self.booster.detach()
-        self.track.enc = self.track.XcT = None
-        return self
-
-    @property
-    def curve(self):
-        """The hold-out errors and log losses after each round (with
-        ``aucs``, and the AUCs: a third row)."""
-        t = self.track
-        return np.array([t.errors, t.losses] + ([t.aucs] if t.aucs is not None else []))
-
-
-def _fold_run(enc, ypos, train, test, T, seed, check=None):
-    """A :class:`FoldRun` of rows ``train`` and ``test`` of ``enc`` boosted
-    to ``T`` rounds, detached (a parallel task: runs wait for the next
-    doubling without their parts)."""
-    return FoldRun(enc, ypos, train, test, seed, check=check).to(T).detach()
-
-
-def _fold_run_on(run: FoldRun, enc, T):
-    """``run`` boosted on to ``T`` rounds from the rows of ``enc``,
-    detached again (a parallel task)."""
-    return run.to(T, enc).detach()
-
-
-def _fold_tasks(enc, ypos, folds, runs, seeds, T, check=None):
-    """The parallel tasks that boost the runs of ``folds`` on to ``T``
-    rounds: a new run (:func:`_fold_run`, from its seed of ``seeds``)
-    where ``runs`` has none yet, else the run going on."""
-    from joblib import delayed
-    return [delayed(_fold_run)(enc, ypos, train, test, T, s, check) if run is None
-            else delayed(_fold_run_on)(run, enc, T)
-            for run, (train, test), s in zip(runs, folds, seeds)]
-
-
-#: how clearly the second half of the rounds must lower the internal CV's
-#: mean hold-out error for its bound to double (:func:`rounds_still_pay`)
-DOUBLING_Z = 2.0
-
-
-def rounds_still_pay(mean, n_holdout, z=None) -> bool:
-    """Do the internal CV's rounds still pay at the end of its bound? Yes if
-    the lowest mean hold-out error ``mean`` over all rounds is below the
-    lowest over the first half of them by more than ``z`` (default
-    :data:`DOUBLING_Z`) standard errors of the difference of two error
-    rates ``p`` measured on ``n_holdout`` examples each, ``sqrt(2 p (1 - p)
-    / n_holdout)``, ``p`` the first half's lowest. The two rates are
-    measured on the same examples, whose errors are positively correlated,
-    so the difference's true standard error is smaller: the test asks for
-    more evidence than it needs (doc/slipper.md, "More rounds on many
-    rows")."""
-    z = DOUBLING_Z if z is None else z
-    mean = np.asarray(mean, dtype=float)
-    half = len(mean) // 2
-    if half < 1 or n_holdout <= 0:
-        return False
-    p, best = float(mean[:half].min()), float(mean.min())
-    return p - best > z * np.sqrt(2 * p * (1 - p) / n_holdout)
-
-
-def holdout_size(enc: EncodedData, folds) -> float:
-    """The effective number of hold-out examples of ``folds``, ``(sum w)^2
-    / sum w^2`` over their test rows (their count with unit weights)."""
-    w = enc.w[np.concatenate([test for _, test in folds])]
-    sq = float(np.dot(w, w))
-    return float(w.sum()) ** 2 / sq if sq > 0 else 0.0
-
-
-def probabilities_hold(mean, bound) -> bool:
-    """Does a doubled bound keep the probabilities? ``mean``: the mean
-    hold-out errors and log losses (two rows) of every round to the
-    doubled bound. Yes if at the round of least error over all of them the
-    log loss is no higher than at the round of least error among the first
-    ``bound``: more rounds must not buy their lower error with
-    overconfident probabilities (doc/slipper.md, "More rounds on many
-    rows")."""
-    t_old, t_new = int(np.argmin(mean[0, :bound])), int(np.argmin(mean[0]))
-    return bool(mean[1, t_new] <= mean[1, t_old])
-
-
-def doubled_bounds(advance, bounds, doublings, n_holdout):
-    """The internal CV's bounds on the rounds of one booster or several:
-    booster ``b`` starts at ``bounds[b]``, and its bound doubles, at most
-    ``doublings`` times, while the rounds past its first half still lower
-    its error clearly (:func:`rounds_still_pay`) and the doubled bound
-    keeps its probabilities (:func:`probabilities_hold`; if not, the bound
-    stays, the rounds past it are dropped and it doubles no more).
-    ``advance({b: bound})`` boosts the folds of the boosters named on to
-    those bounds and returns ``{b: mean}``, their mean hold-out errors and
-    log losses after each round (rows 0 and 1; fewer rounds if stopped
-    early: then that bound stays). Returns ``(bounds, means)``, each mean
-    cut to its bound."""
-    bounds = dict(bounds)
-    means = advance(bounds)
-    which = list(bounds)
-    for _ in range(doublings):
-        which = [b for b in which if means[b].shape[1] >= bounds[b]
-                 and rounds_still_pay(means[b][0], n_holdout)]
-        if not which:
-            break
-        more = advance({b: 2 * bounds[b] for b in which})
-        which = [b for b in which if probabilities_hold(more[b], bounds[b])]
-        for b in which:
-            bounds[b], means[b] = 2 * bounds[b], more[b]
-    return bounds, {b: mean[:, :bounds[b]] for b, mean in means.items()}
-
-
-#: above this many rows, ``T`` is chosen on one internal fold (a held-out
-#: ``1 / n_folds`` of the rows) instead of all ``n_folds``
-CV_MAX_ROWS = 50_000
-
-#: the most rows the training part of an internal fold boosts on: a larger
-#: training part is a stratified sample of this many of its rows
-CV_TRAIN_ROWS = 200_000
-
-
-def internal_folds(enc: EncodedData, labels, n_folds, seed, max_rows="CV_MAX_ROWS",
-                   train_rows="CV_TRAIN_ROWS"):
-    """Stratified folds on ``labels`` among the examples with positive
-    weight (so no fold is left without hold-out weight; those with weight 0
-    change nothing and join every training part): ``[(train, test), ...]``,
-    or ``None`` if some label has fewer than two such examples. With more
-    than ``max_rows`` rows (default: the module's ``CV_MAX_ROWS``, read at
-    the call; ``None``: no limit) only the first fold: its hold-out part is
-    then large enough to choose ``T`` on, at a fraction of the time. A
-    training part of more than ``train_rows`` rows (default: the module's
-    ``CV_TRAIN_ROWS``; ``None``: no limit) is a stratified sample of that
-    many of its rows (:func:`stratified_sample`), the hold-out part as it
-    is (doc/slipper.md, "Choosing T")."""
-    if max_rows == "CV_MAX_ROWS":
-        max_rows = CV_MAX_ROWS
-    if train_rows == "CV_TRAIN_ROWS":
-        train_rows = CV_TRAIN_ROWS
-    folds = _stratified_folds(enc, labels, n_folds, seed)
-    if folds is None:
-        return None
-    if max_rows is not None and enc.n > max_rows:
-        folds = folds[:1]
-    if train_rows is None:
-        return folds
-    sample_seed = int(seed.generate_state(2)[1])  # the folds' shuffle takes word 0
-    return [(stratified_sample(train, labels, train_rows, sample_seed), test)
-            for train, test in folds]
-
-
-def stratified_sample(rows, labels, size, seed):
-    """``rows`` itself if it has at most ``size`` rows, else (sorted) a
-    sample of ``size`` of them without replacement in which each label
-    keeps its share of ``rows`` (:func:`tables.stratified_rows` with
-    ``exact``: rounded by largest remainders; every label present keeps
-    at least one row, so with many rare labels a few more). ``seed``: what
-    ``numpy.random.default_rng`` takes."""
-    if len(rows) <= size:
-        return rows
-    return rows[stratified_rows(labels[rows], size, np.random.default_rng(seed), exact=True)]
-
-
-def _stratified_folds(enc, labels, n_folds, seed):
-    """All of :func:`internal_folds`' folds, or ``None``."""
-    from sklearn.model_selection import StratifiedKFold
-
-    weighted, zero = np.flatnonzero(enc.w > 0), np.flatnonzero(enc.w <= 0)
-    counts = np.bincount(labels[weighted])
-    counts = counts[counts > 0]
-    if len(counts) < 2 or counts.min() < 2:
-        return None
-    n_folds = int(min(n_folds, counts.min()))
-    skf = StratifiedKFold(n_splits=n_folds, shuffle=True,
-                          random_state=int(seed.generate_state(1)[0]))
-    return [(np.sort(np.concatenate([weighted[tr], zero])), weighted[te])
-            for tr, te in skf.split(np.zeros(len(weighted)), labels[weighted])]
-
-
-class SharedFold:
-    """One internal fold shared by the boosters of every class: its two
-    parts encoded once (sorted columns derived, not sorted again) and the
-    training part's :class:`_FitCache`."""
-
-    def __init__(self, enc, train, test):
-        self.train, self.test = train, test
-        self.tr, self.te = enc.subset(train), enc.subset(test)
-        self.cache = _FitCache(self.tr)
-        self.te_XcT = _transposed(self.te)
-
-    def __sizeof__(self):
-        """The bytes it holds (so joblib's Dask backend sends it to the
-        workers once, not with every booster's task)."""
-        return (object.__sizeof__(self) + sys.getsizeof(self.tr) + sys.getsizeof(self.te)
-                + self.cache.nbytes + (0 if self.te_XcT is None else self.te_XcT.nbytes))
-
-
-def _shared_fold_curve(fold: SharedFold, ypos, T, seed, check=None, aucs=False):
-    """Hold-out error and log loss (and with ``aucs`` AUC: three rows) after
-    each of ``T`` rounds of the booster of positives ``ypos`` trained on the shared
-    ``fold`` (``check``: as in :class:`FoldRun`)."""
-    return FoldRun(None, ypos, fold.train, fold.test, seed, aucs, check, fold).to(T).curve
-
-
-def _lockstep(runs, T, patience, callback=None):
-    """The :class:`FoldRun` s ``runs`` one round at a time together, up to
-    ``T`` rounds in all or until their mean hold-out error has not been
-    lower for ``patience`` rounds; the mean errors and log losses after
-    each round done (two rows). ``callback``: called with the share of
-    ``T`` done after each round."""
-    mean = [np.mean([r.track.errors[t] for r in runs])
-            for t in range(len(runs[0].track.errors))]
-    while len(mean) < T and len(mean) - 1 - int(np.argmin(mean or [0])) < patience:
-        for run in runs:
-            run.to(len(mean) + 1)
-        mean.append(np.mean([run.track.errors[-1] for run in runs]))
-        if callback:
-            callback(len(mean) / T)
-    return np.mean([run.curve[:, :len(mean)] for run in runs], axis=0)
-
-
-def stage_share(done, T, before):
-    """The internal CV's progress when its folds boost on from ``before``
-    rounds to ``T`` and a share ``done`` of that stage is finished: the
-    share of the ``T`` rounds done (the first stage runs from 0 to 1, a
-    doubled bound's from one half to 1)."""
-    return (before + (T - before) * done) / T
-
-
-def choose_rounds(enc, ypos, T_max, n_folds, seed, n_jobs=None, patience=None, doublings=0,
-                  callback=None):
-    """``T`` with the lowest mean hold-out error over ``n_folds`` internal
-    folds (ties to the smaller ``T``) and the mean errors, of every round up
-    to the bound: ``T_max``, doubled at most ``doublings`` times while
-    more rounds still pay (:func:`doubled_bounds`; the folds' boosters go on
-    from where they stopped). The folds are independent, so they run
-    through ``joblib`` with ``n_jobs``; each fold has its own seed, so the
-    result does not depend on ``n_jobs``. With ``patience``, the folds are
-    boosted in lockstep and stop once the mean hold-out error has not been
-    lower for that many rounds. ``callback``: called with the progress
-    (:func:`stage_share`) and the bound as folds (or, with ``patience``,
-    rounds) finish."""
-
-    if not isinstance(seed, np.random.SeedSequence):
-        seed = np.random.SeedSequence(seed)
-    seeds = seed.spawn(n_folds + 1)
-    folds = internal_folds(enc, ypos, n_folds, seeds[0])
-    if folds is None:
-        return T_max, None  # too few positives or negatives to validate
-    if patience is not None:  # every fold a round at a time: each keeps its parts
-        runs = [FoldRun(enc, ypos, train, test, s) for (train, test), s in zip(folds, seeds[1:])]
-
-        def advance(T):
-            before = len(runs[0].track.errors)
-            return _lockstep(runs, T, patience, callback and (
-                lambda done: callback(stage_share(done, T, before), T)))
-    else:
-        runs = [None] * len(folds)
-
-        def advance(T):
-            before = 0 if runs[0] is None else len(runs[0].track.errors)
-            jobs = _fold_tasks(enc, ypos, folds, runs, seeds[1:], T)
-            for i, run in enumerate(parallel_map(jobs, n_jobs)):
-                runs[i] = run
-                if callback:
-                    callback(stage_share((i + 1) / len(runs), T, before), T)
-            return np.mean([run.curve for run in runs], axis=0)
-    _, means = doubled_bounds(lambda bounds: {0: advance(bounds[0])}, {0: T_max}, doublings,
-                              holdout_size(enc, folds))
-    return int(np.argmin(means[0][0])) + 1, means[0][0]  # argmin: first, i.e. smallest T
-
-
-def even_rounds(rounds, budget: int) -> list[int]:
-    """``rounds`` cut so they sum to at most ``budget``: the largest cut
-    first, one round at a time (ties: the booster listed last)."""
-    rounds = list(rounds)
-    while sum(rounds) > budget:
-        k = max(range(len(rounds)), key=lambda i: (rounds[i], i))
-        rounds[k] -= 1
-    return rounds
-
-
 # ------------------------------------------------------------ Orange layer
 class SlipperModel(RuleModel):
     """One booster per class (or one for two classes); ``P(+|x) = 1 / (1 +
@@ -767,19 +418,33 @@ class SlipperModel(RuleModel):
         self.boosters = boosters  # [(positive class, [Rule, ...]), ...]
 
     def quality_column(self):
+        """The rules' ``quality``: their confidence ``C_R`` (signed; LR
+        with SLIPPER's rules names it so)."""
         return ViewerColumn("Confidence", np.array([r.quality for r in self.rule_list]),
                             "The rule's confidence C_R (eq. 4): its vote in the "
                             "boosted score f(x).")
 
+    def viewer_columns(self):
+        return [ViewerColumn("Confidence", np.abs([r.quality for r in self.rule_list]),
+                             "The rule's confidence C_R (eq. 4): it adds 2 C_R to the "
+                             "log-odds of the Class column's class when it fires "
+                             "('not': subtracts it from that class's).")]
+
     def summary_lines(self):
-        lines = super().summary_lines() + [f"{len(self.boosters)} booster(s)"]
-        values = self.domain.class_var.values
+        n = len(self.boosters)
+        lines = super().summary_lines() + [
+            "One booster (class against the rest)" if n == 1
+            else f"{n} boosters, one per class, normalised"]
+        cv = self.domain.class_var
+        two = n == 1 and self.n_classes == 2
         for positive, rules in self.boosters:
             default = [r.quality for r in rules if not r.selectors]
             if default:
-                rounds = f"{len(default)} round" + ("s" if len(default) > 1 else "")
-                lines.append(f"Default rule (fires on every row): {sum(default):+.3f} to the "
-                             f"score of {values[positive]} ({rounds})")
+                total = sum(default)
+                toward = 1 - positive if two and total < 0 else positive
+                side = "against" if total < 0 and not two else "toward"
+                lines.append(f"Baseline (the default rule, on every row): confidence "
+                             f"{abs(total):.3f} {side} {cv.name} = {cv.values[toward]}")
         grow_rows = getattr(self, "grow_rows", None)  # older pickles lack it
         if grow_rows is not None:
             lines.append(f"Each rule grown on a GrowSet of at most {grow_rows:,} rows "
@@ -819,9 +484,21 @@ class SlipperModel(RuleModel):
             probs[:, cls] = p[:, b] if rules else self.prior[cls]
         return probs / probs.sum(axis=1, keepdims=True)
 
+    def rule_directions(self):
+        """A rule favours its booster's class when its confidence is
+        positive; a negative confidence (a default rule) favours the other
+        class of two, or lowers its class of many."""
+        cls_of = np.array([cls for cls, rules in self.boosters for _ in rules], dtype=int)
+        conf = np.array([r.quality for r in self.rule_list], dtype=float)
+        negative = conf < 0
+        if len(self.boosters) == 1 and self.n_classes == 2:
+            return np.where(negative, 1 - cls_of, cls_of), np.zeros(len(conf), bool)
+        return cls_of, negative
+
     def explain(self, data) -> list[Explanation]:
-        """Per row, the firing rules (the default rules too) with ``2 C_R``
-        on their booster's class (:class:`base.Explanation`): two classes,
+        """Per row, the firing rules with ``2 C_R`` on their booster's class
+        (:class:`base.Explanation`); the default rules, which fire on every
+        row, are the baseline, in ``base``. Two classes,
         ``combine="softmax"`` (``P(+) = 1 / (1 + exp(-2 f))``); more, the
         boosters' sigmoids normalised (``combine="sigmoids"``)."""
         X = self.model_X(data)
@@ -829,6 +506,7 @@ class SlipperModel(RuleModel):
         C = self.n_classes
         cls_of = np.array([cls for cls, rules in self.boosters for _ in rules], dtype=int)
         conf = np.array([r.quality for r in self.rule_list])
+        default = np.asarray(self.set_apart(), dtype=bool)
         single = len(self.boosters) == 1
         base = np.zeros(C) if single else np.full(C, -np.inf)
         if not single:
@@ -837,77 +515,85 @@ class SlipperModel(RuleModel):
                 if not rules:
                     with np.errstate(divide="ignore"):
                         base[cls] = np.log(self.prior[cls]) - np.log1p(-self.prior[cls])
+        np.add.at(base, cls_of[default], 2 * conf[default])
         out = []
         for i in range(X.shape[0]):
-            rules = np.flatnonzero(cover[i])
+            rules = np.flatnonzero(cover[i] & ~default)
             contributions = np.zeros((len(rules), C))
             contributions[np.arange(len(rules)), cls_of[rules]] = 2 * conf[rules]
             out.append(Explanation(rules, contributions, base.copy(),
-                                   "softmax" if single else "sigmoids", self.prior.copy()))
+                                   "softmax" if single else "sigmoids", self.prior.copy(),
+                                   base_label="the baseline (the default rule, on every row)"))
         return out
 
     def __str__(self):
-        lines = [f"SlipperModel: {len(self.rule_list)} rules"]
+        cv = self.domain.class_var
+        n_rules, n_conditions = self.size
+        lines = [f"SlipperModel: {n_rules} rules, {n_conditions} conditions; "
+                 f"P({cv.name} = c) from the summed confidences C of the rules that "
+                 "fire (each adds 2C log-odds)"]
+        favours, against = self.rule_directions()
+        two = len(self.boosters) == 1 and self.n_classes == 2
+        start = 0
         for cls, rules in self.boosters:
-            lines.append(f"  booster for {self.domain.class_var.name} = "
-                         f"{self.domain.class_var.values[cls]}:")
-            for r in rules:
-                body = " AND ".join(c.to_str(self.domain) for c in r.conditions) or "TRUE"
-                lines.append(f"    {r.quality:+.3f}  IF {body}")
+            lines.append(f"  booster for {cv.name} = {cv.values[cls]}:")
+            baseline = sum(r.quality for r in rules if not r.selectors)
+            toward = 1 - cls if two and baseline < 0 else cls
+            side = "against" if baseline < 0 and not two else "toward"
+            lines.append(f"    baseline (the default rule, every row): confidence "
+                         f"{abs(baseline):.3f} {side} {cv.name} = {cv.values[toward]}")
+            for k, r in enumerate(rules, start=start):
+                if r.selectors:
+                    lines.append(f"    {k + 1}. " + rule_text(
+                        r, self.domain, int(favours[k]), bool(against[k]),
+                        f"confidence {abs(r.quality):.3f}"))
+            start += len(rules)
         return "\n".join(lines)
 
 
 class SlipperLearner(RuleLearner):
     """SLIPPER (Cohen & Singer 1999), multi-class by one booster per class.
 
-    ``T``: number of boosting rounds; ``None`` chooses it, per booster, by
-    internal ``n_folds``-fold cross-validation up to ``T_max`` (ties to the
-    smaller ``T``) and refits on all data; the bound ``T_max`` doubles, at
-    most ``max_doublings`` times, while the rounds past its first half
-    still lower the mean hold-out error clearly (:func:`rounds_still_pay`)
-    and the doubled bound keeps the hold-out log loss
-    (:func:`probabilities_hold`; doc/slipper.md, "More rounds on many
-    rows"); above ``CV_MAX_ROWS`` rows on
-    one fold, whose training part is boosted on a stratified sample of at
-    most ``CV_TRAIN_ROWS`` rows (doc/slipper.md, "Choosing T"). A
-    round's GrowSet holds at most ``GROW_MAX_ROWS`` examples (above
-    about 300,000 rows; doc/slipper.md, "A bounded GrowSet").
-    ``positive_class``: for two
-    classes, the booster's positive class (default: the less frequent one).
-    ``n_jobs``: parallel jobs through joblib: the boosters of the classes
-    (threads), or the internal folds (threads) of the one booster of two-class data
-    (default ``None``: one job, unless a ``joblib.parallel_config`` says
-    otherwise, e.g. a Dask cluster); the model does not depend on it.
-    ``patience``: stop the internal folds once their mean hold-out error
-    has not been lower for that many rounds (default: all ``T_max``
-    rounds). Example weights are the
-    initial distribution.
+    Each booster boosts confidence-rated rules (the paper's Fig. 1) for its
+    class against the rest, the example weights its initial distribution;
+    two classes have one booster. Its number of rounds ``T`` is chosen by
+    internal cross-validation (ties to the smaller ``T``), the booster then
+    refitted on every row; the bound on the rounds doubles while more
+    rounds clearly pay (:mod:`.slipper_rounds`; doc/slipper.md, "Choosing
+    T" and "More rounds on many rows"). Above
+    ``slipper_rounds.CV_MAX_ROWS`` rows ``T`` is chosen on one fold, its
+    training part a stratified sample of at most
+    ``slipper_rounds.CV_TRAIN_ROWS`` rows; a round's GrowSet holds at most
+    ``GROW_MAX_ROWS`` examples (doc/slipper.md, "A bounded GrowSet").
 
     Parameters
     ----------
-    T : int, optional
+    T : int >= 1 or None, default None
         Boosting rounds per booster; ``None``: chosen by internal CV.
-    T_max : int
+    T_max : int >= 1, default 100
         The most rounds the internal CV tries first (the paper's 100).
-    max_doublings : int
-        How many times the internal CV may double ``T_max`` while more
-        rounds still clearly lower its hold-out error without raising its
-        log loss (0: the paper's fixed bound; none under ``max_rules``).
-    n_folds : int
+    max_doublings : int >= 0, default 2
+        How many times the internal CV may double ``T_max`` while the rounds
+        past its first half still clearly lower the mean hold-out error and
+        the doubled bound keeps the hold-out log loss (0: the paper's fixed
+        bound; none under ``max_rules``).
+    n_folds : int >= 2, default 5
         Folds of the internal CV.
-    patience : int, optional
-        Stop the internal folds after this many rounds without a lower mean
-        hold-out error (``None``: all ``T_max`` rounds).
-    positive_class : int, optional
-        Two classes: the index of the booster's positive class (default: the
-        rarer one).
-    max_rules : int, optional
+    patience : int >= 1 or None, default None
+        Stop the internal folds once their mean hold-out error has not been
+        lower for this many rounds (``None``: all ``T_max`` rounds).
+    positive_class : int >= 0 or None, default None
+        Two classes: the index of the booster's positive class (``None``:
+        the less frequent one).
+    max_rules : int >= 1 or None, default None
         At most this many rules over all boosters: rounds shared among the
         classes by least CV error (doc/slipper.md).
-    n_jobs : int, optional
-        Parallel jobs (threads, or a configured joblib backend); the model
-        does not depend on it.
-    random_state : int
+    n_jobs : int or None, default None
+        Parallel jobs through joblib: the boosters of the classes, or the
+        internal folds of the one booster of two classes (threads;
+        ``None``: one job, unless a ``joblib.parallel_config`` says
+        otherwise, e.g. a Dask cluster); the model does not depend on it.
+    random_state : int >= 0 or None, default 0
         Seed of the grow/prune splits and the internal folds.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
@@ -919,19 +605,27 @@ class SlipperLearner(RuleLearner):
     needs_order = True  # the grow step sweeps the sorted numeric columns
     bytes_per_cell = 0  # a sparse table is swept over its non-zeros
 
+    parameters = params.ParameterTable(
+        params.integer("T", "boosting rounds per booster (None: chosen by internal CV)", 1,
+                       none=True, spin=(1, 1000)),
+        params.integer("T_max", "the most rounds the internal CV tries first", 1,
+                       spin=(1, 1000)),
+        params.integer("max_doublings", "how often the internal CV may double T_max", 0),
+        params.integer("n_folds", "folds of the internal CV", 2),
+        params.integer("patience", "rounds without a lower hold-out error before the "
+                                   "internal folds stop", 1, none=True),
+        params.integer("positive_class", "two classes: the booster's positive class", 0,
+                       none=True),
+        params.max_rules("at most this many rules over all boosters"),
+        params.n_jobs(),
+        params.random_state("seed of the grow/prune splits and the internal folds"),
+    )
+
     def __init__(self, T=None, T_max=100, max_doublings=2, n_folds=5, patience=None,
                  positive_class=None, max_rules=None, n_jobs=None, random_state=0,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.T = check_int("T", T, 1, none=True)
-        self.T_max = check_int("T_max", T_max, 1)
-        self.max_doublings = check_int("max_doublings", max_doublings, 0)
-        self.n_folds = check_int("n_folds", n_folds, 2)
-        self.patience = check_int("patience", patience, 1, none=True)
-        self.positive_class = check_int("positive_class", positive_class, 0, none=True)
-        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
-        self.n_jobs = check_n_jobs(n_jobs)
-        self.random_state = check_random_state(random_state)
+        self.parameters.set(self, locals())
 
     def _positive_classes(self, enc, values):
         """The boosters' positive classes: every class present (in the order
@@ -964,12 +658,15 @@ class SlipperLearner(RuleLearner):
             return progress and (lambda p, bound=None: progress(
                 start + (end - start) * p, status.format(bound)))
         if T is None and self.patience is None and jobs not in (None, 1):
-            return self._folds_and_final(
-                enc, ypos, seeds, jobs,
+            # the folds and the final booster at once, in parallel
+            T, hyp, tried = rounds_and_final(
+                Booster, enc, ypos, seeds, self._T_max, self.n_folds, self._doublings, jobs,
+                self.stop_check(),  # a Cancel stops the tasks after their round
                 report(0.0, 1.0, "choosing T among up to {} rounds, and boosting"))
+            return T, merge_duplicates(hyp), tried
         tried, start = None, 0.0
         if T is None:
-            T, mean = choose_rounds(enc, ypos, self._T_max, self.n_folds, seeds[0],
+            T, mean = choose_rounds(Booster, enc, ypos, self._T_max, self.n_folds, seeds[0],
                                     n_jobs, self.patience, self._doublings,
                                     report(0.0, 0.5, "choosing T among up to {} rounds"))
             tried, start = (None if mean is None else len(mean)), 0.5
@@ -988,45 +685,6 @@ class SlipperLearner(RuleLearner):
         """How often the internal CV may double its bound: ``max_doublings``,
         none under a budget (``max_rules`` sets the size)."""
         return self.max_doublings if self.max_rules is None else 0
-
-    def _folds_and_final(self, enc, ypos, seeds, jobs, callback=None):
-        """:func:`choose_rounds` and the final booster at once, in parallel:
-        the final booster boosts to the bound while the folds run, and
-        keeps its first ``T`` (boosting is round by round, so they are
-        exactly what ``T`` rounds would give); when the bound doubles, the
-        folds' boosters and the final one go on together. Same model as the
-        sequential path, about ``n_folds + 1`` jobs' worth of parallel work
-        instead of ``n_folds`` and then one. ``callback``: called with the
-        progress (:func:`stage_share`) and the bound as its tasks finish."""
-        from joblib import delayed
-
-        cv_seeds = seeds[0].spawn(self.n_folds + 1)
-        folds = internal_folds(enc, ypos, self.n_folds, cv_seeds[0])
-        check = self.stop_check()  # a Cancel stops the tasks after their round
-        final = Booster(enc, ypos, enc.w, np.random.default_rng(seeds[1]))
-        if folds is None:  # too few positives or negatives to validate
-            return self._T_max, merge_duplicates(final.boost(self._T_max, check)), None
-        runs = [None] * len(folds)
-
-        def advance(T):
-            nonlocal final
-            before = len(final.hypothesis)
-            tasks = _fold_tasks(enc, ypos, folds, runs, cv_seeds[1:], T, check)
-            tasks.append(delayed(_boosted)(final, enc, T, check))
-            results = []
-            for r in parallel_map(tasks, jobs):
-                results.append(r)
-                if callback:
-                    callback(stage_share(len(results) / len(tasks), T, before), T)
-            final = results.pop()
-            runs[:] = results
-            return np.mean([run.curve for run in runs], axis=0)
-
-        _, means = doubled_bounds(lambda bounds: {0: advance(bounds[0])}, {0: self._T_max},
-                                  self._doublings, holdout_size(enc, folds))
-        mean = means[0]
-        T = int(np.argmin(mean[0])) + 1  # argmin: the first, i.e. the smallest T
-        return T, merge_duplicates(final.hypothesis[:T]), mean.shape[1]
 
     def fit_rules(self, data, enc):
         from joblib import delayed
@@ -1067,12 +725,8 @@ class SlipperLearner(RuleLearner):
         """One booster per class (that class against the rest): ``[(T,
         merged hypothesis, tried), ...]`` (as :meth:`fit_booster`). ``T`` by
         internal cross-validation on folds shared by all boosters
-        (stratified by class; each fold's parts are encoded once), fold by
-        fold, the boosters of a fold in parallel (threads; the kernels
-        release the GIL), then the final boosters. A booster whose bound
-        doubles (:func:`doubled_bounds`) runs its folds again to the new
-        bound, from the same seeds (so its first rounds are those it had):
-        going on instead would keep every fold's parts in memory at once."""
+        (:func:`.slipper_rounds.class_rounds`), then the final boosters in
+        parallel."""
         from joblib import delayed
 
         n_jobs = parallel_jobs(self.n_jobs)
@@ -1080,37 +734,10 @@ class SlipperLearner(RuleLearner):
         rounds, tried = [self.T] * len(classes), [None] * len(classes)
         progress = {"done": 0, "steps": len(classes)}  # booster-folds and final boosters
         if self.T is None:
-            folds = internal_folds(enc, enc.y, self.n_folds, fold_seed)
-            if folds is None:  # a class too small to validate: every booster T_max
-                rounds = [self._T_max] * len(classes)
-            else:
-                fold_seeds = [s[0].spawn(len(folds)) for s in seeds]
-                # per booster: its mean hold-out errors and log losses (and
-                # AUCs, for a budget) after each round, to its bound
-                budgeted = self.max_rules is not None
-
-                def advance(bounds):
-                    which = list(bounds)
-                    progress["steps"] += len(folds) * len(which)
-                    curves = self._fold_curves(enc, folds, [ypos[b] for b in which],
-                                               [fold_seeds[b] for b in which],
-                                               [bounds[b] for b in which], budgeted,
-                                               progress, which)
-                    return {b: c.mean(axis=0) for b, c in curves.items()}
-                _, means = doubled_bounds(advance, dict.fromkeys(range(len(classes)), self._T_max),
-                                          self._doublings, holdout_size(enc, folds))
-                curves = [means[b] for b in range(len(classes))]
-                tried = [c.shape[1] for c in curves]
-                # argmin: the first, i.e. the smallest T of the lowest mean error
-                rounds = [int(np.argmin(e[0])) + 1 for e in curves]
-                if self.max_rules is not None and sum(rounds) > self.max_rules:
-                    # the rounds of the highest prior-weighted hold-out AUC
-                    # (the many-class AUC reported for the model): the least
-                    # summed p_c (1 - AUC_c), p_c / 2 without a round (under
-                    # a budget no bound doubles, so the curves are alike long)
-                    p = np.array([np.average(yp, weights=enc.w) for yp in ypos])
-                    auc = np.array([e[2] for e in curves])
-                    rounds = allocate_budget(p[:, None] * (1 - auc), p / 2, self.max_rules)
+            rounds, tried = class_rounds(Booster, enc, ypos, seeds, fold_seed, self._T_max,
+                                         self.n_folds, self._doublings, self.max_rules,
+                                         self.n_jobs, self.stop_check(), progress,
+                                         self.progress)
         if self.max_rules is not None and sum(rounds) > self.max_rules:  # T or T_max given
             rounds = even_rounds(rounds, self.max_rules)
         results = []
@@ -1123,32 +750,6 @@ class SlipperLearner(RuleLearner):
                           "boosting one booster per class: "
                           f"{sum(len(h) for _, h, _ in results)} rules so far")
         return results
-
-    def _fold_curves(self, enc, folds, ypos, fold_seeds, bounds, aucs, progress, names):
-        """For the boosters of positives ``ypos[i]`` (``names[i]``: the key
-        of its curves), the hold-out errors and log losses (with ``aucs``
-        and AUCs) of its first ``bounds[i]`` rounds on each of ``folds``,
-        boosted from ``fold_seeds[i]``: ``{name: array (fold, 2 + aucs,
-        round)}``. Fold
-        by fold, each fold's parts encoded once (:class:`SharedFold`) and
-        dropped before the next; ``progress``: the counts of
-        :meth:`_fit_boosters`' progress bar."""
-        from joblib import delayed
-
-        curves = {b: np.zeros((len(folds), 2 + aucs, T)) for b, T in zip(names, bounds)}
-        check = self.stop_check()
-        for f, (train, test) in enumerate(folds):
-            fold = SharedFold(enc, train, test)
-            jobs = (delayed(_shared_fold_curve)(fold, yp, T, fs[f], check, aucs)
-                    for yp, T, fs in zip(ypos, bounds, fold_seeds))
-            for b, e in zip(names, parallel_map(jobs, parallel_jobs(self.n_jobs))):
-                curves[b][f] = np.reshape(e, curves[b].shape[1:])
-                progress["done"] += 1
-                self.progress(progress["done"] / progress["steps"],
-                              f"choosing T up to {max(bounds)} rounds: "
-                              f"fold {f + 1} of {len(folds)}")
-            del fold
-        return curves
 
     @staticmethod
     def _merged(rules):

@@ -28,50 +28,21 @@ from joblib import delayed
 
 from Orange.data import DiscreteVariable, Domain, Table
 from Orange.preprocess import Preprocess
-from Orange.preprocess.transformation import Transformation
 
 from .base import (Explanation, RuleLearner, RuleModel, ViewerColumn, argmax_with_ties,
                    class_preference, in_name_order)
 from .core import SLSData, pack_bits, sls_search
-from .features import canonical_rule_set, interval_attributes, interval_codes
+# IsUnknown and UnknownAsValue live in features (base_rules reads them too);
+# imported here also for models saved when they were defined here
+from .features import (IsUnknown, UnknownAsValue, canonical_rule_set,  # noqa: F401
+                       interval_attributes, interval_codes)
 from .parallel import parallel_map
-from .params import check_choice, check_int, check_n_jobs, check_number, check_random_state
+from . import params
 from .rules import (MISSING_OF, Condition, Rule, allocate_budget, covering, format_number,
-                    row_blocks, violations)
+                    row_blocks, rule_text, violations)
 from .tables import class_codes, stratified_rows
 
 UNKNOWN = "unknown"
-
-
-class UnknownAsValue(Transformation):
-    """The values of a discrete variable, with unknowns mapped to the extra
-    value index ``n_values`` (the value ``unknown`` of :class:`SLSPreprocessor`)."""
-
-    def __init__(self, variable, n_values):
-        super().__init__(variable)
-        self.n_values = int(n_values)
-
-    def transform(self, c):
-        c = np.array(c, dtype=float)
-        c[np.isnan(c)] = self.n_values
-        return c
-
-    def __eq__(self, other):
-        return super().__eq__(other) and self.n_values == other.n_values
-
-    def __hash__(self):
-        return hash((super().__hash__(), self.n_values))
-
-
-class IsUnknown(Transformation):
-    """1 where a value is missing, 0 where it is known: the values of the
-    indicator :class:`SLSPreprocessor` adds for a numeric attribute with
-    missing values."""
-
-    InheritEq = True  # equal when made from the same variable
-
-    def transform(self, c):
-        return np.isnan(np.asarray(c, dtype=float)).astype(float)
 
 
 # --------------------------------------------------------------- the data
@@ -326,11 +297,28 @@ class SLSEnsembleModel(RuleModel):
                             for rs in ens.rule_sets])
         return out, columns
 
+    @property
+    def rule_set_rules(self) -> list:
+        """Per ensemble, per rule set: the indices of its rules in
+        ``rule_list`` (the exporters and the Rule Viewer read them)."""
+        return self._columns
+
     plot_kind = "abstention"
 
     def quality_column(self):
         return ViewerColumn("Ensemble weight", np.array([r.quality for r in self.rule_list]),
                             "The summed weight of the rule sets that contain the rule.")
+
+    def rule_sets(self) -> list[tuple[int, float, np.ndarray]]:
+        """Every rule set of the ensembles: ``(class, weight Q, indices of
+        its rules in rule_list)``, each class's heaviest first (what the
+        Rule Viewer lists when it groups the rules by rule set)."""
+        out = []
+        for ens, cols in zip(self.ensembles, self._columns):
+            q = np.asarray(ens.weights, dtype=float)
+            for s in np.argsort(-q, kind="stable"):
+                out.append((int(ens.cls), float(q[s]), np.asarray(cols[s], dtype=int)))
+        return out
 
     def viewer_columns(self):
         """The rule's summed weight, and its rule sets: how many contain it,
@@ -369,12 +357,11 @@ class SLSEnsembleModel(RuleModel):
                          "bound too); probabilities from every row")
         vb = self.voting_bound
         if vb is not None:
-            lines.append(f"Error bound (Thm. 2, δ = "
-                         f"{next(iter(self.bounds.values())).delta:g}): {vb:.3f}")
-            if vb >= 1:
-                lines.append("  (vacuous: the data are too few for this many rule "
-                             "sets; more examples, a smaller k_max or a larger "
-                             "δ tighten it)")
+            delta = next(iter(self.bounds.values())).delta
+            lines.append("Voting error bound (Theorem 2): " + (
+                f"{vb:.3f} with probability 1 - {format_number(delta)}" if vb < 1 else
+                "vacuous (1): too few rows for this many rule sets; more rows, a "
+                "smaller largest rule set or a larger δ tighten it"))
         return lines
 
     # --- scores and probabilities (Section 4) -----------------------------
@@ -474,10 +461,13 @@ class SLSEnsembleModel(RuleModel):
             ens.leaf = leaf_estimates(counts[id(ens)])
 
     def explain(self, data) -> list[Explanation]:
-        """Per row, ``Q(r) P_r(y | x)`` of every rule set whose rule fires,
-        under its first firing rule (rule sets sharing that rule summed) on
-        its class; the rule sets that do not fire (their nearer regions) in
-        ``base``; ``combine="sums"`` (:class:`base.Explanation`). Two
+        """Per row, what every rule set whose rule fires adds to its class
+        beyond an even split, ``Q(r) (P_r(y | x) - 1/2)``, under its first
+        firing rule (rule sets sharing that rule summed): positive where the
+        region the rule puts the row in favours the class, negative where it
+        does not; the even halves ``Q(r) / 2`` and the rule sets that do not
+        fire (their nearer regions) in ``base``; ``combine="sums"``
+        (:class:`base.Explanation`). Two
         classes: the other class gets the complement (its column the
         negatives). Rows the model answers with the prior (nothing fires,
         abstention): no rules, ``base`` the prior."""
@@ -504,9 +494,11 @@ class SLSEnsembleModel(RuleModel):
                 for r, idx in enumerate(cols):
                     value = share[r, i]
                     firing = [k for k in idx if Vi[0, k] == 0]
-                    if firing:
+                    if firing:  # its mass beyond an even split, on its first firing rule
+                        even = 0.5 * float(ens.weights[r])
                         row = parts.setdefault(int(firing[0]), np.zeros(C))
-                        row[ens.cls] += value
+                        row[ens.cls] += value - even
+                        base[ens.cls] += even
                     else:
                         base[ens.cls] += value
             rules = np.array(sorted(parts), dtype=int)
@@ -517,7 +509,9 @@ class SLSEnsembleModel(RuleModel):
                 contributions[:, 1 - cls] = -contributions[:, cls]
             if abstains[i] or silent[i] or (not two and base.sum() + contributions.sum() <= 0):
                 rules, contributions, base = np.zeros(0, int), np.zeros((0, C)), self.prior.copy()
-            out.append(Explanation(rules, contributions, base, "sums", self.prior.copy()))
+            out.append(Explanation(rules, contributions, base, "sums", self.prior.copy(),
+                                   base_label="the rule sets none of whose rules fire on the row "
+                                              "(the regions their rules miss it by)"))
         return out
 
     def predict(self, X):
@@ -588,44 +582,65 @@ class SLSEnsembleModel(RuleModel):
     def _lit_str(self, lit):
         return Condition(*lit).to_str(self.domain)
 
-    def _rule_set_str(self, rs):
-        if not rs:
-            return "(empty: never fires)"
-        return " OR ".join("(" + (" AND ".join(self._lit_str(lit) for lit in rule)
-                                  or "TRUE") + ")" for rule in rs)
-
     def describe(self, top=5, top_literals=10) -> str:
-        """Per class, the heaviest rule sets with their weights, and the
-        literals carrying most ensemble weight (a consensus view)."""
+        """Per class, the heaviest ``top`` rule sets, each with its weight
+        ``Q``, its training errors and its rules (a rule set fires when any
+        of its rules fires), and the literals carrying most ensemble weight
+        (a consensus view)."""
         cv = self.domain.class_var
-        lines = [f"SLSEnsembleModel: {sum(len(e.rule_sets) for e in self.ensembles)} "
-                 f"distinct rule sets, {len(self.rule_list)} distinct rules"]
-        for ens in self.ensembles:
+        n_rules, n_conditions = self.size
+        lines = [f"SLSEnsembleModel: {n_rules} distinct rules, {n_conditions} conditions, in "
+                 f"{sum(len(e.rule_sets) for e in self.ensembles)} weighted rule sets "
+                 "(a rule set fires when any of its rules fires)"]
+        for ens, cols in zip(self.ensembles, self._columns):
             name = cv.values[ens.cls]
             lines.append(f"\nclass {cv.name} = {name}: {len(ens.rule_sets)} rule sets")
             bd = self.bounds.get(ens.cls)
             if bd is not None:
-                lines.append(f"  Gibbs training error {bd.gibbs_error:.3f}, PAC-Bayes "
-                             f"bound {bd.bound:.3f} (delta = {format_number(bd.delta)})")
-            for i in np.argsort(-ens.weights, kind="stable")[:top]:
-                lines.append(f"  Q = {ens.weights[i]:.3f}  k = {ens.ks[i]}  errors = "
-                             f"{format_number(round(ens.errors[i], 3))}:  "
-                             f"{self._rule_set_str(ens.rule_sets[i])}")
+                lines.append(f"  Gibbs training error {bd.gibbs_error:.3f}; "
+                             + _bound_text(bd.bound, bd.delta))
+            order = np.argsort(-ens.weights, kind="stable")
+            for rank, i in enumerate(order[:top], start=1):
+                lines.append(f"  rule set {rank}: weight Q {ens.weights[i]:.3f}, "
+                             f"{format_number(round(ens.errors[i], 3))} training errors")
+                for k in cols[i]:
+                    rule = self.rule_list[int(k)]
+                    lines.append(f"    {int(k) + 1}. " + rule_text(rule, self.domain, counts=True))
+                if not len(cols[i]):
+                    lines.append("    (empty: never fires)")
+            if len(order) > top:
+                lines.append(f"  ... and {len(order) - top} more rule sets")
             lits = ens.top_literals(top_literals)
             if lits:
-                lines.append("  literals by ensemble weight: " + ", ".join(
+                lines.append("  conditions by ensemble weight: " + ", ".join(
                     f"{self._lit_str(lit)} ({q:.2f})" for lit, q in lits))
         if self.voting_bound is not None:
-            lines.append(f"\nvoting bound (Theorem 2): {self.voting_bound:.3f}")
+            lines.append("\nvoting bound (Theorem 2): " + (
+                f"{self.voting_bound:.3f}" if self.voting_bound < 1 else
+                "vacuous (1: too few rows for this many rule sets)"))
         return "\n".join(lines)
 
     def __str__(self):
         return self.describe()
 
 
+def _bound_text(bound: float, delta: float) -> str:
+    """A PAC-Bayes bound in words: its value, or that it says nothing."""
+    if bound >= 1:
+        return (f"PAC-Bayes error bound (confidence 1 - {format_number(delta)}) vacuous: "
+                "1, the data are too few for this many rule sets")
+    return f"PAC-Bayes error bound {bound:.3f} (confidence 1 - {format_number(delta)})"
+
+
 #: the training rows a rule budget's choice of rule sets reads at most (a
 #: stratified sample beyond)
 BUDGET_ROWS = 20_000
+#: ``max_rules="auto"``: the rules of a two-class model, and of each class
+#: of a many-class one (on the 12 two-class sets of the quality protocol the
+#: whole ensemble has 382 rules on average, 50 rules keep its AUC within
+#: 0.003: doc/sls.md, "Readable by default")
+AUTO_RULES_TWO_CLASSES = 50
+AUTO_RULES_PER_CLASS = 25
 
 
 def nearest_ensemble_path(E, q, T, w, rule_sets, max_rules):
@@ -652,11 +667,17 @@ def nearest_ensemble_path(E, q, T, w, rule_sets, max_rules):
     G = (Ec * w) @ Ec.T                   # cov(E_r, E_s)
     vT = float(Tc @ (w * Tc))
     cUT, vU, cUE = 0.0, 0.0, np.zeros(len(q))   # of U = the kept sets' sum q_r E_r
-    loss, rules, path, points = vT, set(), [], [(0, vT)]
+    loss, path, points = vT, [], [(0, vT)]
+    distinct = {rule: i for i, rule in enumerate(sorted({r for rs in rule_sets for r in rs}))}
+    member = np.zeros((len(rule_sets), len(distinct)), dtype=np.int32)  # set x rule
+    for r, rs in enumerate(rule_sets):
+        member[r, [distinct[rule] for rule in rs]] = 1
+    unkept = np.ones(len(distinct), dtype=np.int32)
+    n_kept = 0
     left = np.ones(len(q), bool)
     while left.any():
-        new = np.array([len(set(rs) - rules) for rs in rule_sets])
-        ok = left & (len(rules) + new <= max_rules)
+        new = member @ unkept  # the rules each set would add
+        ok = left & (n_kept + new <= max_rules)
         if not ok.any():
             break
         cov = cUT + q * cET
@@ -668,10 +689,11 @@ def nearest_ensemble_path(E, q, T, w, rule_sets, max_rules):
             break
         cUT, vU, cUE = cov[r], var[r], cUE + q[r] * G[r]
         loss = float(losses[r])
-        rules |= set(rule_sets[r])
+        n_kept += int(new[r])
+        unkept[member[r] > 0] = 0
         left[r] = False
         path.append(r)
-        points.append((len(rules), loss))
+        points.append((n_kept, loss))
     return path, points
 
 
@@ -739,110 +761,136 @@ class SLSEnsembleLearner(RuleLearner):
     """Rückert & Kramer (2006), Algorithm 2: ensembles of k-term DNF rule
     sets found by stochastic local search.
 
-    ``k_max``: largest rule-set size; ``n_rule_sets`` (the paper's ``o``):
-    rule sets sampled per ``k``; ``rho``: white-noise parameter of the
-    weights ``Q(r) ∝ rho^e(r)``, where an error counts 1 on up to
-    ``rho_rows`` training examples and ``rho_rows / m`` on ``m`` more than that
-    (``None``: always 1, the paper's); ``max_steps``, ``p_noise``, ``p_restart``:
-    the SLS (Algorithm 1); ``n_intervals``: equal-frequency intervals for
-    continuous attributes, and ``numeric``: whether a rule tests their cuts
-    (``"thresholds"``, default: ``A < t`` / ``A >= t``) or one interval
-    (``"intervals"``, the paper's encoding), see :class:`SLSPreprocessor`;
-    ``theta``: abstention threshold on the margin
-    (0: never abstain; an abstained instance gets the training prior);
-    ``delta``: confidence of the PAC-Bayes bounds; ``n_jobs``: parallel SLS
-    runs through joblib (threads: the search releases the GIL; default
-    ``None``: one job, unless a ``joblib.parallel_config`` says otherwise,
-    e.g. a Dask cluster); every run has its own seed derived from
-    ``random_state``, so the model does not depend on ``n_jobs``.
+    For each class (one for two classes) and each size ``k`` up to
+    ``k_max``, independent local searches (Algorithm 1) each find a rule
+    set; the ensemble weighs a rule set with ``e(r)`` training errors by
+    ``Q(r) ∝ rho^e(r)``, and its PAC-Bayes bounds hold with confidence
+    ``1 - delta``. Numeric attributes are cut into equal-frequency
+    intervals (:class:`SLSPreprocessor`). Every search has its own seed
+    derived from ``random_state``, so the model does not depend on
+    ``n_jobs`` (doc/sls.md).
 
     Parameters
     ----------
-    k_max : int
+    k_max : int >= 1, default 8
         The largest rule set (rules per k-term DNF).
-    n_rule_sets : int
+    n_rule_sets : int >= 1, default 20
         Rule sets sampled per size ``k`` (the paper's ``o``).
-    rho : float
-        White-noise parameter of the weights ``Q(r) ∝ rho^e(r)``, in (0, 1].
-    rho_rows : int, optional
+    rho : float in (0, 1], default 0.9
+        White-noise parameter of the weights ``Q(r) ∝ rho^e(r)``.
+    max_steps : int >= 0, default 5000
+        Steps of one stochastic local search.
+    p_noise : float in [0, 1], default 0.2
+        Probability of a random move per step.
+    p_restart : float in [0, 1], default 0.01
+        Probability of a restart per step.
+    n_intervals : int >= 2, default 10
+        Equal-frequency intervals of a numeric attribute.
+    numeric : {"thresholds", "intervals"}, default "thresholds"
+        Rules test a numeric attribute's cuts (``A < t`` / ``A >= t``) or
+        one of its intervals (the paper's encoding).
+    theta : float in [0, 2], default 0.0
+        Abstain when the margin is below this (0: never abstain; an
+        abstained row gets the training prior).
+    delta : float in (0, 1), default 0.05
+        Confidence of the PAC-Bayes bounds.
+    max_rules : int >= 1, "auto" or None, default "auto"
+        At most this many distinct rules in the rule sets kept: per class
+        the rule sets whose estimate ranks the training rows nearest the
+        whole ensemble's, the budget shared among the classes
+        (:func:`keep_within_budget`). ``"auto"``: a model a person can
+        read, :data:`AUTO_RULES_TWO_CLASSES` rules on two classes and
+        :data:`AUTO_RULES_PER_CLASS` per class on more
+        (:meth:`rule_budget`); ``None``: the whole ensemble, every rule set
+        the searches found (the paper's model: hundreds of rules on a few
+        hundred rows).
+    rho_rows : int >= 1 or None, default 1000
         Up to this many training examples an error counts 1 in ``e(r)``;
         on more, the errors are scaled to this many, so the weights follow
         the error rate (``None``: the paper's count on any number).
-    search_rows : int, optional
+    search_rows : int >= 1 or None, default 30000
         On more rows, the local searches (and the rule sets' errors and
         bounds) use a stratified sample of this many; the probabilities'
         leaf estimates use every row (``None``: every row). A step of a
         search costs in proportion to its rows; on real data of 36,000 to
         100,000 rows a sample of 30,000 gave the held-out AUC of every row
         within the searches' own noise (doc/sls.md, "Departures").
-    rest_ratio : float, optional
+    rest_ratio : float > 0 or None, default 2.0
         More than two classes: each class's searches (five at a time) run
         on the class's examples and a stratified random sample of this many
         times as many of the other classes' examples (at least
         ``rest_min``), drawn anew for each five, so a small class's rule
         sets are not judged mostly by the rest (``None``: every example,
         as on two classes).
-    rest_min : int
+    rest_min : int >= 1, default 500
         The sample of the other classes has at least this many examples
         (all of them where they are no more).
-    max_steps : int
-        Steps of one stochastic local search.
-    p_noise, p_restart : float
-        Probabilities of a random move and of a restart per step.
-    n_intervals : int
-        Equal-frequency intervals of a numeric attribute.
-    numeric : {"thresholds", "intervals"}
-        Rules test a numeric attribute's cuts or one of its intervals.
-    theta : float
-        Abstain when the margin is below this (0: never).
-    delta : float
-        Confidence of the PAC-Bayes bounds.
-    max_rules : int, optional
-        At most this many distinct rules in the rule sets kept: per class
-        the rule sets whose estimate ranks the training rows nearest the
-        whole ensemble's, the budget shared among the classes
-        (:func:`keep_within_budget`).
-    n_jobs : int, optional
-        Parallel searches; the model does not depend on it.
-    random_state : int
+    n_jobs : int or None, default None
+        Parallel searches through joblib (threads: the search releases the
+        GIL; ``None``: one job, unless a ``joblib.parallel_config`` says
+        otherwise, e.g. a Dask cluster); the model does not depend on it.
+    random_state : int >= 0 or None, default 0
         Seed of every search.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
     """
 
     name = "SLS rule-set ensemble"
+    __returns__ = SLSEnsembleModel
     search_key = 0x534C53  # the search sample's seed (kept from earlier releases)
+
+    parameters = params.ParameterTable(
+        params.integer("k_max", "the largest rule set", 1, spin=(1, 30)),
+        params.integer("n_rule_sets", "rule sets sampled per size", 1, spin=(1, 500)),
+        params.number("rho", "white-noise parameter of the rule sets' weights", 0, 1,
+                      low_open=True, spin=(0.01, 1.0)),
+        params.integer("max_steps", "steps of one local search", 0, spin=(0, 1_000_000)),
+        params.number("p_noise", "probability of a random move per step", 0, 1),
+        params.number("p_restart", "probability of a restart per step", 0, 1),
+        params.integer("n_intervals", "equal-frequency intervals of a numeric attribute",
+                       2, spin=(2, 100)),
+        params.choice("numeric", "rules test a numeric attribute's cuts or intervals",
+                      ("thresholds", "intervals")),
+        params.number("theta", "abstain when the margin is below this", 0, 2),
+        params.number("delta", "confidence of the PAC-Bayes bounds", 0, 1, low_open=True,
+                      high_open=True, spin=(0.001, 0.5)),
+        params.max_rules("at most this many distinct rules in the rule sets kept "
+                         "('auto': 50 on two classes, 25 per class on more)",
+                         words=("auto",)),
+        params.integer("rho_rows", "an error counts 1 up to this many rows", 1, none=True),
+        params.search_rows("rows of the local searches' sample"),
+        params.number("rest_ratio", "many classes: the other classes' sample per example "
+                                    "of the class", 0, low_open=True, none=True),
+        params.integer("rest_min", "the least size of the other classes' sample", 1),
+        params.n_jobs(),
+        params.random_state("seed of every search"),
+    )
 
     def __init__(self, k_max=8, n_rule_sets=20, rho=0.9, max_steps=5000,
                  p_noise=0.2, p_restart=0.01, n_intervals=10, numeric="thresholds",
                  theta=0.0,
-                 delta=0.05, max_rules=None, rho_rows=1000, search_rows=30_000,
+                 delta=0.05, max_rules="auto", rho_rows=1000, search_rows=30_000,
                  rest_ratio=2.0, rest_min=500, n_jobs=None, random_state=0,
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        self.k_max = check_int("k_max", k_max, 1)
-        self.n_rule_sets = check_int("n_rule_sets", n_rule_sets, 1)
-        self.rho = check_number("rho", rho, 0, 1, low_open=True)
-        self.max_steps = check_int("max_steps", max_steps, 0)
-        self.p_noise = check_number("p_noise", p_noise, 0, 1)
-        self.p_restart = check_number("p_restart", p_restart, 0, 1)
-        self.n_intervals = check_int("n_intervals", n_intervals, 2)
-        self.numeric = check_choice("numeric", numeric, ("thresholds", "intervals"))
-        self.theta = check_number("theta", theta, 0, 2)
-        self.delta = check_number("delta", delta, 0, 1, low_open=True, high_open=True)
-        self.max_rules = check_int("max_rules", max_rules, 1, none=True)
-        self.rho_rows = check_int("rho_rows", rho_rows, 1, none=True)
-        self.search_rows = check_int("search_rows", search_rows, 1, none=True)
-        self.rest_ratio = check_number("rest_ratio", rest_ratio, 0, None, low_open=True,
-                                       none=True)
-        self.rest_min = check_int("rest_min", rest_min, 1)
-        self.n_jobs = check_n_jobs(n_jobs)
-        self.random_state = check_random_state(random_state)
+        self.parameters.set(self, locals())
 
     @property
     def active_preprocessors(self):
         yield from super().active_preprocessors
         yield SLSPreprocessor(self.n_intervals, self.numeric)
+
+    def rule_budget(self, n_classes: int) -> int | None:
+        """The most distinct rules the model keeps on data of ``n_classes``
+        classes: ``max_rules``; with ``"auto"``,
+        :data:`AUTO_RULES_TWO_CLASSES` on two classes and
+        :data:`AUTO_RULES_PER_CLASS` times the classes on more (doc/sls.md,
+        "Readable by default"); ``None``: no limit."""
+        if self.max_rules != "auto":
+            return self.max_rules
+        if n_classes <= 2:
+            return AUTO_RULES_TWO_CLASSES
+        return AUTO_RULES_PER_CLASS * n_classes
 
     def _ensemble_classes(self, dist, values):
         """One class for two-class data (the less frequent; a tie: the one
@@ -882,9 +930,15 @@ class SLSEnsembleLearner(RuleLearner):
             out.append(np.sort(np.concatenate([pos, drawn])))
         return out
 
-    def _model(self, data, enc, found, classes, per_error, searched, log_r, leaf_scale):
+    def _model(self, data, enc, found, classes, per_error, searched, log_r, leaf_scale,
+               full=None):
         """The model of the rule sets ``found`` (per class: ``(k, regions)``),
-        their weights ``Q(r) ∝ rho^e(r)``, bounds and leaf estimates."""
+        their weights ``Q(r) ∝ rho^e(r)``, bounds and leaf estimates.
+        ``full``: a model of more rule sets of the same fit (the whole
+        ensemble, of which ``found`` keeps some under a budget), whose
+        rules' class counts and rule sets' leaf estimates are taken over:
+        each is counted on the training rows by itself, so they are the
+        ones a count would give."""
         ensembles, bounds = [], {}
         for c in classes:
             rule_sets = list(found[c])
@@ -902,6 +956,16 @@ class SLSEnsembleLearner(RuleLearner):
                                       pac_bayes_epsilon(kl, mc, self.delta), mc, self.delta)
         model = SLSEnsembleModel(data.domain, ensembles, enc.class_distribution(), bounds,
                                  theta=self.theta, k_max=self.k_max)
+        if full is not None:
+            dists = {(r.conditions, r.head): r.class_distribution for r in full.rule_list}
+            for rule in model.rule_list:
+                rule.class_distribution = dists[(rule.conditions, rule.head)].copy()
+            leaves = {(e.cls, rs): leaf for e in full.ensembles
+                      for rs, leaf in zip(e.rule_sets, e.leaf)}
+            for ens in model.ensembles:
+                ens.leaf = np.array([leaves[(ens.cls, rs)] for rs in ens.rule_sets]
+                                    ).reshape(-1, N_REGIONS)
+            return model
         model.set_rule_distributions(data, enc)
         model.fit_leaf_estimates(data.X, enc.y, enc.w * leaf_scale)  # sparse stays sparse
         return model
@@ -991,10 +1055,11 @@ class SLSEnsembleLearner(RuleLearner):
         del sd, codes, jobs, results, rows
         per_error = {c: error_share(searched[c], self.rho_rows) for c in classes}
         model = self._model(data, enc, found, classes, per_error, searched, log_r, leaf_scale)
-        if self.max_rules is not None:
+        budget = self.rule_budget(len(dist))
+        if budget is not None and model.size[0] > budget:
             found = keep_within_budget(found, self.budget_estimates(model, data, enc, found),
-                                       self.max_rules)
+                                       budget)
             model = self._model(data, enc, found, classes, per_error, searched, log_r,
-                                leaf_scale)
+                                leaf_scale, full=model)
         model.search_rows = m if sample is not None else None
         return model

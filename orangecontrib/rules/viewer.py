@@ -1,11 +1,16 @@
-"""What the Rule Viewer widget shows about a model, without Qt.
+"""What every view shows of a model, without Qt: the Rule Viewer's table
+and plots, the rules as data, the explanations in words.
 
 For any model of this add-on (and Orange's own CN2 models) this module gives
-the rules' condition text, which rules fire on a table, the per-rule number
-each model is about (SLIPPER confidence, EVC corrected and raw probability,
-logistic-regression coefficient, SLS ensemble weight, ROCCER ROC point) and
-the data of the plots (ROC convex hull, abstention curve, EVC correction).
-Kept apart from the widget so it can be tested and scripted without a GUI.
+the rules' condition text, the class each rule favours, which rules fire on
+a table, the model's own numbers per rule (the first is its principal one:
+confidence, corrected quality, weight, ensemble weight, likelihood ratio)
+and the data of the plots (ROC convex hull, abstention curve, EVC
+correction). The models give their data through public methods
+(:meth:`RuleModel.viewer_columns`, :meth:`~RuleModel.rule_directions`,
+``plot_kind``, ``hull``, ``rule_sets``, ``abstention_curve``); this module
+decides how it reads, and knows no learner by its type. Kept apart from
+the widget so it can be tested and scripted without a GUI.
 """
 from __future__ import annotations
 
@@ -16,9 +21,8 @@ import numpy as np
 from Orange.data import Table
 
 from .base import RuleModel, ViewerColumn
-from .roccer import ROCCERModel
-from .rules import Condition, format_threshold
-from .sls import SLSEnsembleModel
+from .rules import condition_text, conditions_texts, format_threshold, head_text, quoted
+from .rules import rule_text as _rule_text
 from .tables import class_codes
 
 
@@ -31,22 +35,35 @@ class RuleTable:
     """Everything the rule table shows, one entry per rule of ``rule_list``."""
 
     conditions: list = field(default_factory=list)  # per rule: condition strings
-    heads: np.ndarray = None                         # predicted class index
-    columns: list = field(default_factory=list)      # model-specific Columns
+    heads: np.ndarray = None                         # the class each rule favours
+    columns: list = field(default_factory=list)      # the model's Columns, principal first
     prefixes: list = None   # a decision list's IF / ELSE IF / ELSE per rule, else None
+    against: np.ndarray = None                       # the rule lowers its class (``not c``)
+
+    def head_texts(self, class_var) -> list[str]:
+        """Per rule, its head as the Class column shows it: the value, or
+        ``not`` the value for a rule that lowers its class."""
+        against = (np.zeros(len(self.heads), bool) if self.against is None
+                   else self.against)
+        return [("not " if a else "") + str(class_var.values[h])
+                for h, a in zip(self.heads, against)]
 
 
 def condition_str(domain, sel) -> str:
-    """``sel`` is this add-on's :class:`Condition` or Orange's ``Selector``."""
+    """``sel`` is this add-on's :class:`Condition` or Orange's ``Selector``
+    (whose CN2 rules also test ``!=`` and ``>``)."""
     if sel.op in ("==", "<=", ">=", "<"):
-        return Condition(int(sel.column), sel.op, float(sel.value)).to_str(domain)
+        return condition_text(int(sel.column), sel.op, float(sel.value), domain)
     var = domain.attributes[sel.column]
-    value = (var.values[int(sel.value)] if var.is_discrete
+    value = (quoted(var.values[int(sel.value)]) if var.is_discrete
              else format_threshold(float(sel.value)))
-    return f"{var.name} {sel.op} {value}"
+    return f"{quoted(var.name)} {sel.op} {value}"
 
 
 def rule_conditions(model, rule) -> list[str]:
+    """The condition texts of ``rule`` as every view lists them."""
+    if all(s.op in ("==", "<=", ">=", "<") for s in rule.selectors):
+        return conditions_texts(rule.selectors, model.domain)
     return [condition_str(model.domain, s) for s in rule.selectors]
 
 
@@ -134,9 +151,11 @@ def rows_covered(cover, rules) -> np.ndarray:
 
 def explanation_text(model, data: Table, top: int = 3):
     """Per row of ``data``: why it got its prediction, in one line (the
-    predicted class and its probability, then the ``top`` rules that move
-    it most: :meth:`Explanation.describe`); ``None`` for a model that does
-    not explain its predictions (Orange's CN2)."""
+    predicted class and its probability, then the rules that support it,
+    those against it, and what decided when no rule supports it:
+    :meth:`Explanation.describe`, the same reasons the Why box shows);
+    ``None`` for a model that does not explain its predictions (Orange's
+    CN2)."""
     if not isinstance(model, RuleModel) or data is None:
         return None
     try:
@@ -144,10 +163,12 @@ def explanation_text(model, data: Table, top: int = 3):
     except NotImplementedError:
         return None
     texts = {}
+    favours, against = model.rule_directions()
 
-    def rule_text(k):  # each rule's text made once
+    def rule_text(k):  # each rule's text made once, as describe() writes it
         if k not in texts:
-            texts[k] = model.rule_list[k].to_str(model.domain)
+            texts[k] = _rule_text(model.rule_list[k], model.domain, int(favours[k]),
+                                  bool(against[k]))
         return texts[k]
     return np.array(["; ".join(line.strip() for line in e.describe(model, top, rule_text))
                      for e in explanations], dtype=object)
@@ -155,29 +176,61 @@ def explanation_text(model, data: Table, top: int = 3):
 
 def firing_text(cover) -> np.ndarray:
     """Per row of ``cover``: the numbers (from 1) of the rules that fire
-    on it, as text ("3, 17, 42")."""
+    on it, as text ("3, 17, 42"); no rows, no texts."""
+    n = cover.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=object)
     rows, cols = np.nonzero(cover)
     labels = np.array([str(k + 1) for k in range(cover.shape[1])], dtype=object)
-    ends = np.cumsum(np.bincount(rows, minlength=cover.shape[0]))[:-1]
+    ends = np.cumsum(np.bincount(rows, minlength=n))[:-1]
     return np.array([", ".join(p) for p in np.split(labels[cols], ends)], dtype=object)
 
 
-def rule_table(model) -> RuleTable:
-    """The conditions, heads and the model's own numbers per rule (the
-    model says which, :meth:`RuleModel.viewer_columns`; Orange's CN2
-    models: their quality)."""
+def _cn2_columns(model) -> list:
+    """Orange's CN2 rules: the probability of the rule's class (what CN2
+    predicts when it fires) and CN2's own quality (negative entropy)."""
     rules = model.rule_list
-    table = RuleTable([rule_conditions(model, r) for r in rules],
-                      np.array([int(r.prediction) for r in rules], dtype=int))
+    prob = np.array([float(np.asarray(r.probabilities)[int(r.prediction)])
+                     if getattr(r, "probabilities", None) is not None else np.nan
+                     for r in rules])
+    quality = np.array([float(r.quality) for r in rules])
+    quality[np.abs(quality) < 5e-7] = 0.0  # no "-0.000"
+    return [Column("Probability", prob, "The probability CN2 gives the rule's class "
+                   "when the rule decides (Laplace estimate of its covered examples)."),
+            Column("CN2 quality", quality, "CN2's quality of the rule: the negative "
+                   "entropy of its covered examples' classes (0: pure).")]
+
+
+def rule_table(model) -> RuleTable:
+    """The conditions, the class each rule favours, and the model's own
+    numbers per rule (the model says which, :meth:`RuleModel.viewer_columns`,
+    the principal one first; Orange's CN2 models: the probability of the
+    rule's class and CN2's quality)."""
+    rules = model.rule_list
     if isinstance(model, RuleModel):
-        table.columns = model.viewer_columns()
+        heads, against = model.rule_directions()
+        columns = model.viewer_columns()
     else:
-        table.columns = [Column("Quality", np.array([float(r.quality) for r in rules]),
-                                "The rule's quality as its learner reports it.")]
+        heads = np.array([int(r.prediction) for r in rules], dtype=int)
+        against = np.zeros(len(rules), dtype=bool)
+        columns = _cn2_columns(model)
+    table = RuleTable([rule_conditions(model, r) for r in rules],
+                      np.asarray(heads, dtype=int), columns, None,
+                      np.asarray(against, dtype=bool))
     if is_decision_list(model):
         table.prefixes = ["IF" if i == 0 else "ELSE" if not c and i == len(rules) - 1
                           else "ELSE IF" for i, c in enumerate(table.conditions)]
     return table
+
+
+def rule_line(model, k: int, table: RuleTable | None = None) -> str:
+    """Rule ``k`` as one line of text, ``IF ... THEN class = value``, its
+    head the class it favours (what the viewer copies)."""
+    table = rule_table(model) if table is None else table
+    conds = table.conditions[k]
+    against = bool(table.against[k]) if table.against is not None else False
+    return (f"IF {' AND '.join(conds) if conds else 'TRUE'} THEN "
+            f"{head_text(model.domain, int(table.heads[k]), against)}")
 
 
 def rules_as_table(model, data: Table | None = None, cover=None, table=None,
@@ -206,7 +259,7 @@ def rules_as_table(model, data: Table | None = None, cover=None, table=None,
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(covered > 0, own / np.where(covered > 0, covered, 1), np.nan)
     columns = [("rule", np.arange(1, len(heads) + 1, dtype=float)),
-               ("length", np.array([len(c) for c in table.conditions], dtype=float)),
+               ("length", np.array([len(r.selectors) for r in model.rule_list], dtype=float)),
                ("coverage", covered), ("precision", precision)]
     columns += [(f"n {value}", dists[:, j]) for j, value in enumerate(class_var.values)]
     columns += [(c.name, np.asarray(c.values, dtype=float)) for c in table.columns]
@@ -230,33 +283,34 @@ def rules_as_table(model, data: Table | None = None, cover=None, table=None,
 
 
 def rule_set_rows(model):
-    """SLS's rules listed rule set by rule set: ``(rules, columns)``, the
-    ``rule_list`` index of each row (a rule in several sets is listed in
-    each) and the :class:`Column` s over the rows that replace the model's
-    own: each rule set's number in its class's ensemble (heaviest first),
-    its weight ``Q``, and the rule's ensemble weight (the summed weight of
-    its sets). Sets of one class follow each other, heaviest first.
-    ``None`` for a model that is not an SLS ensemble."""
-    if not isinstance(model, SLSEnsembleModel):
+    """A model's rules listed rule set by rule set (SLS ensembles, whose
+    ``rule_sets()`` gives them): ``(rules, columns)``, the ``rule_list``
+    index of each row (a rule in several sets is listed in each) and the
+    :class:`Column` s over the rows that replace the model's own: each rule
+    set's number in its class's ensemble (heaviest first), its weight ``Q``,
+    and the rule's ensemble weight (the model's principal number). ``None``
+    for a model without rule sets."""
+    sets = getattr(model, "rule_sets", None)
+    if not callable(sets):
         return None
     rules, number, weight = [], [], []
-    for ens, cols in zip(model.ensembles, model._columns):
-        q = np.asarray(ens.weights, dtype=float)
-        for rank, s in enumerate(np.argsort(-q, kind="stable"), start=1):
-            idx = np.asarray(cols[s], dtype=int)
-            rules.extend(idx.tolist())
-            number += [rank] * len(idx)
-            weight += [q[s]] * len(idx)
+    rank, last = 0, None
+    for cls, q, idx in sets():
+        rank = rank + 1 if cls == last else 1
+        last = cls
+        rules.extend(int(k) for k in idx)
+        number += [rank] * len(idx)
+        weight += [q] * len(idx)
     rules = np.array(rules, dtype=int)
-    ensemble = next(c for c in model.viewer_columns() if c.name == "Ensemble weight")
+    principal = model.viewer_columns()[0]
     return rules, [
         Column("Rule set", np.array(number, dtype=float),
                "The rule set's number in its class's ensemble, heaviest first "
                "(its rules are listed together).", decimals=0),
         Column("Set weight", np.array(weight),
                "The rule set's weight Q in its class's ensemble (Section 4)."),
-        Column(ensemble.name, np.asarray(ensemble.values, dtype=float)[rules],
-               ensemble.tooltip, ensemble.decimals)]
+        Column(principal.name, np.asarray(principal.values, dtype=float)[rules],
+               principal.tooltip, principal.decimals)]
 
 
 def used_mask(model) -> np.ndarray:
@@ -282,35 +336,36 @@ def listed_mask(model, show_unused=False) -> np.ndarray:
 
 
 def model_summary(model) -> list[str]:
-    """A few lines about the model for the widget's info box."""
+    """A few lines about the model for the widget's info box: the model's
+    own (:meth:`RuleModel.summary_lines`) and its warnings."""
     if isinstance(model, RuleModel):
-        return model.summary_lines()
+        lines = model.summary_lines()
+        return lines + [w for w in model.warnings() if w not in lines]
     if is_decision_list(model):
-        return [f"Decision list ({type(model).__name__}): {len(model.rule_list)} rules, "
+        return [f"Decision list (Orange's CN2): {len(model.rule_list)} rules, "
                 "tried in order; the first that fires gives the class",
                 "Covered rows and counts: the rows each rule decides (it fires and no "
                 "rule above it does)"]
-    return [f"{type(model).__name__}: {len(model.rule_list)} rules, unordered"]
+    return [f"Orange's CN2 rules: {len(model.rule_list)} rules, unordered"]
 
 
 # --------------------------------------------------------------- plot data
 
 def plot_kind(model) -> str | None:
-    """``"hull"`` (ROCCER), ``"abstention"`` (SLS), ``"evc"`` (EVC rules and
-    the logistic regression with them) or ``None``: as the model says."""
+    """``"hull"`` (ROC convex hulls), ``"abstention"`` (an abstention curve),
+    ``"evc"`` (rules with an EVC correction) or ``None``: as the model
+    says (its ``plot_kind``)."""
     return getattr(model, "plot_kind", None)
 
 
-def hull_points(model: ROCCERModel, cls: int):
-    """``(points, rule indices per entry)`` of class ``cls``'s hull: the ROC
-    points from (0, 0) to (1, 1) and, per selected entry, its rules."""
-    for cl in model.class_lists:
-        if cl.cls == cls:
-            return cl.points, [list(map(int, c)) for c in cl.columns]
-    return np.array([[0.0, 0.0], [1.0, 1.0]]), []
+def hull_points(model, cls: int):
+    """``(points, rule indices per entry)`` of class ``cls``'s hull (the
+    model's ``hull``): the ROC points from (0, 0) to (1, 1) and, per
+    selected entry, its rules."""
+    return model.hull(cls)
 
 
-def abstention_curve(model: SLSEnsembleModel, data: Table, n=41):
+def abstention_curve(model, data: Table, n=41):
     """``(theta, error on the rest, abstention rate, bound)`` on ``data``;
     the bound (Theorem 3) is ``None`` for more than two classes."""
     curve = model.abstention_curve(data, np.linspace(0, 2, n))
@@ -328,3 +383,31 @@ def evc_points(model):
     q = np.array([r.quality for r in model.rule_list])
     heads = np.array([r.head for r in model.rule_list], dtype=int)
     return raw, q, heads
+
+
+@dataclass
+class PlotData:
+    """What the viewer's plot draws for one model and table, computed once
+    (off the GUI thread for big inputs) and redrawn on a selection without
+    being computed again."""
+
+    kind: str | None
+    hulls: dict = field(default_factory=dict)   # class -> hull_points
+    abstention: tuple = None                    # abstention_curve on the shown data
+    evc: tuple = None                           # evc_points
+
+
+def plot_data(model, data: Table | None) -> PlotData:
+    """The plot's data for ``model`` and the shown table ``data``."""
+    kind = plot_kind(model)
+    out = PlotData(kind)
+    if kind == "hull":
+        out.hulls = {c: hull_points(model, c)
+                     for c in range(len(model.domain.class_var.values))}
+    elif kind == "abstention" and data is not None and len(data) \
+            and data.domain.class_var is not None:
+        out.abstention = abstention_curve(model, data)
+    elif kind == "evc":  # the rules the model reads (LR with rules: of non-zero weight)
+        raw, q, heads = evc_points(model)
+        out.evc = (np.where(used_mask(model), raw, np.nan), q, heads)
+    return out

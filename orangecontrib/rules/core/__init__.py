@@ -6,11 +6,11 @@ silently slow code.
 """
 
 try:
-    from . import _coverage, _evc, _hull, _itemsets, _slipper, _sls  # noqa: F401
+    from . import _coverage, _evc, _evc_quality, _hull, _itemsets, _slipper, _sls  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise ImportError(
         "The compiled core of Orange3-Rules (orangecontrib.rules.core._coverage, _evc, "
-        "_hull, _itemsets, _slipper, _sls) "
+        "_evc_quality, _hull, _itemsets, _slipper, _sls) "
         "is missing or was built for another Python/numpy. Install the add-on "
         "with pip so that its Cython extensions are compiled, e.g. "
         "'pip install .' (or 'pip install -e .') in the source directory; "
@@ -26,8 +26,9 @@ if not _coverage.cpu_has_baseline():  # pragma: no cover - no such CPU here
         "ORANGE_RULES_PORTABLE=1 pip install --no-binary Orange3-Rules Orange3-Rules "
         "(or ORANGE_RULES_PORTABLE=1 pip install . in the source directory).")
 
-from ._evc import (Quality, SearchCache, SearchData, beam_search, chi2_isf, chi2_sf,  # noqa: E402
-                   corrected_positives, evc_quality, lrs, permutation_maxima, reach_table)
+from ._evc import SearchCache, SearchData, beam_search, permutation_maxima  # noqa: E402
+from ._evc_quality import (Quality, chi2_isf, chi2_sf, corrected_positives,  # noqa: E402
+                           evc_quality, lrs, reach_table)
 from ._sls import SLSData, empty_rules, rule_set_cover, sls_move, sls_search  # noqa: E402
 from ._hull import (HullSelection, coverage_counts, equal_weights, first_concavity,  # noqa: E402
                     first_insertion)

@@ -1,379 +1,38 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Kernels of EVC rule learning (Možina et al. 2019; doc/evc.md).
+"""The EVC beam search (Možina et al. 2019; doc/evc.md).
 
-* ``lrs``: Dunning's likelihood ratio statistic of the 2x2 table of a rule
-  (eq. 14), for many candidate rules at once;
-* ``corrected_positives`` / ``evc_quality``: steps 2-5 of the correction,
-  the ``s_bar`` in ``[n S / N, s]`` whose LRS equals the corrected
-  ``LRS_bar`` (Brent's method), and the quality ``q = s_bar / n``;
+* :class:`SearchData`: the training data as the search reads it;
 * :func:`beam_search`: the whole CN2-style beam search for one rule of one
   target class (candidate generation, class counts, LRS, quality, beam and
   best-rule update) without the GIL, and :func:`permutation_maxima`, the
   searches on one class permutation that the Gumbel fit needs.
 
-All counts are weighted (floats). Orange-free: arrays in, arrays out.
+How a candidate is scored (the LRS of eq. 14, the chi-square tails, the
+extreme value correction, the quality bounds) is ``_evc_quality.pxd``'s,
+cimported. All counts are weighted (floats). Orange-free: arrays in,
+arrays out.
 """
 
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
-from libc.math cimport INFINITY, exp, expm1, fabs, isnan, log, sqrt
+from libc.math cimport INFINITY
 from libc.stdlib cimport calloc, free, malloc, qsort
 from libc.string cimport memcpy, memset
-from scipy.special.cython_special cimport erfc, ndtri
 
 from ._bits cimport ctz64
 from ._coverage cimport OP_EQ, OP_GE, OP_LE, code_satisfies, coded_class_counts
+from ._evc_quality cimport (QUALITY_EVC, QUALITY_LRS, Scorer, XLogX, _chi2_sf, _fill_log,
+                            _fill_xlogx, _lrs_t, _score, _score_above, _upper_bound,
+                            no_table)
 
 cnp.import_array()
-
-#: a Gumbel scale below this means the permuted searches found no optimism
-cdef double TINY_BETA = 1e-6
 
 #: the most bytes a search keeps for counting a rule by its parent's counts
 #: less the rows it drops (two beams' counts, :func:`_complement_counts`)
 cdef Py_ssize_t COMPLEMENT_BYTES = 64 << 20
 #: what a pass over a parent's slots costs, in cells counted (_complement_pays)
 cdef Py_ssize_t COMPLEMENT_SLOT_COST = 16
-
-cpdef enum Quality:
-    QUALITY_LRS = 0    # the LRS itself (the Gumbel fit's searches)
-    QUALITY_EVC = 1    # the extreme-value-corrected relative frequency
-    QUALITY_M = 2      # the m-estimate (eq. 13)
-
-
-# ------------------------------------------------------------ eq. 14
-cdef struct XLogX:
-    # k log k for the integers 0..top: with integer weights every count is
-    # an integer, so the LRS needs no log at all. A table entry is computed
-    # by the same expression as the direct value, so both give the same bits.
-    const double *table
-    double top
-    bint exact      # every count of the search is an integer <= top
-    const double *logk   # log k for the same integers (bounds only)
-
-
-cdef XLogX NO_TABLE = XLogX(NULL, -1.0, False, NULL)
-
-
-cdef inline double _xlogx(double x, const XLogX *t) noexcept nogil:
-    cdef long k
-    if x <= 0.0:
-        return 0.0
-    if x <= t.top:
-        k = <long>x
-        if <double>k == x:
-            return t.table[k]
-    return x * log(x)
-
-
-cdef double _lrs_t(double s, double n, double S, double N,
-                   const XLogX *t) noexcept nogil:
-    """Eq. 14, ``2 sum O log(O / E)`` over the four cells, written as
-    ``2 [sum f(O) - f(row sums) - f(column sums) + f(N)]`` with
-    ``f(x) = x log x``; 0 when the rule is no better than the prior
-    (``s N <= n S``)."""
-    cdef double v
-    cdef const double *x
-    if n <= 0.0 or N <= 0.0 or n >= N or s * N <= n * S:
-        return 0.0
-    if t.exact:  # the same terms, looked up without checks
-        x = t.table
-        v = (x[<long>s] + x[<long>(n - s)] + x[<long>(S - s)] + x[<long>(N - n - S + s)]
-             - x[<long>n] - x[<long>(N - n)] - x[<long>S] - x[<long>(N - S)] + x[<long>N])
-        return 2.0 * v if v > 0.0 else 0.0
-    v = (_xlogx(s, t) + _xlogx(n - s, t) + _xlogx(S - s, t) + _xlogx(N - n - S + s, t)
-         - _xlogx(n, t) - _xlogx(N - n, t) - _xlogx(S, t) - _xlogx(N - S, t)
-         + _xlogx(N, t))
-    return 2.0 * v if v > 0.0 else 0.0
-
-
-cdef inline double _lrs(double s, double n, double S, double N) noexcept nogil:
-    return _lrs_t(s, n, S, N, &NO_TABLE)
-
-
-def lrs(const double[::1] s, const double[::1] n, double S, double N):
-    """LRS (eq. 14) of rules covering ``n`` examples, ``s`` of the target class,
-    in data with ``N`` examples, ``S`` of the target class."""
-    cdef Py_ssize_t m = s.shape[0], i
-    if n.shape[0] != m:
-        raise ValueError("s and n differ in length")
-    if not (0 <= S <= N):
-        raise ValueError("need 0 <= S <= N")
-    out_arr = np.empty(m, dtype=np.float64)
-    cdef double[::1] out = out_arr
-    with nogil:
-        for i in range(m):
-            out[i] = _lrs(s[i], n[i], S, N)
-    return out_arr
-
-
-# ------------------------------------------------------------ the correction
-cdef inline double _chi2_sf(double x) noexcept nogil:
-    """Chi-square survival function, 1 degree of freedom."""
-    return erfc(sqrt((x if x > 0.0 else 0.0) / 2.0))
-
-
-cdef inline double _chi2_isf(double p) noexcept nogil:
-    """Inverse of :func:`_chi2_sf` (``p >= 1`` gives 0)."""
-    cdef double z
-    if p >= 1.0:
-        return 0.0
-    if p < 0.0:
-        p = 0.0
-    z = ndtri(p / 2.0)
-    return z * z
-
-
-cdef inline double _gumbel_sf(double x, double mu, double beta) noexcept nogil:
-    """``1 - G(x)``, ``G(x) = exp(-exp(-(x - mu) / beta))`` (step 2)."""
-    return -expm1(-exp(-(x - mu) / beta))
-
-
-def chi2_sf(const double[::1] x):
-    """Survival function of chi-square with 1 degree of freedom."""
-    out_arr = np.empty(x.shape[0])
-    cdef double[::1] out = out_arr
-    cdef Py_ssize_t i
-    with nogil:
-        for i in range(x.shape[0]):
-            out[i] = _chi2_sf(x[i])
-    return out_arr
-
-
-def chi2_isf(const double[::1] p):
-    """Inverse survival function of chi-square with 1 degree of freedom."""
-    out_arr = np.empty(p.shape[0])
-    cdef double[::1] out = out_arr
-    cdef Py_ssize_t i
-    with nogil:
-        for i in range(p.shape[0]):
-            out[i] = _chi2_isf(p[i])
-    return out_arr
-
-
-cdef double _brent(double lo, double hi, double n, double S, double N,
-                   double target, double xtol, int maxiter,
-                   const XLogX *t) noexcept nogil:
-    """Root of ``f(x) = lrs(x, n) - target`` on ``[lo, hi]``, ``f(lo) < 0 <=
-    f(hi)``: Brent's method (inverse quadratic interpolation, secant and
-    bisection steps, Brent 1973)."""
-    cdef double a = lo, b = hi, c, d, e, fa, fb, fc, p, q, r, s, tol, m
-    cdef int it
-    fa = _lrs_t(a, n, S, N, t) - target
-    fb = _lrs_t(b, n, S, N, t) - target
-    if fb == 0.0:
-        return b
-    c = a
-    fc = fa
-    d = b - a
-    e = d
-    for it in range(maxiter):
-        if (fb > 0.0) == (fc > 0.0):
-            c = a
-            fc = fa
-            d = b - a
-            e = d
-        if fabs(fc) < fabs(fb):
-            a = b
-            b = c
-            c = a
-            fa = fb
-            fb = fc
-            fc = fa
-        tol = 2.0 * 2.2e-16 * fabs(b) + 0.5 * xtol
-        m = 0.5 * (c - b)
-        if fabs(m) <= tol or fb == 0.0:
-            return b
-        if fabs(e) >= tol and fabs(fa) > fabs(fb):
-            s = fb / fa
-            if a == c:  # secant
-                p = 2.0 * m * s
-                q = 1.0 - s
-            else:  # inverse quadratic interpolation
-                q = fa / fc
-                r = fb / fc
-                p = s * (2.0 * m * q * (q - r) - (b - a) * (r - 1.0))
-                q = (q - 1.0) * (r - 1.0) * (s - 1.0)
-            if p > 0.0:
-                q = -q
-            else:
-                p = -p
-            if 2.0 * p < 3.0 * m * q - fabs(tol * q) and p < fabs(0.5 * e * q):
-                e = d
-                d = p / q
-            else:
-                d = m
-                e = m
-        else:
-            d = m
-            e = m
-        a = b
-        fa = fb
-        if fabs(d) > tol:
-            b += d
-        elif m > 0.0:
-            b += tol
-        else:
-            b -= tol
-        fb = _lrs_t(b, n, S, N, t) - target
-    return b
-
-
-cdef double _corrected(double s, double n, double S, double N, double lrs_bar,
-                       double xtol, int maxiter, const XLogX *t) noexcept nogil:
-    """Step 5: ``s_bar`` in ``[n S / N, s]`` with ``LRS(s_bar, n) = LRS_bar``."""
-    cdef double lo, full
-    cdef XLogX checked = XLogX(t.table, t.top, False, t.logk)  # Brent's x is not an integer
-    if n <= 0.0 or N <= 0.0:
-        return s
-    lo = n * S / N
-    if s <= lo:
-        return s
-    if lrs_bar <= 0.0:
-        return lo
-    full = _lrs_t(s, n, S, N, t)
-    if lrs_bar >= full:
-        return s
-    return _brent(lo, s, n, S, N, lrs_bar, xtol, maxiter, &checked)
-
-
-def corrected_positives(const double[::1] s, const double[::1] n, double S,
-                        double N, const double[::1] lrs_bar,
-                        double xtol=1e-9, int maxiter=100):
-    """Step 5 of EVC: ``s_bar`` with ``LRS(s_bar, n) = LRS_bar`` in
-    ``[n S / N, s]``.
-
-    ``LRS_bar <= 0`` gives the prior count ``n S / N``; a rule no better than
-    the prior keeps its ``s``; ``LRS_bar >= LRS(s, n)`` (a correction that
-    would *raise* the estimate) keeps ``s``.
-    """
-    cdef Py_ssize_t m = s.shape[0], i
-    if n.shape[0] != m or lrs_bar.shape[0] != m:
-        raise ValueError("s, n and lrs_bar differ in length")
-    out_arr = np.empty(m, dtype=np.float64)
-    cdef double[::1] out = out_arr
-    with nogil:
-        for i in range(m):
-            out[i] = _corrected(s[i], n[i], S, N, lrs_bar[i], xtol, maxiter, &NO_TABLE)
-    return out_arr
-
-
-cdef struct Scorer:
-    # how candidates of one search are scored
-    int kind                 # Quality
-    double S, N, prior, m
-    const double *mu         # Gumbel mu for rule lengths 1..max_len (index L - 1)
-    const double *beta
-    XLogX table
-    double *pure             # EVC: q(min(n, S), n) of integer n, per length; NaN = unknown
-    long pure_top            # the largest n in ``pure`` (-1: no cache)
-    const double *reach      # EVC: max over k <= s of q(k, k), per length (see _reach)
-    long reach_top           # the largest s in ``reach`` (-1: none)
-
-
-cdef inline double _corrected_lrs(const Scorer *sc, double l, int L, double *p) noexcept nogil:
-    """Steps 2-4: ``P_a`` (into ``p``) and the corrected ``LRS_bar``."""
-    cdef double beta = sc.beta[L - 1]
-    if beta > TINY_BETA:
-        p[0] = _gumbel_sf(l, sc.mu[L - 1], beta)
-        return _chi2_isf(2.0 * p[0] if 2.0 * p[0] < 1.0 else 1.0)  # steps 3-4
-    p[0] = _chi2_sf(l)  # no optimism measured: plain chi-square
-    return l
-
-
-cdef inline void _score(const Scorer *sc, double s, double n, int L, double *q,
-                        double *p, double *l) noexcept nogil:
-    """Steps 1-5 for a rule of length ``L`` with counts ``s`` of ``n``:
-    quality ``q``, ``P_a`` (``p``) and LRS (``l``)."""
-    cdef double lrs_bar
-    l[0] = _lrs_t(s, n, sc.S, sc.N, &sc.table)
-    if sc.kind == QUALITY_LRS:
-        q[0] = l[0]
-        p[0] = 1.0
-    elif sc.kind == QUALITY_M:
-        q[0] = (s + sc.m * sc.prior) / (n + sc.m if n + sc.m > 1e-300 else 1e-300)
-        p[0] = _chi2_sf(l[0])
-    else:
-        lrs_bar = _corrected_lrs(sc, l[0], L, p)
-        if n > 0.0:
-            q[0] = _corrected(s, n, sc.S, sc.N, lrs_bar, 1e-9, 100, &sc.table) / n
-        else:
-            q[0] = sc.prior
-
-
-cdef inline bint _score_above(const Scorer *sc, double s, double n, int L,
-                              double bar, double *q, double *p,
-                              double *l) noexcept nogil:
-    """:func:`_score`, unless the EVC quality is provably below ``bar``
-    (then False, without the root-find). For fixed ``n`` the LRS is convex
-    in ``s``, so its tangent at ``s`` lies below it and reaches ``LRS_bar``
-    no earlier than the LRS does: one Newton step from ``s`` bounds
-    ``s_bar`` from above."""
-    cdef double lrs_bar, lo, slope, root, N = sc.N, S = sc.S
-    if sc.kind != QUALITY_EVC or n <= 0.0 or N <= 0.0:
-        _score(sc, s, n, L, q, p, l)
-        return True
-    l[0] = _lrs_t(s, n, S, N, &sc.table)
-    lrs_bar = _corrected_lrs(sc, l[0], L, p)
-    lo = n * S / N
-    if s > lo and 0.0 < lrs_bar < l[0] and s < n and s < S and N - n - S + s > 0:
-        slope = 2.0 * (_log(s, &sc.table) - _log(n - s, &sc.table)
-                       - _log(S - s, &sc.table) + _log(N - n - S + s, &sc.table))
-        if slope > 0.0:
-            root = s - (l[0] - lrs_bar) / slope
-            if root < lo:
-                root = lo
-            if root / n * (1.0 + 1e-9) + 1e-12 < bar:
-                return False
-    q[0] = _corrected(s, n, S, N, lrs_bar, 1e-9, 100, &sc.table) / n
-    return True
-
-
-cdef inline double _upper_bound(Scorer *sc, double s, double n, int L) noexcept nogil:
-    """A quality the candidate counted ``(s, n)`` cannot exceed, without a
-    root-find: the corrected quality never exceeds the relative frequency
-    (``s_bar <= s``), nor that of the purest rule of the same coverage (it is
-    non-decreasing in ``s`` for fixed ``n``: every step of the correction is
-    monotone), which is computed once per integer ``n`` and length; the
-    m-estimate never exceeds ``max(s / n, prior)``."""
-    cdef double f = s / n, q, p, l, top
-    cdef double *slot
-    cdef long k
-    if sc.kind == QUALITY_M:
-        return sc.prior if sc.prior > f else f
-    if sc.kind != QUALITY_EVC or n > sc.pure_top:
-        return f
-    k = <long>n
-    if <double>k != n:
-        return f
-    slot = &sc.pure[(L - 1) * (sc.pure_top + 1) + k]
-    if isnan(slot[0]):
-        top = sc.S if sc.S < n else n
-        _score(sc, top, n, L, &q, &p, &l)
-        slot[0] = q + 1e-9  # Brent's tolerance
-    return slot[0] if slot[0] < f else f
-
-
-def evc_quality(const double[::1] s, const double[::1] n, double S, double N,
-                double mu, double beta):
-    """Steps 1-5 for rules with counts ``s`` of ``n``: ``(q, P_a, LRS)``.
-
-    With ``beta <= 1e-6`` (no optimism measured) ``P_a`` is the plain
-    chi-square tail of ``LRS`` and the quality the relative frequency."""
-    cdef Py_ssize_t m = s.shape[0], i
-    if n.shape[0] != m:
-        raise ValueError("s and n differ in length")
-    q_arr, p_arr, l_arr = np.empty(m), np.empty(m), np.empty(m)
-    cdef double[::1] q = q_arr, p = p_arr, l = l_arr
-    cdef double mu1 = mu, beta1 = beta
-    cdef Scorer sc = Scorer(QUALITY_EVC, S, N, S / N if N > 0 else 0.0, 0.0,
-                            &mu1, &beta1, NO_TABLE, NULL, -1, NULL, -1)
-    with nogil:
-        for i in range(m):
-            _score(&sc, s[i], n[i], 1, &q[i], &p[i], &l[i])
-    return q_arr, p_arr, l_arr
-
 
 # ------------------------------------------------------------ the search data
 cdef class SearchData:
@@ -476,7 +135,7 @@ cdef class SearchData:
             _fill_log(&self.logk[0], top)
             self.table = XLogX(&self.xlogx[0], <double>top, True, &self.logk[0])
         else:
-            self.table = NO_TABLE
+            self.table = no_table()
         self.exceptions_arg = exceptions
         self._layout(codes_t, offset, exceptions)
 
@@ -546,24 +205,6 @@ cdef class SearchData:
                                            self.hi_arr, self.w_arr))
                    + codes + layout + 64)
 
-
-cdef void _fill_log(double *table, long top) noexcept nogil:
-    cdef long k
-    table[0] = -INFINITY
-    for k in range(1, top + 1):
-        table[k] = log(<double>k)
-
-
-cdef inline double _log(double x, const XLogX *t) noexcept nogil:
-    """``log x``, looked up for the integers of an exact table."""
-    return t.logk[<long>x] if t.exact else log(x)
-
-
-cdef void _fill_xlogx(double *table, long top) noexcept nogil:
-    cdef long k
-    table[0] = 0.0
-    for k in range(1, top + 1):
-        table[k] = (<double>k) * log(<double>k)
 
 
 # ------------------------------------------------------------ the beam search
@@ -1364,7 +1005,7 @@ cdef inline bint _complement_pays(const Search *S, Py_ssize_t kept,
     at 2 and 8 the permutation searches on 360 x 90 x 15 (240 rows, 1,530
     slots) took 1.08 and 1.02 of the time they take counting every rule's
     own rows, at 16 1.00, and those on 5000 x 40 x 11 0.79 to 0.82 at
-    every factor (``benchmarks/probes/evc_complement_counts.py``)."""
+    every factor (``2e64135:benchmarks/probes/evc_complement_counts.py``)."""
     return (kept - dropped) * S.n_feat > COMPLEMENT_SLOT_COST * S.n_slots
 
 
@@ -1782,29 +1423,6 @@ def beam_search(SearchData data, const int8_t[::1] cls, int quality, double S,
     stats = (Sx.best.s, Sx.best.n, Sx.best.q, Sx.best.p, Sx.best.l)
     return conds, stats, level_arr, mask
 
-
-def reach_table(double S, double N, const double[::1] mu, const double[::1] beta):
-    """``reach[L - 1, k] = max_{j <= k} q(j, j)`` for ``k = 0..floor(S)``:
-    the best EVC quality of a pure rule of length ``L`` with at most ``k``
-    positives (plus Brent's tolerance), the bound :func:`beam_search` uses.
-    Requires integer counts (every weight an integer)."""
-    cdef Py_ssize_t L, k, top = <Py_ssize_t>S
-    if mu.shape[0] != beta.shape[0]:
-        raise ValueError("mu and beta differ in length")
-    out_arr = np.zeros((mu.shape[0], top + 1))
-    cdef double[:, ::1] out = out_arr
-    cdef double q, p, l, best
-    cdef Scorer sc = Scorer(QUALITY_EVC, S, N, S / N if N > 0 else 0.0, 0.0,
-                            &mu[0], &beta[0], NO_TABLE, NULL, -1, NULL, -1)
-    with nogil:
-        for L in range(1, mu.shape[0] + 1):
-            best = 0.0
-            for k in range(1, top + 1):
-                _score(&sc, <double>k, <double>k, <int>L, &q, &p, &l)
-                if q > best:
-                    best = q
-                out[L - 1, k] = best + 1e-9  # Brent's tolerance
-    return out_arr
 
 
 def permutation_maxima(SearchData data, const int32_t[::1] y,

@@ -121,11 +121,6 @@ def avx2_by_cpuid():
     return bool(avx2_by_cpuid_c())
 
 
-def simd_counting_available():
-    """True if this CPU and build count with AVX-512 (``_sls_count.h``)."""
-    return bool(simd_available())
-
-
 #: the kernel's code paths, each using less of the CPU than the next
 SIMD_LEVELS = ("scalar", "avx2", "avx512bw", "avx512")
 

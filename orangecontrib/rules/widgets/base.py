@@ -85,11 +85,41 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
             "No rule predicts {}: the model gives {} only its share of the "
             "default rule. Settings that admit more candidates (lower support "
             "or confidence) may help.")
+        budget_leaves_classes = Msg(
+            "The budget of at most {} rules (Model size) leaves no rule for {}: "
+            "the model gives {} only its share of the default rule. A larger "
+            "budget gives {} rules.")
+        model_warning = Msg("{}")
         large_model = Msg("{}")
+
+    #: the panel can be made smaller than its contents (they scroll): on a
+    #: laptop's short screen Apply stays in reach
+    resizing_enabled = True
 
     def __init__(self, *args, **kwargs):
         ConcurrentWidgetMixin.__init__(self)
         OWBaseLearner.__init__(self, *args, **kwargs)
+
+    def sizeHint(self):
+        """The settings' own size and the scroll area's frame, so that at
+        its default size the panel shows every setting without a scroll
+        bar."""
+        from AnyQt.QtCore import QSize
+        sh = super().sizeHint()
+        return QSize(sh.width() + 4, sh.height() + 6)
+
+    def _insert_control_area(self):
+        """The settings in a vertical scroll area, as a widget with a main
+        area has them (Orange gives a widget without one a fixed panel)."""
+        from AnyQt.QtWidgets import QSizePolicy
+        from orangewidget.gui import VerticalScrollArea
+        super()._insert_control_area()
+        panel = self.controlArea
+        scroll = VerticalScrollArea(self.left_side)
+        scroll.setSizePolicy(QSizePolicy.MinimumExpanding, QSizePolicy.Preferred)
+        self.left_side.layout().removeWidget(panel)
+        scroll.setWidget(panel)
+        self.left_side.layout().insertWidget(0, scroll)
 
     def add_bottom_buttons(self):
         """Orange's Apply button. ``OWBaseLearner.apply`` is an old-style
@@ -118,7 +148,7 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
                     "cut a longer list). Fewer rules are easier to read.",
             callback=self._limit_changed)
         self.max_rules_spin = gui.spin(
-            row, self, "max_rules", 1, 100000, label=None,
+            row, self, "max_rules", *self.LEARNER.parameters.spin("max_rules"), label=None,
             tooltip="The rule budget: the most rules the model may have.",
             callback=self.settings_changed)
         gui.widgetLabel(row, "rules")
@@ -130,11 +160,22 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
                     "and list rules, AUC and log loss of each: 18 more fits. "
                     "Click a row to use its budget.",
             callback=self.settings_changed)
+        self.size_label = gui.widgetLabel(box, "")
+        self.size_label.setWordWrap(True)
+        self.size_label.setVisible(False)
+        self.curve_caption = gui.widgetLabel(
+            box, "Cross-validated, 3 folds: each fold's model learns from two "
+                 "thirds of the data, so its rules are not the output's.")
+        self.curve_caption.setWordWrap(True)
+        self.curve_caption.setVisible(False)
         self.curve_view = QTreeWidget(
             rootIsDecorated=False, uniformRowHeights=True, alternatingRowColors=True,
             toolTip="Internal 3-fold cross-validation of this learner at each "
-                    "budget; click a row to use its budget.")
-        self.curve_view.setHeaderLabels(["Limit", "Rules", "AUC", "Log loss"])
+                    "budget (each fold's model on two thirds of the data: mean "
+                    "rules, AUC and log loss of the folds); click a row to use "
+                    "its budget.")
+        self.curve_view.setHeaderLabels(["At most", "Rules (CV)", "AUC (CV)",
+                                         "Log loss (CV)"])
         self.curve_view.itemClicked.connect(self._curve_clicked)
         self.curve_view.header().setStretchLastSection(False)
         self.curve_view.setVisible(False)
@@ -147,20 +188,33 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
             self.settings_changed()
 
     def size_args(self) -> dict:
-        """The size dial's arguments for the learner's constructor."""
-        return dict(max_rules=int(self.max_rules) if self.limit_rules else None)
+        """The size dial's arguments for the learner's constructor: the
+        budget, or nothing (the learner's own size, :meth:`unlimited_args`)."""
+        if self.limit_rules:
+            return dict(max_rules=int(self.max_rules))
+        return self.unlimited_args()
+
+    def unlimited_args(self) -> dict:
+        """The learner's arguments without a budget (SLS: its readable
+        default, or every rule set)."""
+        return dict(max_rules=None)
+
+    def budget(self):
+        """The rule budget set in the size box, or ``None``."""
+        return int(self.max_rules) if self.limit_rules else None
 
     def show_curve(self, curve):
         """Lists a size-accuracy curve (the present budget's row bold)."""
         self.curve_shown = curve
         self.curve_view.clear()
         self.curve_view.setVisible(bool(curve))
+        self.curve_caption.setVisible(bool(curve))
         if not curve:
             return
-        now = self.size_args()["max_rules"]
+        now = self.budget()
         for point in curve:
             item = QTreeWidgetItem([
-                "none" if point["budget"] is None else str(point["budget"]),
+                "no limit" if point["budget"] is None else str(point["budget"]),
                 f"{point['rules']:.0f}", f"{point['auc']:.3f}", f"{point['logloss']:.3f}"])
             item.setData(0, Qt.UserRole, point["budget"])
             for col in range(1, 4):
@@ -234,12 +288,28 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
                 self.valid_data = valid = False
         return valid
 
+    def show_size(self, model):
+        """The output model's size, under the budget (``None``: nothing)."""
+        if model is None or not hasattr(model, "size"):
+            self.size_label.setVisible(False)
+            return
+        rules, conditions = model.size
+        extra = getattr(model, "attribute_terms", None)
+        attrs = (f" and {extra} attribute weights" if isinstance(extra, int) and extra
+                 else "")
+        self.size_label.setText(f"The model on the output: {rules} rules{attrs}, "
+                                f"{conditions} conditions.")
+        self.size_label.setVisible(True)
+
     def update_model(self):
         self.cancel()
         self.show_fitting_failed(None)
         self.Warning.no_rules.clear()
         self.Warning.classes_without_rules.clear()
+        self.Warning.budget_leaves_classes.clear()
+        self.Warning.model_warning.clear()
         self.Warning.large_model.clear()
+        self.show_size(None)
         self.model = None
         if self.check_data():
             self.start(run_fit, self.learner, self.data, bool(self.measure_curve))
@@ -257,14 +327,29 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
         model.name = self.effective_learner_name()
         model.instances = self.data
         self.model = model
+        self.show_size(model)
         self.Warning.no_rules(shown=not model.rule_list)
         missing = getattr(model, "classes_without_rules", lambda: [])()
         if model.rule_list and missing:
             names = ", ".join(f"'{model.domain.class_var.values[c]}'" for c in missing)
-            self.Warning.classes_without_rules(
-                f"class {names}" if len(missing) == 1 else f"classes {names}",
-                "it" if len(missing) == 1 else "them")
+            which = f"class {names}" if len(missing) == 1 else f"classes {names}"
+            them = "it" if len(missing) == 1 else "them"
+            budget = self.budget()
+            if budget is not None and self._budget_binds(model, budget):
+                self.Warning.budget_leaves_classes(budget, which, them, them)
+            else:
+                self.Warning.classes_without_rules(which, them)
+        warnings = getattr(model, "warnings", lambda: [])()
+        if warnings:
+            self.Warning.model_warning(" ".join(warnings))
         self.Outputs.model.send(model)
+
+    @staticmethod
+    def _budget_binds(model, budget) -> bool:
+        """Whether the rule budget is what left classes without rules: the
+        model has as many rules as the budget allows."""
+        rules = model.size[0] if hasattr(model, "size") else len(model.rule_list)
+        return rules >= budget
 
     def on_exception(self, ex):
         self.show_fitting_failed(ex)

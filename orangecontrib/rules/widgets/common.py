@@ -11,7 +11,17 @@ from AnyQt.QtCore import Qt
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
 
-from orangecontrib.rules.evc import DEFAULT_MAX_THRESHOLDS, DEFAULT_MIN_NEW_COVERAGE
+from orangecontrib.rules.evc import (DEFAULT_MAX_THRESHOLDS, DEFAULT_MIN_NEW_COVERAGE,
+                                     EVCRuleLearner)
+
+#: the EVC rule search's parameters, whose spin boxes EVC Rules, LR with
+#: Rules and Rule Scoring share
+EVC = EVCRuleLearner.parameters
+
+
+def percent(bounds) -> tuple:
+    """Spin-box bounds of a share, in percent."""
+    return tuple(100 * b for b in bounds)
 
 STRATEGY_LABELS = (
     "FIRST: most confident firing rule",
@@ -35,15 +45,51 @@ NEW_COVERAGE_TOOLTIP = (
     "0.035); 0 is the paper's covering, where one new example is enough.")
 
 
+#: the labels every learner widget uses for the settings they share
+LABELS = dict(
+    max_rule_length="Most conditions per rule:",
+    min_covered_examples="Least rows a rule covers:",
+    min_new_coverage="Least new coverage (%):",
+    beam_width="Beam width:",
+    random_state="Random seed:",
+    all_cores="Use all cores",
+)
+
+
+def details_box(widget, title="More settings"):
+    """A box of settings most users leave as they are, shut until its
+    title is clicked (``widget.details_shown``, saved with the widget's
+    settings), so the panel stays short; returns the box to fill."""
+    from AnyQt.QtWidgets import QToolButton
+    outer = gui.vBox(widget.controlArea, None)
+    button = QToolButton(outer, text=title, checkable=True,
+                         toolButtonStyle=Qt.ToolButtonTextBesideIcon,
+                         toolTip="Show or hide the settings most users leave as they are.")
+    button.setStyleSheet("QToolButton { border: none; font-weight: bold; }")
+    outer.layout().addWidget(button)
+    inner = gui.vBox(outer, None)
+
+    def toggle(shown):
+        button.setArrowType(Qt.DownArrow if shown else Qt.RightArrow)
+        inner.setVisible(shown)
+        widget.details_shown = bool(shown)
+    button.toggled.connect(toggle)
+    button.setChecked(bool(getattr(widget, "details_shown", False)))
+    toggle(button.isChecked())
+    widget.details_button = button
+    return inner
+
+
 class NewCoverageSetting:
     """The covering's stop of the EVC-based learners and Rule Scoring
     (their ``min_new_coverage``), shown in percent."""
 
     min_new_coverage = Setting(100 * DEFAULT_MIN_NEW_COVERAGE)
 
-    def add_new_coverage_spin(self, box, label="Least new coverage (%):"):
+    def add_new_coverage_spin(self, box, label=LABELS["min_new_coverage"]):
         self.new_coverage_spin = gui.doubleSpin(
-            box, self, "min_new_coverage", 0.0, 50.0, 0.1, decimals=1,
+            box, self, "min_new_coverage", *percent(EVC.spin("min_new_coverage")), 0.1,
+            decimals=1,
             label=label, tooltip=NEW_COVERAGE_TOOLTIP, callback=self.settings_changed)
 
     def new_coverage_args(self) -> dict:
@@ -59,7 +105,7 @@ class AllCoresSetting:
 
     all_cores = Setting(True)
 
-    def add_cores_check(self, box, tooltip, label="Use all cores"):
+    def add_cores_check(self, box, tooltip, label=LABELS["all_cores"]):
         self.cores_check = gui.checkBox(box, self, "all_cores", label, tooltip=tooltip,
                                         callback=self.settings_changed)
 
@@ -86,59 +132,66 @@ class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
     max_thresholds = Setting(DEFAULT_MAX_THRESHOLDS)
     exact_thresholds = Setting(False)
 
+    details_shown = Setting(False)
+
     def add_search_box(self):
-        box = gui.vBox(self.controlArea, "Rule quality")
-        row = gui.hBox(box)  # the m-estimate's m beside the choice it belongs to
+        """The rule search: the quality, the search's width and the rules'
+        size; the rest (the correction's permutations and significance,
+        the cut points, the seed and the cores) in "More settings"."""
+        box = gui.vBox(self.controlArea, "Rules")
         self.quality_combo = gui.comboBox(
-            row, self, "quality_index", items=QUALITY_LABELS,
+            box, self, "quality_index", items=QUALITY_LABELS,
             label="Quality:", orientation=Qt.Horizontal,
             tooltip="EVC corrects each rule's apparent accuracy for the "
                     "optimism of searching many rules (extreme value "
                     "distribution fitted on permuted classes); the m-estimate "
                     "only shrinks it towards the prior.",
             callback=self._quality_changed)
-        self.m_spin = gui.doubleSpin(row, self, "m", 0.0, 1000.0, 1.0,
-                                     label="m:",
-                                     tooltip="Weight of the prior in the "
-                                             "m-estimate; larger values shrink "
+        self.m_spin = gui.doubleSpin(box, self, "m", *EVC.spin("m"), 1.0,
+                                     label="Prior weight of the m-estimate:",
+                                     tooltip="The m-estimate's m: the weight of "
+                                             "the prior; larger values shrink "
                                              "rule accuracies more.",
                                      callback=self.settings_changed)
-        self.permutations_spin = gui.spin(
-            box, self, "n_permutations", 2, 10000,
-            label="Permutations for the Gumbel fit:",
-            tooltip="Class permutations used to fit the extreme value "
-                    "distribution; more are more precise and slower.",
-            callback=self.settings_changed)
-        self.alpha_spin = gui.doubleSpin(
-            box, self, "alpha", 0.001, 1.0, 0.01, decimals=3,
-            label="Significance (alpha):",
-            tooltip="Rules must be significant at this level (likelihood ratio "
-                    "statistic against the Gumbel distribution); smaller "
-                    "values keep fewer rules.",
-            callback=self.settings_changed)
-        box = gui.vBox(self.controlArea, "Rule search")
-        self.beam_width_spin = gui.spin(box, self, "beam_width", 1, 100,
-                                        label="Beam width:",
+        self.beam_width_spin = gui.spin(box, self, "beam_width", *EVC.spin("beam_width"),
+                                        label=LABELS["beam_width"],
                                         tooltip="Candidate rules refined in "
                                                 "parallel; wider is slower and "
                                                 "finds better rules.",
                                         callback=self.settings_changed)
-        self.max_length_spin = gui.spin(box, self, "max_rule_length", 1, 20,
-                                        label="Maximal rule length:",
+        self.max_length_spin = gui.spin(box, self, "max_rule_length",
+                                        *EVC.spin("max_rule_length"),
+                                        label=LABELS["max_rule_length"],
                                         tooltip="At most this many conditions "
-                                                "per rule.",
+                                                "per rule (the rule's length).",
                                         callback=self.settings_changed)
-        row = gui.hBox(box)  # the two least coverages of a rule, side by side
-        self.min_covered_spin = gui.spin(row, self, "min_covered_examples", 1, 10000,
-                                         label="Minimal rule coverage:",
+        self.min_covered_spin = gui.spin(box, self, "min_covered_examples",
+                                         *EVC.spin("min_covered_examples"),
+                                         label=LABELS["min_covered_examples"],
                                          tooltip="A rule must cover at least "
-                                                 "this many examples.",
+                                                 "this many examples (its "
+                                                 "coverage).",
                                          callback=self.settings_changed)
-        self.add_new_coverage_spin(row, label="new (%):")
+        self.add_new_coverage_spin(box)
+        box = details_box(self)
+        self.permutations_spin = gui.spin(
+            box, self, "n_permutations", *EVC.spin("n_permutations"),
+            label="Permutations for the correction:",
+            tooltip="Class permutations on which the extreme value (Gumbel) "
+                    "distribution of the best rules' statistics is fitted; "
+                    "more are more precise and slower.",
+            callback=self.settings_changed)
+        self.alpha_spin = gui.doubleSpin(
+            box, self, "alpha", *EVC.spin("alpha"), 0.01, decimals=3,
+            label="Significance level:",
+            tooltip="The paper's α: rules must be significant at this level "
+                    "(likelihood ratio statistic against the extreme value "
+                    "distribution); smaller values keep fewer rules.",
+            callback=self.settings_changed)
         row = gui.hBox(box)
         self.thresholds_spin = gui.spin(
-            row, self, "max_thresholds", 1, 4096,
-            label="Thresholds per numeric column:",
+            row, self, "max_thresholds", *EVC.spin("max_thresholds"),
+            label="Cut points per numeric column:",
             tooltip="Numeric columns are cut into about equally full bins; "
                     "rules test these cuts only. More cuts follow the data "
                     "more closely and are slower; on the benchmarks 16 cuts "
@@ -150,17 +203,15 @@ class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
                     "are not all of one class (boundary points): exact, and "
                     "slow on large data.",
             callback=self._exact_changed)
-        row = gui.hBox(box)
-        self.seed_spin = gui.spin(row, self, "random_state", 0, 2**31 - 1,
-                                  label="Random seed:",
+        self.seed_spin = gui.spin(box, self, "random_state", *EVC.spin("random_state"),
+                                  label=LABELS["random_state"],
                                   tooltip="Seeds the class permutations; the "
                                           "same seed gives the same rules.",
                                   callback=self.settings_changed)
         self.add_cores_check(
-            row, label="all cores",
-            tooltip="Use all processor cores: the permutation searches and the "
-                    "classes run in parallel threads; the rules are the same "
-                    "either way.")
+            box, tooltip="Use all processor cores: the permutation searches and the "
+                         "classes run in parallel threads; the rules are the same "
+                         "either way.")
         self._quality_changed(notify=False)
         self._exact_changed(notify=False)
 
@@ -191,11 +242,11 @@ class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
             quality += f" (m = {self.m:g})"
         else:
             quality += f" ({self.n_permutations} permutations)"
-        return (("Rule quality", quality), ("Significance", f"{self.alpha:g}"),
+        return (("Rule quality", quality), ("Significance level", f"{self.alpha:g}"),
                 ("Beam width", self.beam_width),
-                ("Maximal rule length", self.max_rule_length),
-                ("Minimal rule coverage", self.min_covered_examples),
+                ("Most conditions per rule", self.max_rule_length),
+                ("Least rows a rule covers", self.min_covered_examples),
                 self.new_coverage_parameter(),
-                ("Thresholds per numeric column",
+                ("Cut points per numeric column",
                  "all" if self.exact_thresholds else self.max_thresholds),
                 ("Random seed", self.random_state))

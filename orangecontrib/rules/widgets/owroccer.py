@@ -5,7 +5,9 @@ from Orange.widgets.settings import Setting
 
 from orangecontrib.rules.roccer import ROCCERLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
-from orangecontrib.rules.widgets.common import AllCoresSetting
+from orangecontrib.rules.widgets.common import LABELS, AllCoresSetting, percent
+
+ROCCER = ROCCERLearner.parameters
 
 
 class OWROCCER(AllCoresSetting, OWRulesLearnerBase):
@@ -31,46 +33,48 @@ class OWROCCER(AllCoresSetting, OWRulesLearnerBase):
         box = gui.vBox(self.controlArea, "Candidate rules")
         self.auto_support_check = gui.checkBox(
             box, self, "auto_support",
-            "Minimal support: a third of the smallest class",
+            "Least support: a third of the smallest class",
             tooltip="The paper's setting: a candidate must cover at least a "
                     "third of the smallest class's share of the examples.",
             callback=self._support_changed)
         self.support_spin = gui.doubleSpin(
-            box, self, "min_support", 0.1, 100.0, 0.5, decimals=1,
-            label="Minimal support (%):",
+            box, self, "min_support", *percent(ROCCER.spin("min_support")), 0.5, decimals=1,
+            label="Least support (%):",
             tooltip="Candidates must cover at least this share of the "
                     "examples. Lower values give more candidates and slower, "
                     "finer selection.",
             callback=self.settings_changed)
         self.auto_confidence_check = gui.checkBox(
             box, self, "auto_confidence",
-            "Minimal confidence relative to each class's prior",
+            "Least confidence relative to each class's share",
             tooltip="A class's candidates must be more confident than "
                     "min(50%, lift x the class's share): the paper's 50% for "
                     "two classes of similar size, and a rare class still gets "
                     "candidates.",
             callback=self._confidence_changed)
         self.lift_spin = gui.doubleSpin(
-            box, self, "min_lift", 1.0, 20.0, 0.5, decimals=1,
+            box, self, "min_lift", *ROCCER.spin("min_lift"), 0.5, decimals=1,
             label="Lift over the prior:",
             tooltip="How many times more often than in the data a candidate's "
                     "class must occur among the examples it covers.",
             callback=self.settings_changed)
         self.confidence_spin = gui.doubleSpin(
-            box, self, "min_confidence", 0.0, 100.0, 5.0, decimals=1,
-            label="Minimal confidence (%):",
+            box, self, "min_confidence", *percent(ROCCER.spin("min_confidence")), 5.0,
+            decimals=1,
+            label="Least confidence (%):",
             tooltip="Candidates must predict their class for at least this "
                     "share of the examples they cover (the paper: 50%).",
             callback=self.settings_changed)
         self.max_length_spin = gui.spin(
-            box, self, "max_length", 1, 10, label="Most conditions per rule:",
+            box, self, "max_length", *ROCCER.spin("max_length"),
+            label=LABELS["max_rule_length"],
             tooltip="Longer rules are more specific; mining time grows quickly "
                     "with this number. When a class has too many candidates, "
                     "shorter rules are used (the report says so).",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Numeric attributes")
         self.cuts_spin = gui.spin(
-            box, self, "min_cuts", 0, 20,
+            box, self, "min_cuts", *ROCCER.spin("min_cuts"),
             label="Least cut points per attribute:",
             tooltip="Rules test numeric attributes as 'A >= t' and 'A <= t' at "
                     "the entropy-MDL cut points; when MDL finds fewer than "

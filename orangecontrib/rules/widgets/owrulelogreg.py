@@ -26,28 +26,30 @@ class OWRuleLogisticRegression(EVCSearchSettings, OWRulesLearnerBase):
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Logistic regression")
-        row = gui.hBox(box)
         self.penalty_check = gui.checkBox(
-            row, self, "rule_penalty", "EVC penalty on rule weights",
-            tooltip="Penalise each rule's weight by how much EVC says its "
-                    "quality is overestimated, so the model does not rely on "
-                    "rules that look better than they are.",
+            box, self, "rule_penalty", "Extra penalty on rule weights",
+            tooltip="Penalise each rule's weight by how much the extreme value "
+                    "correction says its quality is overestimated (the paper's "
+                    "γ), so the model does not rely on rules that look better "
+                    "than they are.",
             callback=self.settings_changed)
         self.attributes_check = gui.checkBox(
-            row, self, "attributes", "Attributes too",
+            box, self, "attributes", "The attributes too",
             tooltip="Besides the rules, use the attributes themselves as "
                     "features of the logistic regression.",
             callback=self.settings_changed)
         row = gui.hBox(box)
-        self.lambda_spin = gui.doubleSpin(
-            row, self, "lambda_", 0.0, 1e4, 0.1, label="L2 strength (lambda):",
-            tooltip="Larger values shrink all weights more (simpler model).",
-            callback=self.settings_changed)
         self.auto_lambda_check = gui.checkBox(
-            row, self, "auto_lambda", "by cross-validation",
-            tooltip="Pick the L2 regularisation strength by internal "
-                    "cross-validation.",
+            row, self, "auto_lambda", "L2 strength by cross-validation",
+            tooltip="Choose the L2 regularisation strength (the paper's λ) "
+                    "by internal cross-validation.",
             callback=self._lambda_changed)
+        self.lambda_spin = gui.doubleSpin(
+            row, self, "lambda_", *self.LEARNER.parameters.spin("lambda_"), 0.1,
+            label="or:",
+            tooltip="The L2 regularisation strength (λ): larger values shrink "
+                    "all weights more (a simpler model).",
+            callback=self.settings_changed)
         self.add_search_box()
         self._lambda_changed(notify=False)
 

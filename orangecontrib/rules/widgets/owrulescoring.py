@@ -7,7 +7,7 @@ from Orange.widgets.settings import Setting
 from orangecontrib.rules.ruleset import STRATEGIES
 from orangecontrib.rules.scoring import RuleScoringLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
-from orangecontrib.rules.widgets.common import (STRATEGY_LABELS, STRATEGY_TOOLTIP,
+from orangecontrib.rules.widgets.common import (LABELS, STRATEGY_LABELS, STRATEGY_TOOLTIP,
                                                 AllCoresSetting, NewCoverageSetting)
 
 
@@ -36,32 +36,37 @@ class OWRuleScoring(NewCoverageSetting, AllCoresSetting, OWRulesLearnerBase):
             label="Resolution strategy:", orientation=Qt.Horizontal,
             tooltip=STRATEGY_TOOLTIP, callback=self.settings_changed)
         self.min_confidence_spin = gui.doubleSpin(
-            box, self, "min_confidence", 0.0, 0.99, 0.05,
-            label="Minimal rule confidence:",
+            box, self, "min_confidence", *self.LEARNER.parameters.spin("min_confidence"),
+            0.05,
+            label="Least rule confidence:",
             tooltip="Rules whose Laplace confidence is below this are dropped "
                     "(Fawcett used 0.60); rules no better than their class's "
                     "prior are always dropped.",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Rule search")
         self.m_spin = gui.doubleSpin(
-            box, self, "m", 0.0, 1000.0, 1.0, label="Rule quality m:",
-            tooltip="The m-estimate of a rule's quality, (s + m·prior) / (n + m): "
+            box, self, "m", *self.LEARNER.parameters.spin("m"), 1.0,
+            label="Prior weight of the m-estimate:",
+            tooltip="The m in the m-estimate of a rule's quality, (s + m·prior) / (n + m): "
                     "a larger m pulls small rules towards the class's prior, so "
                     "the search prefers rules that cover more (10 by default).",
             callback=self.settings_changed)
         self.beam_width_spin = gui.spin(
-            box, self, "beam_width", 1, 100, label="Beam width:",
+            box, self, "beam_width", *self.LEARNER.parameters.spin("beam_width"),
+            label=LABELS["beam_width"],
             tooltip="How many candidate rules the beam search refines at "
                     "each step; wider beams find better rules, slower.",
             callback=self.settings_changed)
         self.min_covered_spin = gui.spin(
-            box, self, "min_covered_examples", 1, 1000,
-            label="Minimal rule coverage:",
+            box, self, "min_covered_examples",
+            *self.LEARNER.parameters.spin("min_covered_examples"),
+            label=LABELS["min_covered_examples"],
             tooltip="A rule must cover at least this many examples; larger "
                     "values give fewer, more general rules.",
             callback=self.settings_changed)
         self.max_length_spin = gui.spin(
-            box, self, "max_rule_length", 1, 20, label="Maximal rule length:",
+            box, self, "max_rule_length", *self.LEARNER.parameters.spin("max_rule_length"),
+            label=LABELS["max_rule_length"],
             tooltip="At most this many conditions per rule.",
             callback=self.settings_changed)
         self.add_new_coverage_spin(box)
@@ -82,11 +87,11 @@ class OWRuleScoring(NewCoverageSetting, AllCoresSetting, OWRulesLearnerBase):
 
     def get_learner_parameters(self):
         return (("Resolution strategy", STRATEGY_LABELS[self.strategy_index]),
-                ("Minimal rule confidence", f"{self.min_confidence:.2f}"),
-                ("Rule quality m", f"{self.m:g}"),
+                ("Least rule confidence", f"{self.min_confidence:.2f}"),
+                ("Prior weight of the m-estimate", f"{self.m:g}"),
                 ("Beam width", self.beam_width),
-                ("Minimal rule coverage", self.min_covered_examples),
-                ("Maximal rule length", self.max_rule_length),
+                ("Least rows a rule covers", self.min_covered_examples),
+                ("Most conditions per rule", self.max_rule_length),
                 self.new_coverage_parameter())
 
 

@@ -26,7 +26,8 @@ class OWSlipper(AllCoresSetting, OWRulesLearnerBase):
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Boosting rounds")
         self.T_max_spin = gui.spin(
-            box, self, "T_max", 1, 1000, label="Most rounds (cross-validated):",
+            box, self, "T_max", *self.LEARNER.parameters.spin("T_max"),
+            label="Most rounds (cross-validated):",
             tooltip="The number of boosting rounds (rules) is chosen by internal "
                     "5-fold cross-validation between 1 and this number.",
             callback=self.settings_changed)
@@ -44,11 +45,12 @@ class OWSlipper(AllCoresSetting, OWRulesLearnerBase):
                     "data more closely).",
             callback=self._fixed_changed)
         self.T_spin = gui.spin(
-            box, self, "T", 1, 1000, label="Rounds:",
+            box, self, "T", *self.LEARNER.parameters.spin("T"), label="Rounds:",
             tooltip="Boosting rounds; each adds at most one rule.",
             callback=self.settings_changed)
         box = gui.vBox(self.controlArea, "Randomness")
-        self.seed_spin = gui.spin(box, self, "random_state", 0, 2**31 - 1,
+        self.seed_spin = gui.spin(box, self, "random_state",
+                                  *self.LEARNER.parameters.spin("random_state"),
                                   label="Random seed:",
                                   tooltip="Seeds the grow/prune splits and the "
                                           "cross-validation folds; the same seed "
