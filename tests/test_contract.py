@@ -1,8 +1,9 @@
 """The contract every learner of the add-on keeps, as properties on random
 data (the way scikit-learn's ``check_estimator`` runs every estimator
-through one set of checks). A new learner joins by adding a line to
-``LEARNERS``. README.md ("What the learners promise") states the same
-promises, in these words:
+through one set of checks). A new learner joins by its entry in
+``tests/registry.py`` (its ``fast`` and ``deterministic`` settings).
+README.md ("What the learners promise") states the same promises, in
+these words:
 
 * probabilities are finite, in [0, 1], and each row sums to 1; the
   predicted class is a most probable one;
@@ -46,32 +47,10 @@ from hypothesis import strategies as st
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.preprocess import Impute
 
-import orangecontrib.rules as R
-from orangecontrib.rules.evc import GumbelParameters
+from registry import KINDS, deterministic, factory
 
-LEARNERS = {
-    "slipper": lambda **kw: R.SlipperLearner(T_max=6, n_folds=2, **kw),
-    "evc": lambda **kw: R.EVCRuleLearner(n_permutations=4, beam_width=3,
-                                         max_rule_length=3, **kw),
-    "lrr": lambda **kw: R.RuleLogisticRegressionLearner(
-        rule_learner=R.EVCRuleLearner(n_permutations=4, beam_width=3, max_rule_length=3),
-        n_folds=2, **kw),
-    "sls": lambda **kw: R.SLSEnsembleLearner(k_max=2, n_rule_sets=2, max_steps=80, **kw),
-    "roccer": lambda **kw: R.ROCCERLearner(max_length=2, **kw),
-    "scoring": lambda **kw: R.RuleScoringLearner(beam_width=2, max_rule_length=2, **kw),
-}
-
-
-def deterministic(kind, n_classes):
-    """The learner of ``kind`` with settings under which its fit draws no
-    random number over the rows (``None`` for SLIPPER and SLS)."""
-    gumbel = GumbelParameters(np.tile([[2.0, 3.0, 4.0]], (n_classes, 1)),
-                              np.ones((n_classes, 3)))
-    evc = R.EVCRuleLearner(beam_width=3, max_rule_length=3, gumbel=gumbel)
-    return {"evc": evc,
-            "lrr": R.RuleLogisticRegressionLearner(rule_learner=evc, lambda_=1.0),
-            "roccer": LEARNERS["roccer"](lambda_=1.0),
-            "scoring": LEARNERS["scoring"]()}.get(kind)
+#: the registry's fast settings (tiny random tables)
+LEARNERS = factory("fast")
 
 
 FAST = settings(max_examples=6, deadline=None, database=None,
@@ -231,7 +210,7 @@ CHECKS = {"probabilities": check_probabilities, "zero weight": check_zero_weight
 @pytest.mark.parametrize("profile", [pytest.param(FAST, id="fast"),
                                      pytest.param(LONG, id="long", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("check", sorted(CHECKS))
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_contract(kind, check, profile):
     if profile is LONG and kind in LONG_SLOW_FITS:
         profile = settings(LONG, max_examples=LONG_SLOW_FITS[kind])
@@ -250,7 +229,7 @@ def heart():
     return Table("heart_disease")
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_unknown_classes_are_dropped_whatever_the_preprocessors(kind, heart):
     data = heart[:150].copy()
     with data.unlocked():
@@ -261,7 +240,7 @@ def test_unknown_classes_are_dropped_whatever_the_preprocessors(kind, heart):
         same_model(model, LEARNERS[kind](preprocessors=pps)(known), known)
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_two_threads_fit_one_learner(kind, heart):
     """One learner, two fits at once in two threads, each with its own
     callback: the models of two fits one after the other, and each
@@ -295,15 +274,15 @@ import sys, hashlib
 import numpy as np
 from Orange.data import Table
 sys.path.insert(0, {tests!r})
-from test_contract import LEARNERS
+from registry import make
 data = Table("heart_disease")
-model = LEARNERS[{kind!r}]()(data)
+model = make({kind!r}, "fast")(data)
 print(hashlib.sha256(str(model).encode()).hexdigest())
 print(hashlib.sha256(np.ascontiguousarray(model(data, model.Probs)).tobytes()).hexdigest())
 """
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_same_seed_same_model_in_a_fresh_process(kind):
     """The printed model and the probabilities of two fresh processes with
     different hash seeds (set iteration order) are the same."""

@@ -12,17 +12,18 @@ import numpy as np
 import pytest
 from Orange.data import Table
 
-import orangecontrib.rules as R
+from registry import KINDS, make
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = ("heart_disease", "iris")
 
 
 def learners():
-    return {"slipper": R.SlipperLearner(), "evc": R.EVCRuleLearner(),
-            "lrr": R.RuleLogisticRegressionLearner(),
-            "sls": R.SLSEnsembleLearner(n_rule_sets=8, random_state=0),
-            "roccer": R.ROCCERLearner(), "scoring": R.RuleScoringLearner()}
+    """Every learner of the registry with its defaults (SLS with fewer rule
+    sets)."""
+    return {kind: make(kind, "defaults", **({"n_rule_sets": 8, "random_state": 0}
+                                            if kind == "sls" else {}))
+            for kind in KINDS}
 
 
 def fit_all():
