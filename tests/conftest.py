@@ -25,26 +25,6 @@ def heart():
     return Table("heart_disease")
 
 
-@pytest.fixture(autouse=True)
-def _collect_qt_garbage(request):
-    """After each test of a module with widgets, collect the young garbage
-    it left.
-
-    Widgets leave Python-owned QObjects (orangewidget's cross-thread
-    helpers, ``PyOwned``) in reference cycles. Left to a collection at a
-    random later moment, one of their ``__del__`` crashed the interpreter
-    (a segmentation fault in ``orangewidget/utils/concurrent.py`` during
-    ``TestOWRuleScoring.test_send_report``, after an unrelated change had
-    moved the collector's timing). Collecting the youngest two generations
-    right after each widget test, while its QApplication state is intact,
-    removed the crash and costs under a second for the whole run."""
-    yield
-    name = request.module.__name__
-    if "widget" in name or "viewer" in name or "workflow" in name:
-        import gc
-        gc.collect(1)
-
-
 def pytest_terminal_summary(terminalreporter):
     """Which of the compiled core's code paths this machine ran: the bit
     operations' implementation and the SLS kernel's paths (the vector-scalar

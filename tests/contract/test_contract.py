@@ -49,6 +49,8 @@ from Orange.preprocess import Impute
 
 from registry import KINDS, deterministic, factory
 
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # registry.py's
+
 #: the registry's fast settings (tiny random tables)
 LEARNERS = factory("fast")
 
@@ -289,7 +291,7 @@ def test_same_seed_same_model_in_a_fresh_process(kind):
     outs = []
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-        code = FRESH.format(tests=os.path.dirname(__file__), kind=kind)
+        code = FRESH.format(tests=TESTS, kind=kind)
         outs.append(subprocess.run([sys.executable, "-c", code], env=env, check=True,
                                    capture_output=True, text=True).stdout)
     assert outs[0] == outs[1]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ([ROOT / "README.md"] + sorted((ROOT / "doc").glob("*.md"))
            + sorted((ROOT / "orangecontrib" / "rules").rglob("*.py"))
            + sorted((ROOT / "orangecontrib" / "rules").rglob("*.pyx"))
@@ -49,9 +49,8 @@ def test_every_public_learner_documents_its_parameters():
     names every parameter of its constructor."""
     import inspect
 
-    import orangecontrib.rules as R
-    for cls in (R.SlipperLearner, R.EVCRuleLearner, R.RuleLogisticRegressionLearner,
-                R.SLSEnsembleLearner, R.ROCCERLearner, R.RuleScoringLearner):
+    from registry import REGISTRY
+    for cls in (entry.cls for entry in REGISTRY.values()):
         doc = inspect.getdoc(cls)
         assert "Parameters\n----------" in doc, cls.__name__
         section = doc.split("Parameters\n----------", 1)[1]

@@ -14,7 +14,8 @@ from Orange.data import Table
 
 from registry import KINDS, make
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 DATA = ("heart_disease", "iris")
 
 
@@ -46,8 +47,7 @@ def fit_all():
 
 CHILD = """
 import json, sys
-sys.path.insert(0, {scripts!r})
-sys.path.insert(0, {tests!r})
+sys.path[:0] = [{scripts!r}, {here!r}, {tests!r}]
 from build_kernels import use_kernels
 use_kernels({paths!r})
 from orangecontrib.rules.core import bits_check
@@ -79,8 +79,8 @@ def portable_kernels(tmp_path_factory):
 
 def test_every_learner_gives_the_same_models_with_the_portable_bit_operations(
         portable_kernels):
-    code = CHILD.format(scripts=os.path.join(ROOT, "scripts"),
-                        tests=os.path.join(ROOT, "tests"), paths=portable_kernels)
+    code = CHILD.format(scripts=os.path.join(ROOT, "scripts"), here=HERE,
+                        tests=os.path.dirname(HERE), paths=portable_kernels)
     env = dict(os.environ, OMP_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, timeout=600)
