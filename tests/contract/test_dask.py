@@ -19,7 +19,8 @@ from Orange.data import Table  # noqa: E402
 from orangecontrib.rules import EVCRuleLearner, Interrupted, ROCCERLearner  # noqa: E402
 from registry import make  # noqa: E402
 
-pytestmark = pytest.mark.dask
+# one worker of pytest-xdist runs them all (``--dist loadgroup``): one cluster
+pytestmark = [pytest.mark.dask, pytest.mark.xdist_group("dask")]
 
 
 @pytest.fixture(scope="module")
