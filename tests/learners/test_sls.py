@@ -325,6 +325,7 @@ def test_the_msvc_builds_cpu_check_agrees_with_the_compilers():
     assert core._sls.avx2_by_cpuid() == ("avx2" in core._sls.simd_paths())
 
 
+@pytest.mark.slow  # a cross-compiler in a subprocess
 def test_the_msvc_way_to_the_avx2_code_compiles():
     """``scripts/windows_compile_check.py``: the SLS kernel's vector code as
     MSVC builds it (no GCC builtin, attribute or inline assembly) compiles
