@@ -298,11 +298,12 @@ print(json.dumps(out))
 """
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fresh_processes():
     """Per hash seed, ``{kind: (hash of the printed model, of the
     probabilities)}`` from a fresh process that fits every learner: two
-    processes in all, not two per learner."""
+    processes in all, not two per learner (session scope: a pytest-xdist
+    worker may run other modules' tests between these)."""
     outs = []
     for hash_seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=hash_seed)
