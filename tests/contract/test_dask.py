@@ -23,7 +23,10 @@ from registry import make  # noqa: E402
 pytestmark = [pytest.mark.dask, pytest.mark.xdist_group("dask")]
 
 
-@pytest.fixture(scope="module")
+# session scope: pytest-xdist 3.8 ignores the group under pytest 9.2 (the
+# test ids it would mark are stored elsewhere), so the tests may spread over
+# both workers; each then starts one cluster, not one per run of the module
+@pytest.fixture(scope="session")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        host="127.0.0.1", dashboard_address=None)
