@@ -6,7 +6,7 @@ holds one :class:`Parameter` per ``__init__`` argument but
 is the ``__init__`` signature's. From the table the learner checks its
 arguments at construction and its attributes again when it is fitted (an
 attribute set after construction is checked too), the widgets take their
-spin boxes' bounds, and ``tests/test_parameters.py`` checks that the
+spin boxes' bounds, and ``tests/contract/test_parameters.py`` checks that the
 learner's numpydoc Parameters section names every parameter with its
 default and range.
 
