@@ -128,7 +128,7 @@ The coverage kernels evaluate SLS's {len(model.rule_list)} rules of 5000x40x11 o
 training two thirds; the learners fit 5000x20x2 with their defaults, one
 job, SLS on its scalar loops. Each build in its own process, in turn, least
 of {args.reps}. Both builds give the same models
-(`tests/test_portable_bits.py`).
+(`tests/kernels/test_portable_bits.py`).
 
 {chr(10).join(rows)}
 """

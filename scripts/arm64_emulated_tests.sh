@@ -39,10 +39,10 @@ shift
 ARGS=("$@")
 if [ ${#ARGS[@]} -eq 0 ]; then
     ARGS=(-m pytest -q -rs -p no:cacheprovider
-          tests/test_coverage_kernels.py tests/test_evc_kernel.py
-          tests/test_slipper_kernels.py tests/test_sls.py tests/test_slipper.py
-          tests/test_evc.py tests/test_scoring.py tests/test_roccer.py
-          tests/test_logreg.py tests/test_learners.py)
+          tests/kernels/test_coverage_kernels.py tests/kernels/test_evc_kernel.py
+          tests/kernels/test_slipper_kernels.py tests/learners/test_sls.py tests/learners/test_slipper.py
+          tests/learners/test_evc.py tests/learners/test_scoring.py tests/learners/test_roccer.py
+          tests/learners/test_logreg.py tests/learners/test_learners.py)
 fi
 PYTHON=${PYTHON:-python3}
 mkdir -p "$WORK/debs" "$WORK/root" "$WORK/site"

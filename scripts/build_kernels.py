@@ -8,8 +8,10 @@ has the builtins.
         [--kernels _coverage,_evc,_sls]
 
 Needs Cython and a C compiler (as installing the add-on from source does).
-The generated C files go to ``OUT_DIR``, not beside the ``.pyx`` files, so
-the source tree's build is untouched.
+A kernel whose C file the source build generated beside its ``.pyx`` (and
+that is newer than every Cython and C source of the core) is compiled from
+that file, so only the C compiler runs; the others are translated into
+``OUT_DIR``. The source tree's build is untouched either way.
 """
 import argparse
 import glob
@@ -21,19 +23,33 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = ("_coverage", "_slipper", "_evc_quality", "_evc", "_sls", "_hull", "_itemsets")
 
 
-def build_kernels(out_dir, defines=("RULES_BITS_PORTABLE",), kernels=KERNELS):
+def generated_c(name):
+    """The C file of kernel ``name`` that the source build generated beside
+    its ``.pyx``, if it is newer than every ``.pyx``, ``.pxd`` and ``.h`` of
+    the core (the macros act in C: one translation serves every build);
+    else ``None``."""
+    core = os.path.join(ROOT, "orangecontrib", "rules", "core")
+    c_file = os.path.join(core, f"{name}.c")
+    sources = [f for ext in ("pyx", "pxd", "h") for f in glob.glob(os.path.join(core, f"*.{ext}"))]
+    if os.path.exists(c_file) and os.path.getmtime(c_file) >= max(map(os.path.getmtime, sources)):
+        return c_file
+    return None
+
+
+def build_kernels(out_dir, defines=("RULES_BITS_PORTABLE",), kernels=KERNELS, optimize="-O3"):
     """Compile ``kernels`` (names in ``orangecontrib/rules/core``) with the
-    C macros ``defines`` into ``out_dir``; returns ``{name: path of the
+    C macros ``defines`` into ``out_dir``, optimised with ``optimize`` (the
+    source build's ``-O3``; GCC and Clang); returns ``{name: path of the
     built module}``."""
     import numpy
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
     os.makedirs(out_dir, exist_ok=True)
-    flags = [] if sys.platform == "win32" else ["-O3"]
+    flags = [] if sys.platform == "win32" else [optimize]
     extensions = [Extension(
         f"orangecontrib.rules.core.{name}",
-        [os.path.join(ROOT, "orangecontrib", "rules", "core", f"{name}.pyx")],
+        [generated_c(name) or os.path.join(ROOT, "orangecontrib", "rules", "core", f"{name}.pyx")],
         include_dirs=[numpy.get_include(), os.path.join(ROOT, "orangecontrib", "rules", "core")],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
         + [(d, None) for d in defines],

@@ -1,5 +1,5 @@
 """Pickle one small model of each learner, and its probabilities on a fixed
-table, for ``tests/test_saved_models.py``: models saved by one version of
+table, for ``tests/project/test_saved_models.py``: models saved by one version of
 the add-on must load and predict the same in later ones.
 
     python scripts/make_model_pickles.py [--out OUT_DIR] [--commit COMMIT]

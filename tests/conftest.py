@@ -1,12 +1,35 @@
+"""Test configuration. Where a test goes: tests/README.md.
+
+The whole suite (README's command, in two pytest-xdist workers)::
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -rs -n 2 --dist loadgroup tests
+
+The quick tier, for the edit-test loop (under a minute)::
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -n 2 -m quick tests
+
+``quick`` is every test of ``kernels/``, ``learners/`` and ``contract/``
+that is marked neither ``slow`` nor ``dask`` (``pytest_collection_modifyitems``
+below marks them): the kernels against their references, each learner on
+real data and the fast profile of every contract property. The widgets
+(``widgets/``), packaging and docs (``project/``), the Dask cluster and the
+``slow`` tests (long property profiles, the example workflows, tests that
+build the core again or start fresh interpreters) run in the whole suite.
+"""
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import sys
+from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))  # the tests' own helpers (references)
+TESTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TESTS))  # the tests' own helpers (registry, references)
+
+#: the folders (layers) whose tests not marked slow or dask are ``quick``
+QUICK_LAYERS = ("kernels", "learners", "contract")
 
 from hypothesis import settings  # noqa: E402
 
@@ -25,26 +48,6 @@ def heart():
     return Table("heart_disease")
 
 
-@pytest.fixture(autouse=True)
-def _collect_qt_garbage(request):
-    """After each test of a module with widgets, collect the young garbage
-    it left.
-
-    Widgets leave Python-owned QObjects (orangewidget's cross-thread
-    helpers, ``PyOwned``) in reference cycles. Left to a collection at a
-    random later moment, one of their ``__del__`` crashed the interpreter
-    (a segmentation fault in ``orangewidget/utils/concurrent.py`` during
-    ``TestOWRuleScoring.test_send_report``, after an unrelated change had
-    moved the collector's timing). Collecting the youngest two generations
-    right after each widget test, while its QApplication state is intact,
-    removed the crash and costs under a second for the whole run."""
-    yield
-    name = request.module.__name__
-    if "widget" in name or "viewer" in name or "workflow" in name:
-        import gc
-        gc.collect(1)
-
-
 def pytest_terminal_summary(terminalreporter):
     """Which of the compiled core's code paths this machine ran: the bit
     operations' implementation and the SLS kernel's paths (the vector-scalar
@@ -61,3 +64,15 @@ def pytest_terminal_summary(terminalreporter):
         f"orange-rules kernel paths on this machine: bit operations {impl}; "
         f"SLS {', '.join(_sls.simd_paths())} (ORANGE_RULES_SIMD="
         f"{os.environ.get('ORANGE_RULES_SIMD', 'unset')})")
+
+
+def pytest_collection_modifyitems(items):
+    """Mark the quick tier (see the module's docstring)."""
+    for item in items:
+        try:
+            layer = item.path.resolve().relative_to(TESTS).parts[0]
+        except ValueError:  # a test outside this folder
+            continue
+        if (layer in QUICK_LAYERS and item.get_closest_marker("slow") is None
+                and item.get_closest_marker("dask") is None):
+            item.add_marker(pytest.mark.quick)

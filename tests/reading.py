@@ -1,5 +1,5 @@
 """The explanation contract every model keeps, as one check the suites
-share (tests/test_explain.py on the bundled data, tests/test_contract.py on
+share (tests/contract/test_explain.py on the bundled data, tests/contract/test_contract.py on
 random tables)."""
 
 

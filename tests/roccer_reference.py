@@ -1,6 +1,6 @@
 """ROCCER's Algorithm 1 driven from Python (what ``roccer.select_rules``
 did before the compiled ``core.HullSelection``), the reference of
-``tests/test_roccer.py``: the selection by insertion tests
+``tests/learners/test_roccer.py``: the selection by insertion tests
 (``core.first_insertion``), the repair of concavities
 (``core.first_concavity``) and the list's ROC points (:class:`ListCurve`,
 ``core.coverage_counts``), one call at a time. The compiled selection must

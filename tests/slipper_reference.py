@@ -1,6 +1,6 @@
 """SLIPPER's round sums as numpy expressions (what ``slipper.Booster.rounds``
 and ``slipper.prune_rule`` computed before the core did), the reference
-of ``tests/test_slipper_kernels.py``: the core's must be the same floats."""
+of ``tests/kernels/test_slipper_kernels.py``: the core's must be the same floats."""
 import numpy as np
 
 

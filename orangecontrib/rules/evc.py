@@ -365,9 +365,9 @@ class EVCRuleLearner(RuleLearner):
         Rule quality: EVC-corrected relative frequency or the m-estimate.
     m : float >= 0, default 2.0
         The m of the m-estimate.
-    beam_width : int >= 1, default 10
+    beam_width : int in [1, 10000], default 10
         Candidate rules the beam search keeps per step.
-    max_rule_length : int >= 1, default 5
+    max_rule_length : int in [1, 1000], default 5
         At most this many conditions per rule.
     min_covered_examples : float >= 0, default 1.0
         A rule covers at least this weight of rows.
@@ -377,7 +377,7 @@ class EVCRuleLearner(RuleLearner):
     parent_alpha : float in (0, 1], default 1.0
         Below 1, each condition must be significant at this level against
         the rule without it.
-    n_permutations : int >= 2, default 100
+    n_permutations : int in [2, 1000000], default 100
         Class permutations for the Gumbel fit.
     gumbel : GumbelParameters or None, default None
         Fitted parameters (a model's ``gumbel``) to use instead of the
@@ -408,7 +408,7 @@ class EVCRuleLearner(RuleLearner):
         (threads: the searches release the GIL; ``None``: one job, unless a
         ``joblib.parallel_config`` says otherwise, e.g. a Dask cluster); the
         model does not depend on it.
-    random_state : int >= 0 or None, default 0
+    random_state : int in [0, 4294967295] or None, default 0
         Seed of the permutations and the samples.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
@@ -422,9 +422,9 @@ class EVCRuleLearner(RuleLearner):
         params.choice("quality", "rule quality: EVC-corrected frequency or m-estimate",
                       ("evc", "m")),
         params.number("m", "the m of the m-estimate", 0, spin=(0.0, 1000.0)),
-        params.integer("beam_width", "candidate rules the beam keeps per step", 1,
+        params.integer("beam_width", "candidate rules the beam keeps per step", 1, 10_000,
                        spin=(1, 100)),
-        params.integer("max_rule_length", "at most this many conditions per rule", 1,
+        params.integer("max_rule_length", "at most this many conditions per rule", 1, 1000,
                        spin=(1, 20)),
         params.number("min_covered_examples", "the least weight a rule covers", 0,
                       spin=(1, 10_000)),
@@ -432,7 +432,7 @@ class EVCRuleLearner(RuleLearner):
                       spin=(0.001, 1.0)),
         params.number("parent_alpha", "each condition's significance against the rule "
                                       "without it", 0, 1, low_open=True),
-        params.integer("n_permutations", "class permutations for the Gumbel fit", 2,
+        params.integer("n_permutations", "class permutations for the Gumbel fit", 2, 10 ** 6,
                        spin=(2, 10_000)),
         params.instance("gumbel", "fitted Gumbel parameters instead of the permutations",
                         GumbelParameters, "GumbelParameters (a model's .gumbel)", none=True),

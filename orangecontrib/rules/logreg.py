@@ -702,7 +702,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         within 0.1% of the least count as a tie, won by the larger scale.
         One value is used as it is; ``(1.0,)`` keeps eq. 22's penalty as on
         two classes. Two classes and ``"ovr"``: not used.
-    random_state : int >= 0 or None, default 0
+    random_state : int in [0, 4294967295] or None, default 0
         Seed of the default rule learner and of the internal CV's folds.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).

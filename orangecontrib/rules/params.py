@@ -6,7 +6,7 @@ holds one :class:`Parameter` per ``__init__`` argument but
 is the ``__init__`` signature's. From the table the learner checks its
 arguments at construction and its attributes again when it is fitted (an
 attribute set after construction is checked too), the widgets take their
-spin boxes' bounds, and ``tests/test_parameters.py`` checks that the
+spin boxes' bounds, and ``tests/contract/test_parameters.py`` checks that the
 learner's numpydoc Parameters section names every parameter with its
 default and range.
 
@@ -26,14 +26,24 @@ from dataclasses import dataclass
 import numpy as np
 
 
+#: the largest seed: numpy's legacy generators and scikit-learn take 32 bits
+MAX_SEED = 2 ** 32 - 1
+
+
+def _bound(x) -> str:
+    """A range's end as the messages and docstrings write it: whole
+    numbers in full (``1000000``), others shortest (``0.5``)."""
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
+
+
 def _describe(low, high, low_open, high_open) -> str:
     if low is not None and high is not None:
-        return (f"in {'(' if low_open else '['}{low:g}, {high:g}"
+        return (f"in {'(' if low_open else '['}{_bound(low)}, {_bound(high)}"
                 f"{')' if high_open else ']'}")
     if low is not None:
-        return f"{'>' if low_open else '>='} {low:g}"
+        return f"{'>' if low_open else '>='} {_bound(low)}"
     if high is not None:
-        return f"{'<' if high_open else '<='} {high:g}"
+        return f"{'<' if high_open else '<='} {_bound(high)}"
     return "finite"
 
 
@@ -112,7 +122,7 @@ def check_n_jobs(n_jobs) -> int | None:
 def check_random_state(random_state) -> int | None:
     """A seed: a non-negative integer, or ``None`` (a fresh seed each fit,
     so fits are not repeatable)."""
-    return check_int("random_state", random_state, 0, none=True)
+    return check_int("random_state", random_state, 0, MAX_SEED, none=True)
 
 
 def check_instance(name: str, value, kinds, what: str, *, none=False):
@@ -236,8 +246,9 @@ def n_jobs(meaning="Parallel jobs (threads, or a configured joblib backend); "
 
 
 def random_state(meaning) -> Parameter:
-    """A seed: an integer >= 0, or ``None`` (a fresh seed each fit)."""
-    return integer("random_state", meaning, 0, none=True, spin=(0, 2 ** 31 - 1))
+    """A seed: an integer in [0, 2^32 - 1], or ``None`` (a fresh seed each
+    fit)."""
+    return integer("random_state", meaning, 0, MAX_SEED, none=True, spin=(0, 2 ** 31 - 1))
 
 
 def max_rules(meaning, words=()) -> Parameter:

@@ -504,9 +504,9 @@ class ROCCERLearner(RuleLearner):
     min_lift : float > 0, default 2.0
         The lift of the default confidence threshold ("``min_lift`` times
         better than chance" for a rare class).
-    max_length : int >= 1, default 4
+    max_length : int in [1, 100], default 4
         At most this many items per candidate.
-    min_cuts : int >= 0, default 4
+    min_cuts : int in [0, 10000], default 4
         The least cut points of a numeric attribute.
     max_cuts : int >= 1 or None, default None
         At most this many cut points of a numeric attribute (evenly spaced
@@ -536,7 +536,7 @@ class ROCCERLearner(RuleLearner):
     n_jobs : int or None, default None
         The classes' mining and selection in this many threads (``-1``: all
         cores); the model does not depend on it.
-    random_state : int >= 0 or None, default 0
+    random_state : int in [0, 4294967295] or None, default 0
         Seed of the internal CV's folds and of the search sample.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
@@ -552,8 +552,9 @@ class ROCCERLearner(RuleLearner):
         params.number("min_confidence", "least confidence of a candidate", 0, 1, none=True),
         params.number("min_lift", "the lift of the default confidence threshold", 0,
                       low_open=True, spin=(1.0, 20.0)),
-        params.integer("max_length", "at most this many items per candidate", 1, spin=(1, 10)),
-        params.integer("min_cuts", "the least cut points of a numeric attribute", 0,
+        params.integer("max_length", "at most this many items per candidate", 1, 100,
+                       spin=(1, 10)),
+        params.integer("min_cuts", "the least cut points of a numeric attribute", 0, 10_000,
                        spin=(0, 20)),
         params.integer("max_cuts", "at most this many cut points of a numeric attribute", 1,
                        none=True),

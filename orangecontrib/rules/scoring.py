@@ -54,18 +54,18 @@ class RuleScoringLearner(RuleLearner):
     ordered : bool or None, default None
         Whether the rules' order is meaningful (FIRST then takes the first
         firing rule in it); ``None``: when ``base`` is Orange's ordered CN2.
-    random_state : int >= 0 or None, default 0
+    random_state : int in [0, 4294967295] or None, default 0
         Seed of RAND's choices and of the default base.
     m : float >= 0, default 10.0
         The default base's m-estimate, ``(s + m p) / (n + m)`` with ``p``
         the class's prior: a larger ``m`` pulls a rule's quality towards the
         prior, so the search prefers rules that cover more. Chosen by
         measurement (``doc/scoring.md``; 2 before).
-    beam_width : int >= 1, default 10
+    beam_width : int in [1, 10000], default 10
         The default base's beam width.
     min_covered_examples : float >= 0, default 1
         The default base's least covered weight of a rule.
-    max_rule_length : int >= 1, default 5
+    max_rule_length : int in [1, 1000], default 5
         The default base's most conditions per rule.
     min_new_coverage : float in [0, 1] or None, default None
         The default base's covering stop (see :class:`EVCRuleLearner`;
@@ -96,11 +96,12 @@ class RuleScoringLearner(RuleLearner):
         params.boolean("ordered", "whether the rules' order is meaningful", none=True),
         params.random_state("seed of RAND's choices and of the default base"),
         params.number("m", "the default base's m-estimate", 0, spin=(0.0, 1000.0)),
-        params.integer("beam_width", "the default base's beam width", 1, spin=(1, 100)),
+        params.integer("beam_width", "the default base's beam width", 1, 10_000,
+                       spin=(1, 100)),
         params.number("min_covered_examples", "the default base's least covered weight",
                       0, spin=(1, 1000)),
         params.integer("max_rule_length", "the default base's most conditions per rule",
-                       1, spin=(1, 20)),
+                       1, 1000, spin=(1, 20)),
         params.number("min_new_coverage", "the default base's covering stop", 0, 1,
                       none=True, spin=(0.0, 0.5)),
         params.max_rules("at most this many rules over all classes"),

@@ -568,9 +568,9 @@ class SlipperLearner(RuleLearner):
 
     Parameters
     ----------
-    T : int >= 1 or None, default None
+    T : int in [1, 1000000] or None, default None
         Boosting rounds per booster; ``None``: chosen by internal CV.
-    T_max : int >= 1, default 100
+    T_max : int in [1, 1000000], default 100
         The most rounds the internal CV tries first (the paper's 100).
     max_doublings : int >= 0, default 2
         How many times the internal CV may double ``T_max`` while the rounds
@@ -593,7 +593,7 @@ class SlipperLearner(RuleLearner):
         internal folds of the one booster of two classes (threads;
         ``None``: one job, unless a ``joblib.parallel_config`` says
         otherwise, e.g. a Dask cluster); the model does not depend on it.
-    random_state : int >= 0 or None, default 0
+    random_state : int in [0, 4294967295] or None, default 0
         Seed of the grow/prune splits and the internal folds.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
@@ -607,8 +607,9 @@ class SlipperLearner(RuleLearner):
 
     parameters = params.ParameterTable(
         params.integer("T", "boosting rounds per booster (None: chosen by internal CV)", 1,
+                       10 ** 6,
                        none=True, spin=(1, 1000)),
-        params.integer("T_max", "the most rounds the internal CV tries first", 1,
+        params.integer("T_max", "the most rounds the internal CV tries first", 1, 10 ** 6,
                        spin=(1, 1000)),
         params.integer("max_doublings", "how often the internal CV may double T_max", 0),
         params.integer("n_folds", "folds of the internal CV", 2),

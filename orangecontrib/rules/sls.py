@@ -772,19 +772,19 @@ class SLSEnsembleLearner(RuleLearner):
 
     Parameters
     ----------
-    k_max : int >= 1, default 8
+    k_max : int in [1, 1000], default 8
         The largest rule set (rules per k-term DNF).
-    n_rule_sets : int >= 1, default 20
+    n_rule_sets : int in [1, 1000000], default 20
         Rule sets sampled per size ``k`` (the paper's ``o``).
     rho : float in (0, 1], default 0.9
         White-noise parameter of the weights ``Q(r) ∝ rho^e(r)``.
-    max_steps : int >= 0, default 5000
+    max_steps : int in [0, 1000000000], default 5000
         Steps of one stochastic local search.
     p_noise : float in [0, 1], default 0.2
         Probability of a random move per step.
     p_restart : float in [0, 1], default 0.01
         Probability of a restart per step.
-    n_intervals : int >= 2, default 10
+    n_intervals : int in [2, 10000], default 10
         Equal-frequency intervals of a numeric attribute.
     numeric : {"thresholds", "intervals"}, default "thresholds"
         Rules test a numeric attribute's cuts (``A < t`` / ``A >= t``) or
@@ -829,7 +829,7 @@ class SLSEnsembleLearner(RuleLearner):
         Parallel searches through joblib (threads: the search releases the
         GIL; ``None``: one job, unless a ``joblib.parallel_config`` says
         otherwise, e.g. a Dask cluster); the model does not depend on it.
-    random_state : int >= 0 or None, default 0
+    random_state : int in [0, 4294967295] or None, default 0
         Seed of every search.
     preprocessors : list, optional
         Orange preprocessors (rows with an unknown class are dropped first).
@@ -840,15 +840,17 @@ class SLSEnsembleLearner(RuleLearner):
     search_key = 0x534C53  # the search sample's seed (kept from earlier releases)
 
     parameters = params.ParameterTable(
-        params.integer("k_max", "the largest rule set", 1, spin=(1, 30)),
-        params.integer("n_rule_sets", "rule sets sampled per size", 1, spin=(1, 500)),
+        params.integer("k_max", "the largest rule set", 1, 1000, spin=(1, 30)),
+        params.integer("n_rule_sets", "rule sets sampled per size", 1, 10 ** 6,
+                       spin=(1, 500)),
         params.number("rho", "white-noise parameter of the rule sets' weights", 0, 1,
                       low_open=True, spin=(0.01, 1.0)),
-        params.integer("max_steps", "steps of one local search", 0, spin=(0, 1_000_000)),
+        params.integer("max_steps", "steps of one local search", 0, 10 ** 9,
+                       spin=(0, 1_000_000)),
         params.number("p_noise", "probability of a random move per step", 0, 1),
         params.number("p_restart", "probability of a restart per step", 0, 1),
         params.integer("n_intervals", "equal-frequency intervals of a numeric attribute",
-                       2, spin=(2, 100)),
+                       2, 10_000, spin=(2, 100)),
         params.choice("numeric", "rules test a numeric attribute's cuts or intervals",
                       ("thresholds", "intervals")),
         params.number("theta", "abstain when the margin is below this", 0, 2),

@@ -215,13 +215,10 @@ def test_learners_print_the_shortest_thresholds():
     splits the training values as it does (and so prints short)."""
     from Orange.data import Table
 
-    import orangecontrib.rules as R
     from orangecontrib.rules.features import simplest_threshold
+    from registry import KINDS, make
     data = Table("heart_disease")
-    learners = [R.SlipperLearner(), R.EVCRuleLearner(n_permutations=10),
-                R.SLSEnsembleLearner(k_max=2, n_rule_sets=3, max_steps=300),
-                R.ROCCERLearner(), R.RuleScoringLearner()]
-    for learner in learners:
+    for learner in (make(kind) for kind in KINDS):
         model = learner(data)
         train = model.data_to_model_domain(data)
         n_numeric = 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
 SOURCES = ([ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
            + sorted((ROOT / "doc").glob("*.md"))
@@ -120,9 +120,8 @@ def test_every_public_learner_documents_its_parameters():
     names every parameter of its constructor."""
     import inspect
 
-    import orangecontrib.rules as R
-    for cls in (R.SlipperLearner, R.EVCRuleLearner, R.RuleLogisticRegressionLearner,
-                R.SLSEnsembleLearner, R.ROCCERLearner, R.RuleScoringLearner):
+    from registry import REGISTRY
+    for cls in (entry.cls for entry in REGISTRY.values()):
         doc = inspect.getdoc(cls)
         assert "Parameters\n----------" in doc, cls.__name__
         section = doc.split("Parameters\n----------", 1)[1]

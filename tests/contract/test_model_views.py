@@ -1,9 +1,10 @@
 """Every view of a model agrees with the model (issue 67's defects, one
 regression test each): the columns a model reads for an Instance, an
 array and a sparse matrix; the rules table and class counts by value
-name; the abstention curve; the command line; a base rule learner's
-preprocessing carried with its rules; progress; example weights in the
-size curve and the command line's cross-validation."""
+name; the abstention curve; a base rule learner's preprocessing carried
+with its rules; progress; example weights in the size curve and the
+command line's cross-validation (the command line's bad values:
+project/test_cli_values.py)."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,6 +12,7 @@ from Orange.data import Table
 from Orange.preprocess import Discretize
 
 import orangecontrib.rules as R
+from registry import factory, make
 
 
 @pytest.fixture(scope="module")
@@ -24,17 +26,9 @@ def iris():
 
 
 # ---------------------------------------- 1, 2: the columns a model reads
-QUICK = {
-    "slipper": lambda **kw: R.SlipperLearner(T_max=5, n_folds=2, **kw),
-    "evc": lambda **kw: R.EVCRuleLearner(n_permutations=5, **kw),
-    "lrr": lambda **kw: R.RuleLogisticRegressionLearner(
-        rule_learner=R.EVCRuleLearner(n_permutations=5), n_folds=2, **kw),
-    "sls": lambda **kw: R.SLSEnsembleLearner(n_rule_sets=3, max_steps=200, **kw),
-    "sls-intervals": lambda **kw: R.SLSEnsembleLearner(n_rule_sets=3, max_steps=200,
-                                                       numeric="intervals", **kw),
-    "roccer": lambda **kw: R.ROCCERLearner(max_length=2, **kw),
-    "scoring": lambda **kw: R.RuleScoringLearner(**kw),
-}
+#: every learner with its settings for real data, and SLS with the paper's intervals
+QUICK = {**factory("real"),
+         "sls-intervals": lambda **kw: make("sls", "real", numeric="intervals", **kw)}
 
 
 def explained(model, x):
@@ -147,50 +141,6 @@ def test_abstention_curve_skips_unknown_classes_and_reads_values_by_name():
                                 W=np.where(np.arange(len(heart)) % 4 == 0, 0.0, 1.0))
     assert model.abstention_curve(weighted, thetas) == \
         model.abstention_curve(heart[np.arange(len(heart)) % 4 != 0], thetas)
-
-
-# ---------------------------------------- 6: the command line
-BAD_VALUES = [["--permutations", "1"], ["--permutations", "0"], ["--permutations", "x"],
-              ["--seed", "-1"], ["--seed", str(2 ** 32)], ["--seed", "1.5"],
-              ["--folds", "0"], ["--folds", "1"], ["--folds", "-3"], ["--folds", "x"],
-              ["--max-rules", "-1"], ["--strategies", ","], ["--strategies", "best"],
-              ["--learners", ""], ["--learners", "c4.5"], ["--show-rules", "best"],
-              ["--data", "housing"], ["--data", "no-such-file.tab"], ["--bogus"],
-              ["--folds"]]
-
-
-@pytest.mark.parametrize("argv", BAD_VALUES, ids=" ".join)
-def test_every_bad_command_line_value_gets_one_line_and_code_2(argv, capsys):
-    from orangecontrib.rules.__main__ import main
-    assert main(["--data", "iris", "--learners", "scoring"] + argv) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("python -m orangecontrib.rules: error: ")
-
-
-def test_bad_command_line_values_in_a_process():
-    """The same from a shell: one line on stderr, exit code 2, no traceback."""
-    import subprocess
-    import sys
-    for argv in (["--permutations", "1"], ["--seed", "-1"], ["--folds", "1"]):
-        run = subprocess.run([sys.executable, "-m", "orangecontrib.rules", "--data", "iris"]
-                             + argv, capture_output=True, text=True, timeout=120)
-        assert run.returncode == 2 and len(run.stderr.splitlines()) == 1, run.stderr
-
-
-def test_more_folds_than_rows_says_how_many_it_made(tmp_path, capsys):
-    """``--folds 500`` on 30 rows: the header says how many folds the
-    table's rows come from (10, the rows of the largest class)."""
-    from orangecontrib.rules.__main__ import main
-    from orangecontrib.rules.evaluation import stratified_folds
-    data = Table("iris")[::5]  # 30 rows, 10 per class
-    data.save(str(tmp_path / "iris30.tab"))
-    assert main(["--data", str(tmp_path / "iris30.tab"), "--learners", "scoring",
-                 "--strategies", "wvote", "--folds", "500"]) == 0
-    out = capsys.readouterr().out
-    assert len(stratified_folds(data, 500, 0)) == 10
-    assert "Stratified 10-fold cross-validation (not 500" in out
 
 
 # ---------------------------------------- 12: the command line's rules column

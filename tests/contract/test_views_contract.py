@@ -1,44 +1,24 @@
 """The contract every view of a model keeps, as properties on random data
-for every learner of the contract suite (``test_contract.LEARNERS``, its
-random tables and its fast and long profiles). doc/promises.md states the
-same promises, in these words:
+for every learner of the registry (``test_contract``'s random tables, its
+fast settings and profiles: the fast one by default, the long one marked
+``slow``). doc/promises.md states each promise in the words README.md
+uses; one check per promise:
 
-* **Explanations are the model.** ``model.explain(x)``'s
-  ``probabilities()`` equal ``model(x, model.Probs)`` (to 1e-9) for ``x`` a
-  Table, an Orange Instance, a numpy array and a scipy sparse matrix (the
-  arrays in the training data's columns, as ``model(X)`` reads them), with
-  and without preprocessing: a ``Discretize()`` preprocessor, SLS's
-  ``numeric="intervals"``, and a base rule learner (Rule Scoring's ``base``,
-  LR with rules' ``rule_learner``) that discretises.
-* **Counts are the model's.** The rules a model reads are ``model.size``:
-  the command line's "rules" column, the rules the Rule Viewer lists plus
-  those it sums apart (SLIPPER's default rules), and the rules of the Rules
-  output that the model reads (one row per rule of ``rule_list``, with its
-  number and its count of conditions) all count ``model.size[0]`` rules and
-  ``model.size[1]`` conditions. The class counts of the Rules output (``n
-  <value>``, weights honoured) are counted by value name: data that list
-  the class values in another order give the same counts.
-* **Views do not depend on how the classes are listed, nor on rows of
-  weight 0.** A model fitted on the same data with the class values listed
-  in another order has the same rules (conditions, heads by name, the
-  model's own numbers per rule to 1e-9, in the same order), the same Rules
-  output, the same rules in every row's explanation, the same size and
-  the same abstention curve. Rows of weight 0, in the data a model is
-  fitted on or in the data it is shown, change no view: the same Rules
-  output, explanations, size, abstention curve and size curve.
-* **A rule budget gives a sensible model.** For every budget ``max_rules =
-  k`` (fast profile: 1 to 3; long profile: 1 to the size of the model
-  without a budget, at most 8), and without a budget, the model is
-  *sensible*: its probabilities are finite, in [0, 1], sum to 1 and its
-  predicted class is a most probable one; it reads at most ``k`` rules;
-  and on its training data its weighted log loss is at most that of the
-  training class shares plus 0.01 (it is not worse than knowing only how
-  common each class is).
-* **Every bad command-line value gets one line and exit code 2.** Each
-  option of ``python -m orangecontrib.rules`` given a value it cannot use
-  (a number out of range, text where a number belongs, an unknown
-  strategy, learner or data set, a data set without a categorical class)
-  prints one line on stderr, nothing on stdout, and returns 2.
+* ``explanations``: ``explain(x)``'s probabilities are ``model(x, Probs)``
+  for a Table, an Instance, a numpy array and a sparse matrix, without and
+  with preprocessing (``Discretize()``, SLS's intervals, a base / rule
+  learner that discretises);
+* ``counts``: the rules every view counts are ``model.size``, and the Rules
+  output counts classes by value name (values listed in another order, or
+  only some of them), whatever the class variable is named;
+* ``class order views``: the rules (as a set: a model lists them class by
+  class), the Rules output, each row's explained rules, the size and the
+  abstention curve do not depend on the order of the class values;
+* ``zero weight views``: rows of weight 0, in the data fitted or shown,
+  change no view (and, long profile, not the size curve);
+* ``budgets``: every budget gives a sensible model (:func:`check_sensible`);
+* and every bad command-line value gets one line and exit code 2
+  (:func:`test_every_bad_command_line_value_gets_one_line_and_code_2`).
 """
 from __future__ import annotations
 
@@ -60,13 +40,13 @@ from orangecontrib.rules.__main__ import EXTRA_LEARNERS
 from orangecontrib.rules.__main__ import LEARNERS as CLI_LEARNERS
 from orangecontrib.rules.evaluation import count_rules, size_curve
 from orangecontrib.rules.ruleset import STRATEGIES
-from test_contract import (LEARNERS, LONG, LONG_SLOW_FITS, PROFILES, relabelled, tables,
+from registry import KINDS, make
+from test_contract import (FAST, LEARNERS, LONG, LONG_SLOW_FITS, relabelled, tables,
                            valid_probabilities)
 
 
 def discretising_evc():
-    return R.EVCRuleLearner(n_permutations=4, beam_width=3, max_rule_length=3,
-                            preprocessors=[Discretize()])
+    return make("evc", "fast", preprocessors=[Discretize()])
 
 
 #: per learner, the learners with preprocessing whose explanations are checked
@@ -74,9 +54,8 @@ PREPROCESSED = {
     kind: [lambda kind=kind: LEARNERS[kind](preprocessors=[Discretize()])]
     for kind in LEARNERS}
 PREPROCESSED["sls"].append(lambda: LEARNERS["sls"](numeric="intervals"))
-PREPROCESSED["scoring"].append(lambda: R.RuleScoringLearner(base=discretising_evc()))
-PREPROCESSED["lrr"].append(lambda: R.RuleLogisticRegressionLearner(
-    rule_learner=discretising_evc(), n_folds=2))
+PREPROCESSED["scoring"].append(lambda: LEARNERS["scoring"](base=discretising_evc()))
+PREPROCESSED["lrr"].append(lambda: LEARNERS["lrr"](rule_learner=discretising_evc()))
 
 
 def relisted(data, values, name=None):
@@ -244,6 +223,8 @@ def check_zero_weight_views(kind, data, long=False):
     assert [e for e, keep in zip(explained_rules(a, weighted), w > 0) if keep] == \
         explained_rules(b, kept)
     same_abstention(a, weighted, b, kept)
+    if not long:  # its own test: contract/test_model_views.py
+        return
     learner = LEARNERS[kind]()
     assert size_curve(learner, weighted, budgets=(2,), n_folds=2) == \
         size_curve(learner, kept, budgets=(2,), n_folds=2)
@@ -284,13 +265,17 @@ CHECKS = {"explanations": check_explanations, "counts": check_counts,
           "zero weight views": check_zero_weight_views, "budgets": check_budgets}
 
 
+#: the fast profile by default, the long one marked slow
+PROFILES = [pytest.param(FAST, id="fast"), pytest.param(LONG, id="long", marks=pytest.mark.slow)]
+
+
 @pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("check", sorted(CHECKS))
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_views_contract(kind, check, profile):
     long = profile is LONG
     if long:  # fewer examples than the learners' own contract: each runs several fits
-        profile = settings(LONG, max_examples=LONG_SLOW_FITS.get(kind, 200) // 2)
+        profile = settings(LONG, max_examples=LONG_SLOW_FITS.get(kind, LONG.max_examples) // 2)
 
     @profile
     @given(data=tables())

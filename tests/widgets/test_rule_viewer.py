@@ -9,31 +9,21 @@ from Orange.classification import CN2Learner
 from Orange.classification.rules import _RuleClassifier
 from Orange.data import Table
 
-from orangecontrib.rules import (EVCRuleLearner, ROCCERLearner, RuleLogisticRegressionLearner,
-                                 RuleScoringLearner, SlipperLearner, SLSEnsembleLearner)
 from orangecontrib.rules import viewer
 from orangecontrib.rules.widgets.owrulesviewer import OWRulesViewer
 from orangecontrib.rules.widgets.ruletable import RULE_ROLE, SORT_ROLE
+from registry import KINDS, make
 
 _MODELS = {}
 
 
 def fitted(kind, data_name="heart_disease"):
-    """Models are fitted once per test session (and given ``instances`` as
-    the learner widgets do)."""
+    """Models of the registry's learners (and Orange's CN2) are fitted once
+    per test session (and given ``instances`` as the learner widgets do)."""
     key = (kind, data_name)
     if key not in _MODELS:
         data = Table(data_name)
-        learner = {
-            "slipper": lambda: SlipperLearner(T=10),
-            "evc": lambda: EVCRuleLearner(n_permutations=10),
-            "logreg": lambda: RuleLogisticRegressionLearner(
-                rule_learner=EVCRuleLearner(n_permutations=10)),
-            "sls": lambda: SLSEnsembleLearner(n_rule_sets=4, max_steps=1000),
-            "roccer": lambda: ROCCERLearner(),
-            "scoring": lambda: RuleScoringLearner(),
-            "cn2": lambda: CN2Learner(),
-        }[kind]()
+        learner = CN2Learner() if kind == "cn2" else make(kind)
         model = learner(data)
         model.instances = data
         _MODELS[key] = model
@@ -83,7 +73,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         return np.flatnonzero(cover.any(axis=1))
 
     def test_every_model_shows_its_rules_and_selection_outputs_covered_rows(self):
-        for kind in ("slipper", "evc", "logreg", "sls", "roccer", "scoring", "cn2"):
+        for kind in (*KINDS, "cn2"):
             with self.subTest(kind):
                 model = fitted(kind)
                 self.show(model, self.heart)
@@ -108,7 +98,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
     def test_model_specific_columns(self):
         headers = {
             "slipper": ["Confidence"], "evc": ["EVC quality", "Raw frequency"],
-            "logreg": ["Weight", "EVC quality"],
+            "lrr": ["Weight", "EVC quality"],
             "sls": ["Ensemble weight", "Rule sets", "Heaviest set", "Set weight"],
             "roccer": ["Likelihood ratio", "Position", "FPR", "TPR"],
             "scoring": ["Confidence"], "cn2": ["Probability", "CN2 quality"]}
@@ -264,7 +254,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         in full (no ellipsis) and the cell is wide and high enough for its
         wrapped lines, laid out independently with QTextLayout; also with
         the conditions run on, and with every column shown."""
-        for kind in ("slipper", "evc", "logreg", "sls", "roccer", "scoring", "cn2"):
+        for kind in ("slipper", "evc", "lrr", "sls", "roccer", "scoring", "cn2"):
             model = fitted(kind)
             self.show(model, self.heart)
             w = self.widget
@@ -290,7 +280,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
 
     def test_plots_render(self):
         w = self.widget
-        for kind in ("roccer", "sls", "evc", "logreg"):
+        for kind in ("roccer", "sls", "evc", "lrr"):
             with self.subTest(kind):
                 self.show(fitted(kind), self.heart)
                 self.assertTrue(w.plot.isVisibleTo(w))
@@ -337,7 +327,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
 
     def test_rules_output_is_one_row_per_rule_with_the_cores_coverage(self):
         from Orange.classification import CN2UnorderedLearner
-        kinds = ["slipper", "evc", "logreg", "sls", "roccer", "scoring", "cn2"]
+        kinds = [*KINDS, "cn2"]
         models = [(k, fitted(k)) for k in kinds]
         unordered = CN2UnorderedLearner()(self.heart)
         models.append(("cn2 unordered", unordered))
@@ -483,7 +473,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
 
     def test_annotated_data_says_why_each_row_got_its_prediction(self):
         w = self.widget
-        for kind in ("logreg", "slipper", "sls", "roccer", "scoring"):
+        for kind in ("lrr", "slipper", "sls", "roccer", "scoring"):
             with self.subTest(kind):
                 model = fitted(kind)
                 self.show(model, self.heart)
@@ -505,7 +495,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         probability and its actual class, lists the rules that move it
         (as the Python explanation does), and limits the table to them."""
         w = self.widget
-        for kind in ("logreg", "slipper", "evc", "sls", "roccer", "scoring"):
+        for kind in ("lrr", "slipper", "evc", "sls", "roccer", "scoring"):
             with self.subTest(kind):
                 model = fitted(kind)
                 self.show(model, self.heart)
@@ -638,7 +628,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertTrue(any(a.shortcut().matches(QKeySequence.Copy) for a in w.view.actions()))
 
     def test_rules_of_weight_zero_are_hidden_until_asked_for(self):
-        model = fitted("logreg")
+        model = fitted("lrr")
         used = viewer.used_mask(model)
         self.assertTrue(0 < used.sum() < len(used))
         w = self.widget
@@ -663,7 +653,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertTrue(self.widget.Information.training_data.is_shown())
         self.widget.select_rules(self.widget.listed_rules()[:1])
         self.assertIsNotNone(self.get_output(self.widget.Outputs.selected_data))
-        bare = SlipperLearner(T=3)(self.heart)  # fitted in a script: no instances
+        bare = make("slipper", T=3)(self.heart)  # fitted in a script: no instances
         self.show(bare)
         self.assertEqual(self.widget.rule_model.rowCount(),
                          sum(1 for r in bare.rule_list if r.selectors))

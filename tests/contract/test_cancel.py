@@ -10,15 +10,18 @@ import pytest
 from Orange.data import Table
 from joblib import parallel_backend
 
-from orangecontrib.rules import Interrupted, ROCCERLearner, SlipperLearner, SLSEnsembleLearner
+from orangecontrib.rules import Interrupted, SlipperLearner
 from orangecontrib.rules.parallel import in_process_backend
+from registry import make
 
 
 def learners():
-    return {"slipper": lambda: SlipperLearner(n_jobs=2, random_state=0),
-            "sls": lambda: SLSEnsembleLearner(n_jobs=2, n_rule_sets=6, max_steps=2000,
-                                              random_state=0),
-            "roccer": lambda: ROCCERLearner(n_jobs=2)}
+    """The learners with parallel tasks, in two jobs (SLIPPER choosing T by
+    its internal folds, so that the folds are tasks)."""
+    return {"slipper": lambda: make("slipper", "defaults", n_jobs=2, random_state=0),
+            "sls": lambda: make("sls", n_jobs=2, n_rule_sets=6, max_steps=2000,
+                                random_state=0),
+            "roccer": lambda: make("roccer", n_jobs=2)}
 
 
 @pytest.mark.parametrize("name", ["slipper", "sls", "roccer"])
@@ -60,7 +63,6 @@ def test_evc_reports_rules_so_far_from_its_class_tasks_and_stops_there():
     progress that only grows and a status with the rules found so far; a
     cancel raised there stops the fit; the model is the one without a
     callback."""
-    from orangecontrib.rules import EVCRuleLearner
     data = Table("heart_disease")
     seen = []
 
@@ -68,7 +70,7 @@ def test_evc_reports_rules_so_far_from_its_class_tasks_and_stops_there():
         seen.append((progress, status, threading.get_ident()))
 
     def learner():
-        return EVCRuleLearner(n_permutations=10, n_jobs=2)
+        return make("evc", n_permutations=10, n_jobs=2)
     model = learner()(data, progress_callback=listening)
     so_far = [(p, int(s.split(": ")[1].split()[0])) for p, s, _ in seen if "so far" in s]
     assert so_far, [s for _, s, _ in seen]
@@ -93,16 +95,12 @@ def test_a_rule_learner_inside_another_reaches_the_caller_from_its_tasks(outer):
     """LR with rules and Rule Scoring fit an EVC rule learner: its tasks'
     reports reach the caller's callback through the outer fit (with the
     rules found so far) and a cancel raised there stops the whole fit."""
-    from orangecontrib.rules import EVCRuleLearner, RuleLogisticRegressionLearner
-    from orangecontrib.rules import RuleScoringLearner
     data = Table("heart_disease")
     main = threading.get_ident()
 
     def learner():
-        evc = EVCRuleLearner(n_permutations=10, n_jobs=2)
-        if outer == "lrr":
-            return RuleLogisticRegressionLearner(rule_learner=evc)
-        return RuleScoringLearner(base=evc)
+        inside = {"lrr": "rule_learner", "scoring": "base"}[outer]  # its rule learner
+        return make(outer, **{inside: make("evc", n_permutations=10, n_jobs=2)})
     seen = []
     model = learner()(data, progress_callback=lambda p, s="": seen.append(
         (p, s, threading.get_ident())))
@@ -124,12 +122,10 @@ def test_progress_says_how_many_rules_so_far(name):
     """The status text counts what the fit has made so far, and the count
     grows (SLIPPER: rules of the boosters done, SLS: distinct rule sets,
     ROCCER: rules on the classes' lists)."""
-    from orangecontrib.rules import ROCCERLearner
     data = Table("iris")
-    learner = {"slipper": lambda: SlipperLearner(T_max=10, random_state=0),
-               "sls": lambda: SLSEnsembleLearner(n_rule_sets=3, max_steps=500,
-                                                 random_state=0),
-               "roccer": lambda: ROCCERLearner()}[name]()
+    learner = {"slipper": lambda: make("slipper", "defaults", T_max=10, random_state=0),
+               "sls": lambda: make("sls", n_rule_sets=3, random_state=0),
+               "roccer": lambda: make("roccer")}[name]()
     statuses = []
     learner(data, progress_callback=lambda p, s="": statuses.append(s))
     counts = [int(s.split(": ")[1].split()[0]) for s in statuses if "so far" in s]

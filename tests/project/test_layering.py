@@ -13,8 +13,8 @@ import re
 import pytest
 
 PACKAGE = "orangecontrib.rules"
-ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "orangecontrib", "rules")
+ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "orangecontrib", "rules")
 
 #: lowest first; a module may import modules of lower layers only. A new
 #: module joins a layer here and in doc/architecture.md.
@@ -106,7 +106,7 @@ def layer_of(name) -> int:
         if name in names:
             return i
     raise AssertionError(f"orangecontrib.rules.{name} is in no layer: add it to LAYERS "
-                         "in tests/test_layering.py and to doc/architecture.md")
+                         "in tests/project/test_layering.py and to doc/architecture.md")
 
 
 def test_every_module_is_in_a_layer():

@@ -159,3 +159,24 @@ def test_a_budget_and_a_sample_larger_than_any_data_are_accepted(cls):
         p = model(data, model.Probs)
         np.testing.assert_allclose(p.sum(axis=1), 1)
         assert np.mean(model(data) == data.Y) > 0.6
+
+
+@pytest.mark.parametrize("cls", LEARNERS, ids=lambda c: c.__name__)
+def test_a_huge_integer_is_refused_by_name_or_works(cls):
+    """Every integer parameter given 10**30: refused at construction with its
+    name (the table's range), or the fit runs: never an OverflowError from
+    the compiled core, nor a fit without end (a count of rounds, steps,
+    permutations or conditions has an upper bound)."""
+    iris = Table("iris")[::5]
+    for p in cls.parameters:
+        if p.kind != "int":
+            continue
+        settings = dict(QUICK.get(cls, {}))
+        settings[p.name] = 10 ** 30
+        try:
+            learner = cls(**settings)
+        except ValueError as exc:
+            assert p.name in str(exc)
+            continue
+        model = learner(iris)  # no OverflowError, no hang
+        assert model(iris, model.Probs).shape == (len(iris), 3)

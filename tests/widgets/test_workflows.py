@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LEARNERS = ["SLIPPER", "EVC Rules", "LR with Rules",
             "SLS Ensembles", "ROCCER"]
 

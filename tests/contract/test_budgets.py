@@ -14,16 +14,10 @@ from scipy.special import expit
 import orangecontrib.rules as R
 from orangecontrib.rules.evc import DEFAULT_MIN_NEW_COVERAGE
 from orangecontrib.rules.rules import allocate_budget, budget_coverage, budget_prefixes, covering
+from registry import KINDS, factory
 
-LEARNERS = {
-    "slipper": lambda **kw: R.SlipperLearner(T_max=30, **kw),
-    "evc": lambda **kw: R.EVCRuleLearner(n_permutations=10, **kw),
-    "lrr": lambda **kw: R.RuleLogisticRegressionLearner(
-        rule_learner=R.EVCRuleLearner(n_permutations=10, min_new_coverage=0), **kw),
-    "sls": lambda **kw: R.SLSEnsembleLearner(n_rule_sets=4, max_steps=500, **kw),
-    "roccer": lambda **kw: R.ROCCERLearner(**kw),
-    "scoring": lambda **kw: R.RuleScoringLearner(**kw),
-}
+#: the registry's budget settings
+LEARNERS = factory("budget")
 
 
 @pytest.fixture(scope="module", params=["heart_disease", "iris"])
@@ -31,7 +25,7 @@ def data(request):
     return Table(request.param)
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("budget", [1, 3, 10])
 def test_budget_is_respected(kind, budget, data):
     model = LEARNERS[kind](max_rules=budget)(data)

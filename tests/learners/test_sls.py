@@ -325,6 +325,7 @@ def test_the_msvc_builds_cpu_check_agrees_with_the_compilers():
     assert core._sls.avx2_by_cpuid() == ("avx2" in core._sls.simd_paths())
 
 
+@pytest.mark.slow  # a cross-compiler in a subprocess
 def test_the_msvc_way_to_the_avx2_code_compiles():
     """``scripts/windows_compile_check.py``: the SLS kernel's vector code as
     MSVC builds it (no GCC builtin, attribute or inline assembly) compiles
@@ -332,8 +333,8 @@ def test_the_msvc_way_to_the_avx2_code_compiles():
     if importlib.util.find_spec("ziglang") is None:
         pytest.skip("the Windows build's compile check needs a cross-compiler "
                     "(pip install ziglang)")
-    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "scripts", "windows_compile_check.py")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    script = os.path.join(root, "scripts", "windows_compile_check.py")
     done = subprocess.run([sys.executable, script], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "compiles; instructions: vpshufb" in done.stdout

@@ -7,21 +7,17 @@ from Orange.data import Table
 
 import orangecontrib.rules as R
 from reading import check_reasons
+from registry import factory, make
 
+#: the registry's learners, and the variants that explain otherwise
 LEARNERS = {
-    "slipper": lambda: R.SlipperLearner(T=15),
-    "sls": lambda: R.SLSEnsembleLearner(n_rule_sets=4, max_steps=500),
-    "evc": lambda: R.EVCRuleLearner(n_permutations=20),
-    "lrr": lambda: R.RuleLogisticRegressionLearner(
-        rule_learner=R.EVCRuleLearner(n_permutations=20)),
-    "lrr-ovr": lambda: R.RuleLogisticRegressionLearner(
-        rule_learner=R.EVCRuleLearner(n_permutations=20), multi_class="ovr"),
-    "roccer": lambda: R.ROCCERLearner(),
-    "roccer-hulls": lambda: R.ROCCERLearner(multi_class="hulls"),
-    **{f"scoring-{s}": (lambda s=s: R.RuleScoringLearner(strategy=s))
+    **factory("real"),
+    "lrr-ovr": lambda: make("lrr", multi_class="ovr"),
+    "roccer-hulls": lambda: make("roccer", multi_class="hulls"),
+    **{f"scoring-{s}": (lambda s=s: make("scoring", strategy=s))
        for s in ("first", "rand", "vote", "wvote", "lfpr")},
-    "scoring-ordered-cn2": lambda: R.RuleScoringLearner(base=CN2Learner(), ordered=True,
-                                                        strategy="first"),
+    "scoring-ordered-cn2": lambda: make("scoring", base=CN2Learner(), ordered=True,
+                                        strategy="first"),
 }
 
 
@@ -62,7 +58,7 @@ def test_lr_with_rules_explains_by_weights():
 
 def test_sls_abstaining_rows_are_explained_by_the_prior():
     data = Table("heart_disease")
-    model = R.SLSEnsembleLearner(n_rule_sets=4, max_steps=500, theta=0.3)(data)
+    model = make("sls", theta=0.3)(data)
     abstains = model.abstains(data)
     assert abstains.any() and not abstains.all()
     probs = model(data, model.Probs)

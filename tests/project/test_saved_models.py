@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from Orange.data import Table
 
-HERE = os.path.join(os.path.dirname(__file__), "data", "pickles")
+HERE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "pickles")
 with open(os.path.join(HERE, "manifest.json")) as f:
     MANIFEST = json.load(f)
 

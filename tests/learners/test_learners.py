@@ -11,6 +11,7 @@ from Orange.evaluation import AUC, CA, CrossValidation
 
 from orangecontrib.rules import (PriorRuleModel, RuleScoringLearner,
                                  RuleSetModel, STRATEGIES)
+from registry import KINDS, REGISTRY, make
 
 
 @pytest.fixture(scope="module")
@@ -266,12 +267,7 @@ def test_array_input_uses_model_domain(titanic, titanic_model):
 
 
 def _every_learner():
-    from orangecontrib.rules import (EVCRuleLearner, ROCCERLearner,
-                                     RuleLogisticRegressionLearner,
-                                     SlipperLearner, SLSEnsembleLearner)
-    return [SlipperLearner(T_max=5, random_state=0), EVCRuleLearner(),
-            RuleLogisticRegressionLearner(), ROCCERLearner(), RuleScoringLearner(),
-            SLSEnsembleLearner(k_max=2, n_rule_sets=2, max_steps=200, random_state=0)]
+    return [make(kind) for kind in KINDS]
 
 
 @pytest.mark.parametrize("which", ["all zero", "one class zero", "two rows"])
@@ -309,17 +305,15 @@ def test_array_input_reads_the_training_columns():
             model(np.zeros((2, 3)))
 
 
-@pytest.mark.parametrize("name", ["SlipperLearner", "EVCRuleLearner",
-                                  "RuleLogisticRegressionLearner", "SLSEnsembleLearner",
-                                  "ROCCERLearner", "RuleScoringLearner"])
-def test_params_are_the_whole_signature_and_round_trip(name):
+@pytest.mark.parametrize("kind", KINDS)
+def test_params_are_the_whole_signature_and_round_trip(kind):
     import inspect
 
     from orangecontrib.rules.evc import GumbelParameters
     GUMBEL = GumbelParameters(np.ones((2, 1)), np.full((2, 1), 0.5))
 
-    import orangecontrib.rules as R
-    cls = getattr(R, name)
+    cls = REGISTRY[kind].cls
+    name = cls.__name__
     names = [p for p in inspect.signature(cls.__init__).parameters
              if p not in ("self", "preprocessors")]
     default = cls()

@@ -10,16 +10,10 @@ import pytest
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 import orangecontrib.rules as R
+from registry import KINDS, REGISTRY, factory, make
 
-LEARNERS = {
-    "slipper": lambda: R.SlipperLearner(T=10),
-    "evc": lambda: R.EVCRuleLearner(n_permutations=5),
-    "lrr": lambda: R.RuleLogisticRegressionLearner(
-        rule_learner=R.EVCRuleLearner(n_permutations=5)),
-    "sls": lambda: R.SLSEnsembleLearner(n_rule_sets=3, max_steps=300),
-    "roccer": lambda: R.ROCCERLearner(),
-    "scoring": lambda: R.RuleScoringLearner(),
-}
+#: the registry's settings for real data
+LEARNERS = factory("real")
 
 
 def reorder_values(data, name):
@@ -39,7 +33,7 @@ def titanic():
     return Table("titanic")
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_discrete_values_are_mapped_by_name(titanic, kind):
     model = LEARNERS[kind]()(titanic)
     other = reorder_values(titanic, "sex")
@@ -72,7 +66,7 @@ def two_class_domain():
 
 
 @pytest.mark.parametrize("labels", [(1, 2), (-1, 1)])
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_class_codes_outside_the_values_are_a_clear_error(kind, labels):
     rng = np.random.default_rng(0)
     X = np.column_stack([rng.normal(size=40), rng.integers(0, 2, 40)])
@@ -82,7 +76,7 @@ def test_class_codes_outside_the_values_are_a_clear_error(kind, labels):
         LEARNERS[kind]()(data)
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_attribute_codes_outside_the_values_are_a_clear_error(kind):
     rng = np.random.default_rng(0)
     X = np.column_stack([rng.normal(size=40), rng.integers(0, 2, 40)])
@@ -98,7 +92,7 @@ def test_attribute_codes_outside_the_values_are_a_clear_error(kind):
     str(model)  # the model's own rules print
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_extreme_values_are_a_clear_error(kind):
     rng = np.random.default_rng(0)
     X = np.column_stack([rng.normal(size=40), rng.integers(0, 2, 40)])
@@ -166,7 +160,7 @@ def test_classes_absent_from_the_data_cost_nothing():
     model = R.EVCRuleLearner(n_permutations=5)(data)
     assert np.all(np.asarray(model.gumbel.mu)[3] == 0)
     assert all(r.head != 3 for r in model.rule_list)
-    for kind in sorted(LEARNERS):
+    for kind in KINDS:
         m = LEARNERS[kind]()(data)
         p = m(data, m.Probs)
         assert p.shape == (150, 4) and np.all(p[:, 3] == 0), kind
@@ -188,7 +182,7 @@ def test_roccer_does_not_get_worse_with_more_data():
     assert aucs[1] >= aucs[0] - 0.01
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_learner_pickles_in_the_middle_of_a_fit(kind):
     """A worker process receives the learner's methods pickled, while the
     caller's progress callback (here one holding a lock, like a widget's)
@@ -227,7 +221,7 @@ def test_tiny_weights_are_a_clear_error(titanic):
     data = titanic[:200].copy()
     with data.unlocked():
         data.W = np.full(len(data), 1e-310)
-    for kind in sorted(LEARNERS):
+    for kind in KINDS:
         with pytest.raises(ValueError, match="example weights sum to"):
             LEARNERS[kind]()(data)
 
@@ -243,45 +237,15 @@ def test_wvote_with_confidences_near_zero_is_finite():
     np.testing.assert_allclose(probs.sum(axis=1), 1)
 
 
-#: per learner, values each parameter must refuse (with the parameter's name)
-BAD_PARAMETERS = {
-    "slipper": dict(T=0, T_max=-1, max_doublings=-1, n_folds=0, patience=0,
-                    positive_class=-1, n_jobs=0, random_state=-1, max_rules=0),
-    "evc": dict(quality="x", m=-1, beam_width=-1, max_rule_length=0,
-                min_covered_examples=float("nan"), alpha=2, parent_alpha=0,
-                n_permutations=0, gumbel="x", strategy="best", max_rules_per_class=0,
-                max_thresholds=0, n_jobs="2", random_state=1.5, min_new_coverage=1.5,
-                max_rules=-3, gumbel_sample=5, search_rows=0),
-    "lrr": dict(rule_learner="x", rule_penalty="yes", attributes=2, use_rules=None,
-                lambda_=-1, lambdas=(), penalty_scales=(), n_folds=1, random_state="0",
-                max_rules=0.5,
-                multi_class="softmax"),
-    "sls": dict(k_max=0, n_rule_sets=0, rho=0, max_steps=-1, p_noise=2, p_restart=-0.1,
-                n_intervals=1, numeric="bins", theta=3, delta=1, n_jobs=0,
-                random_state=-5, max_rules=0, rho_rows=0, search_rows=0, rest_ratio=0,
-                rest_min=0),
-    "roccer": dict(min_support=0, min_confidence=1.5, min_lift=0, max_length=0,
-                   min_cuts=-1, max_cuts=0, numeric="x", max_candidates=0,
-                   max_memory_mb=float("inf"), max_rules="10", multi_class="softmax",
-                   lambda_=-1, search_rows=0, n_jobs=0, random_state=0.5),
-    "scoring": dict(base="cn2", strategy="max", min_confidence=-0.1, ordered="no",
-                    random_state=-1, m=-1, beam_width=0, min_covered_examples=-1,
-                    max_rule_length=0, min_new_coverage=-0.1, max_rules=0, search_rows=0,
-                    n_jobs=0),
-}
-LEARNER_CLASSES = {"slipper": R.SlipperLearner, "evc": R.EVCRuleLearner,
-                   "lrr": R.RuleLogisticRegressionLearner, "sls": R.SLSEnsembleLearner,
-                   "roccer": R.ROCCERLearner, "scoring": R.RuleScoringLearner}
-
-
-@pytest.mark.parametrize("kind", sorted(BAD_PARAMETERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_out_of_range_parameters_are_refused_by_name(kind):
+    """Every public parameter refuses the registry's bad value for it."""
     import inspect
-    cls = LEARNER_CLASSES[kind]
+    cls, bad = REGISTRY[kind].cls, REGISTRY[kind].bad_parameters
     names = [p for p in inspect.signature(cls.__init__).parameters
              if p not in ("self", "preprocessors")]
-    assert sorted(BAD_PARAMETERS[kind]) == sorted(names)  # every public parameter
-    for name, value in BAD_PARAMETERS[kind].items():
+    assert sorted(bad) == sorted(names)  # every public parameter
+    for name, value in bad.items():
         with pytest.raises(ValueError, match=name):
             cls(**{name: value})
     cls()  # the defaults pass
@@ -346,7 +310,7 @@ def track_densified(monkeypatch, methods):
     return largest
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_predictions_on_sparse_data_densify_only_the_rules_columns(kind, monkeypatch):
     """A sparse table (Orange Text's bag of words) is predicted without
     densifying it: only the columns the rules test are made dense, and the
@@ -390,7 +354,7 @@ def test_lr_with_rules_fits_a_large_sparse_table_on_a_sparse_design(classes, mon
                                atol=1e-4)
 
 
-@pytest.mark.parametrize("kind", sorted(LEARNERS))
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_sparse_table_too_large_for_the_memory_stops_before_the_fit(kind, monkeypatch):
     """A sparse table whose cells times the learner's bytes per cell exceed
     the memory available: a MemoryError that says so before anything is
@@ -417,8 +381,8 @@ def test_a_sparse_table_too_large_for_the_memory_stops_before_the_fit(kind, monk
 SPARSE_FITS = {**LEARNERS,
                # SLIPPER choosing T by internal folds: one booster, and one
                # per class of three classes (folds shared by the boosters)
-               "slipper-cv": lambda: R.SlipperLearner(T_max=8, n_folds=3),
-               "slipper-cv-3": lambda: R.SlipperLearner(T_max=8, n_folds=3)}
+               "slipper-cv": lambda: make("slipper", "defaults", T_max=8, n_folds=3),
+               "slipper-cv-3": lambda: make("slipper", "defaults", T_max=8, n_folds=3)}
 
 
 @pytest.mark.parametrize("kind", ["evc", "roccer", "scoring", "sls", "slipper", "slipper-cv",

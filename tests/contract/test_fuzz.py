@@ -23,22 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
-import orangecontrib.rules as R
+from registry import factory, make
 
-LEARNERS = {
-    "slipper": lambda: R.SlipperLearner(T_max=8, n_folds=3),
-    "evc": lambda: R.EVCRuleLearner(n_permutations=3, beam_width=3, max_rule_length=3),
-    "lrr": lambda: R.RuleLogisticRegressionLearner(
-        rule_learner=R.EVCRuleLearner(n_permutations=3, beam_width=3, max_rule_length=3),
-        n_folds=2),
-    "sls": lambda: R.SLSEnsembleLearner(k_max=2, n_rule_sets=2, max_steps=100),
-    "roccer": lambda: R.ROCCERLearner(max_length=2),
-    # the search sample (beyond search_rows rows; by default 100,000)
-    "roccer-sample": lambda: R.ROCCERLearner(max_length=2, search_rows=10),
-    "evc-sample": lambda: R.EVCRuleLearner(n_permutations=3, beam_width=3, max_rule_length=3,
-                                           search_rows=10),
-    "scoring": lambda: R.RuleScoringLearner(beam_width=2, max_rule_length=2),
-}
+#: the registry's fast settings, and the searches on a sample of the rows
+#: (beyond ``search_rows`` rows; by default 100,000)
+LEARNERS = {**factory("fast"),
+            "roccer-sample": lambda: make("roccer", "fast", search_rows=10),
+            "evc-sample": lambda: make("evc", "fast", search_rows=10)}
 
 NAMES = st.text(alphabet=st.sampled_from("abcxyzäöüčšž日本αβ _-"), min_size=1, max_size=6)
 
