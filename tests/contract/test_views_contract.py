@@ -158,9 +158,12 @@ def same_rules(a, b):
     assert rows_a == rows_b
     cols_a, cols_b = viewer.rule_table(a).columns, viewer.rule_table(b).columns
     assert [c.name for c in cols_a] == [c.name for c in cols_b]
+    # to a relative 1e-5: a numerical minimiser fits some of them (LR with
+    # rules' and ROCCER's many-class weights), from another start when the
+    # classes are listed in another order (the probabilities agree to 1e-9)
     for x, y in zip(cols_a, cols_b):
         np.testing.assert_allclose(np.asarray(x.values, float)[order_a],
-                                   np.asarray(y.values, float)[order_b], rtol=1e-9, atol=1e-9)
+                                   np.asarray(y.values, float)[order_b], rtol=1e-5, atol=1e-9)
 
 
 def same_rules_output(a, data_a, b, data_b):
@@ -174,7 +177,7 @@ def same_rules_output(a, data_a, b, data_b):
     for var in ta.domain.attributes:
         if var.name != "rule":
             np.testing.assert_allclose(tb.get_column(var.name)[order_b],
-                                       ta.get_column(var)[order_a], rtol=1e-9, atol=1e-9)
+                                       ta.get_column(var)[order_a], rtol=1e-5, atol=1e-9)
     cva, cvb = ta.domain.class_var, tb.domain.class_var
     assert [cva.values[int(y)] for y in ta.Y[order_a]] == \
         [cvb.values[int(y)] for y in tb.Y[order_b]]
