@@ -50,12 +50,18 @@ GROUPS = {
                  "australian", "breast", "saheart", "mammographic", "monk-2", "titanic"),
     "keel": ("magic", "satimage", "segment", "letter"),
     "shapes": ("5000x20x2", "20000x10x2", "1000x10x11", "5000x40x11"),
+    "large": ("100000x20x2",),
 }
 LEARNERS = ("slipper", "evc", "lrr", "sls", "roccer", "scoring")
-PEERS = ("boomer", "rulefit", "ripper", "cn2", "rf")
+PEERS = ("boomer", "rulefit", "figs", "tree", "ripper", "cn2", "rf")
+#: the learner the README names for "the best model of at most k rules"
+NAMED = "lrr"
+#: the budgets at which NAMED is held against BOOMER-k
+ANCHOR_BUDGETS = (10, 25, 50, 100)
 NAMES = {"slipper": "SLIPPER", "evc": "EVC rules", "lrr": "LR with rules", "sls": "SLS",
          "roccer": "ROCCER", "scoring": "Rule Scoring", "boomer": "BOOMER",
-         "rulefit": "RuleFit", "ripper": "RIPPER", "cn2": "CN2 unordered",
+         "rulefit": "RuleFit", "figs": "FIGS", "tree": "tree (k leaves)",
+         "ripper": "RIPPER", "cn2": "CN2 unordered",
          "rf": "random forest"}
 
 
@@ -88,7 +94,7 @@ def ours(name, budget):
     def fit(train):
         model = learner(train)
         rules, conds = model.size
-        return (lambda t: model(t, model.Probs)), rules, conds
+        return (lambda t: model(t, model.Probs)), rules, conds, model.attribute_terms
     return fit
 
 
@@ -124,6 +130,24 @@ def peer(name, budget):
             return len(rules), int(sum(r.count(" and ") + 1 for r in rules.rule))
         learner = PeerLearner("RuleFit", lambda: RuleFitClassifier(
             max_rules=budget, random_state=0), count, binary=True)
+    elif name == "figs":
+        from imodels import FIGSClassifier
+
+        def count(est):  # FIGS's budget counts its splits: a leaf is a rule
+            splits = est.complexity_
+            return splits + len(est.trees_), splits
+        learner = PeerLearner("FIGS", lambda: FIGSClassifier(max_rules=budget,
+                                                             random_state=0),
+                              count, binary=True)
+    elif name == "tree":
+        from sklearn.tree import DecisionTreeClassifier
+
+        def count(est):  # a leaf is a rule; its conditions: the splits above it
+            t = est.tree_
+            leaves = np.flatnonzero(t.children_left < 0)
+            return len(leaves), int(sum(_depths(t)[leaves]))
+        learner = PeerLearner("tree", lambda: DecisionTreeClassifier(
+            max_leaf_nodes=max(budget, 2), min_samples_leaf=5, random_state=0), count)
     elif name == "ripper":
         import wittgenstein as lw
 
@@ -141,13 +165,24 @@ def peer(name, budget):
     return fit
 
 
+def _depths(t):
+    """The depth of each node of a scikit-learn tree (root 0)."""
+    depth = np.zeros(t.node_count, dtype=int)
+    for node in range(t.node_count):  # children come after their parent
+        for child in (t.children_left[node], t.children_right[node]):
+            if child >= 0:
+                depth[child] = depth[node] + 1
+    return depth
+
+
 def entries(learners, peers, n_classes):
     """(learner, budget, factory) of every point to measure."""
     out = [(n, b, ours(n, b)) for n in learners if n for b in BUDGETS]
     for p in peers:
-        if p in ("rulefit", "ripper", "boomer") and n_classes > 2:
+        if p in ("rulefit", "figs", "ripper", "boomer") and n_classes > 2:
             continue  # two-class peers (BOOMER's classes are labels of a multi-label task)
-        budgets = {"boomer": BUDGETS, "rulefit": BUDGETS[:-1]}.get(p, (None,))
+        budgets = {"boomer": BUDGETS, "rulefit": BUDGETS[:-1], "figs": BUDGETS[:-1],
+                   "tree": BUDGETS[:-1]}.get(p, (None,))
         out += [(p, b, peer(p, b)) for b in budgets]
     return out
 
@@ -171,11 +206,12 @@ def run(args, results, save):
                 k = key(group, dataset, learner, budget)
                 if k in results:
                     continue
-                scores, sizes, seconds = [], [], []
+                scores, sizes, seconds, terms = [], [], [], []
                 try:
                     for train, test in folds:
                         t = time.perf_counter()
-                        predict, rules, conds = fit(data[train])
+                        predict, rules, conds, *extra = fit(data[train])
+                        terms.append(extra[0] if extra else 0)
                         seconds.append(time.perf_counter() - t)
                         y = data.Y[test].astype(int)
                         scores.append(fold_metrics(y, predict(data[test]), n_classes)[:3])
@@ -189,6 +225,7 @@ def run(args, results, save):
                 rules, conds = np.nanmean(np.array(sizes, dtype=float), axis=0)
                 results[k] = dict(accuracy=float(ca), auc=float(auc), logloss=float(ll),
                                   rules=float(rules), conditions=float(conds),
+                                  terms=float(np.mean(terms)),
                                   seconds=float(np.mean(seconds)))
                 print(k, {a: round(b, 3) for a, b in results[k].items()}, flush=True)
                 save()
@@ -206,37 +243,7 @@ def fmt(x, spec=".3f"):
 
 
 #: the two-class sets of the groups, where the peers BOOMER and RuleFit run
-TWO_CLASS = GROUPS["protocol"] + ("magic", "5000x20x2", "20000x10x2")
-
-
-def two_class_summary(results):
-    """Per budget 25, 50, 100: the means over the two-class sets of each
-    learner that ran on all of them, and which of the add-on's learners is
-    best there (lowest log loss)."""
-    def mean(learner, budget, metric):
-        vals = [v.get(metric) for k, v in results.items()
-                if k.split("/")[1] in TWO_CLASS and k.split("/")[2] == learner
-                and k.split("/")[3] == str(budget)]
-        vals = [x for x in vals if x is not None]
-        return float(np.mean(vals)) if len(vals) == len(TWO_CLASS) else None
-
-    lines = ["## Two-class sets: the add-on against BOOMER and RuleFit at the same budget",
-             "", f"Means over the {len(TWO_CLASS)} two-class sets ({', '.join(TWO_CLASS)}).",
-             "", "| budget | learner | rules | AUC | log loss |", "|---:|---|---:|---:|---:|"]
-    for budget in (5, 10, 25, 50, 100):
-        rows = []
-        for learner in LEARNERS + ("boomer", "rulefit"):
-            auc, ll = mean(learner, budget, "auc"), mean(learner, budget, "logloss")
-            if auc is not None:
-                rows.append((learner, mean(learner, budget, "rules"), auc, ll))
-        ours = [r for r in rows if r[0] in LEARNERS]
-        best = min(ours, key=lambda r: r[3]) if ours else None
-        for r in rows:
-            if r[0] in LEARNERS and r is not best:
-                continue
-            name = NAMES[r[0]] + (" (the add-on's best)" if r is best else "")
-            lines.append(f"| {budget} | {name} | {r[1]:.1f} | {r[2]:.3f} | {r[3]:.3f} |")
-    return lines + [""]
+TWO_CLASS = GROUPS["protocol"] + ("magic", "5000x20x2", "20000x10x2", "100000x20x2")
 
 
 def budget_summary(results, budget=50):
@@ -268,15 +275,104 @@ def budget_summary(results, budget=50):
     return lines + [""]
 
 
+def set_means(results, group, datasets, learner, budget):
+    """Means over ``datasets`` of a learner's entry at a budget (None unless
+    it ran on every one of them)."""
+    return {metric: group_means(results, group, datasets, learner, budget, metric)
+            for metric in ("rules", "conditions", "terms", "accuracy", "auc", "logloss",
+                           "seconds")}
+
+
+def two_class_sets(results, group):
+    """The two-class sets of a group that BOOMER ran on."""
+    return [d for d in GROUPS[group] if d in TWO_CLASS
+            and any(k.startswith(f"{group}/{d}/boomer/") for k in results)]
+
+
+def anchor_summary(results):
+    """Per group's two-class sets and budget k in ANCHOR_BUDGETS: NAMED
+    against BOOMER-k (AUC and log loss, the differences), and which learner
+    of all (the add-on's and the anchors) has the best AUC and the best log
+    loss at that budget, with its size."""
+    lines = [f"## The best model of at most k rules: {NAMES[NAMED]} against BOOMER-k", "",
+             f"On each group's two-class sets (BOOMER's), at each budget k: "
+             f"{NAMES[NAMED]} with `max_rules=k` (its rules, and its attribute weights "
+             "beside them) against `BoomerClassifier(max_rules=k)`; a difference is "
+             f"{NAMES[NAMED]} minus BOOMER (AUC: higher is better; log loss: lower). "
+             "`best AUC` and `best log loss`: the learner of every one run at that budget "
+             "with the best mean, with its rules.", "",
+             "| sets | k | LR rules + attr. weights | LR AUC | BOOMER AUC | Δ AUC | "
+             "LR log loss | BOOMER log loss | Δ log loss | at or above BOOMER | "
+             "best AUC | best log loss |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
+    for group in GROUPS:
+        sets = two_class_sets(results, group)
+        if not sets:
+            continue
+        for k in ANCHOR_BUDGETS:
+            ours = set_means(results, group, sets, NAMED, k)
+            boomer = set_means(results, group, sets, "boomer", k)
+            if ours["auc"] is None or boomer["auc"] is None:
+                continue
+            everyone = {}
+            for learner in LEARNERS + tuple(p for p in PEERS if p not in ("ripper", "cn2",
+                                                                           "rf")):
+                m = set_means(results, group, sets, learner, k)
+                if m["auc"] is not None:
+                    everyone[learner] = m
+            best_auc = max(everyone, key=lambda n: everyone[n]["auc"])
+            best_ll = min(everyone, key=lambda n: everyone[n]["logloss"])
+            ok = ours["auc"] >= boomer["auc"] and ours["logloss"] <= boomer["logloss"]
+            name = f"{group} ({len(sets)})"
+            lines.append(
+                f"| {name} | {k} | {ours['rules']:.1f} + {ours['terms'] or 0:.1f} | "
+                f"{ours['auc']:.3f} | {boomer['auc']:.3f} | "
+                f"{ours['auc'] - boomer['auc']:+.3f} | {ours['logloss']:.3f} | "
+                f"{boomer['logloss']:.3f} | {ours['logloss'] - boomer['logloss']:+.3f} | "
+                f"{'yes' if ok else '**no**'} | "
+                f"{NAMES[best_auc]} {everyone[best_auc]['auc']:.3f} "
+                f"({everyone[best_auc]['rules']:.1f} rules) | "
+                f"{NAMES[best_ll]} {everyone[best_ll]['logloss']:.3f} "
+                f"({everyone[best_ll]['rules']:.1f} rules) |")
+    return lines + [""]
+
+
+def time_summary(results):
+    """Per learner of the add-on and group: the mean fit time at each budget
+    over the mean fit time of its default (the issue's "budgets that cost no
+    time": at most 1.5)."""
+    budgets = [b for b in BUDGETS if b is not None]
+    lines = ["## What a budget costs in time", "",
+             "Mean fit seconds at `max_rules=k` over the mean fit seconds of the "
+             "learner's default, per group (means over the group's sets; the "
+             "default of SLS is its automatic budget, of the others no budget).", "",
+             "| learner | group | " + " | ".join(f"k={b}" for b in budgets)
+             + " | largest |", "|---|---|" + "---:|" * (len(budgets) + 1)]
+    for learner in LEARNERS:
+        for group, datasets in GROUPS.items():
+            base = group_means(results, group, datasets, learner, None, "seconds")
+            if not base:
+                continue
+            ratios = [group_means(results, group, datasets, learner, b, "seconds")
+                      for b in budgets]
+            ratios = [None if r is None else r / base for r in ratios]
+            known = [r for r in ratios if r is not None]
+            lines.append(f"| {NAMES[learner]} | {group} | "
+                         + " | ".join(fmt(r, ".2f") for r in ratios)
+                         + f" | {fmt(max(known) if known else None, '.2f')} |")
+    return lines + [""]
+
+
 def report(results, out):
     lines = ["# Size-accuracy frontier: rules against AUC and log loss", "",
              f"Command: `{command()}` (commit {git_commit()}).",
              f"Machine: {machine()}.", "",
              "Means over the data sets of a group (a learner appears in a group only "
              "where it ran on every set); `rules` and `conditions` are those the "
-             "predictions read (LR with rules: rules of non-zero weight; its attribute "
-             "weights are not counted). Budget `default`: the learner's own default "
-             "(BOOMER: 1,000 rules).", ""]
+             "predictions read (LR with rules: rules of non-zero weight), and `attr. "
+             "weights` LR with rules' non-zero attribute weights beside them. FIGS's "
+             "budget counts its splits, a tree's its leaves (a leaf is a rule). "
+             "Budget `default`: the learner's own default (BOOMER: 1,000 rules).", ""]
     for group, datasets in GROUPS.items():
         learners = sorted({k.split("/")[2] for k in results if k.startswith(group + "/")},
                           key=lambda n: (list(NAMES).index(n) if n in NAMES else 99))
@@ -284,28 +380,28 @@ def report(results, out):
             continue
         used = [d for d in datasets if any(k.startswith(f"{group}/{d}/") for k in results)]
         lines += [f"## {group}: {', '.join(used)}", "",
-                  "| learner | budget | rules | conditions | accuracy | AUC | log loss | "
-                  "fit s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| learner | budget | rules | conditions | attr. weights | accuracy | "
+                  "AUC | log loss | fit s |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
         points = {}
         for learner in learners:
             for budget in BUDGETS:
-                m = {metric: group_means(results, group, used, learner, budget, metric)
-                     for metric in ("rules", "conditions", "accuracy", "auc", "logloss",
-                                    "seconds")}
+                m = set_means(results, group, used, learner, budget)
                 if m["auc"] is None:
                     continue
                 points.setdefault(learner, []).append((m["rules"], m["auc"], m["logloss"]))
                 lines.append(f"| {NAMES.get(learner, learner)} | "
                              f"{'default' if budget is None else budget} | "
                              f"{fmt(m['rules'], '.1f')} | {fmt(m['conditions'], '.1f')} | "
+                             f"{fmt(m['terms'], '.1f')} | "
                              f"{fmt(m['accuracy'])} | {fmt(m['auc'])} | "
                              f"{fmt(m['logloss'])} | {fmt(m['seconds'], '.2f')} |")
         lines.append("")
         png = plot(points, group, out)
         if png:
             lines += [f"![{group}]({os.path.basename(png)})", ""]
+    lines += anchor_summary(results)
+    lines += time_summary(results)
     lines += budget_summary(results)
-    lines += two_class_summary(results)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -206,7 +206,9 @@ def main(argv=None):
     results = cross_validate(
         data, learner_entries(strategies, args.seed, learners, args.permutations),
         k=args.folds, seed=args.seed)
-    print(markdown_table(results, ("ca", "auc", "logloss", "n_rules")))
+    terms = any(s.mean("n_terms") > 0 for s in results.values() if s.n_terms)
+    print(markdown_table(results, ("ca", "auc", "logloss", "n_rules")
+                         + (("n_terms",) if terms else ())))
     print(f"\n({time.perf_counter() - t0:.1f} s)\n")
 
     print("Log loss punishes confident mistakes: a model that gives the true "
@@ -224,7 +226,9 @@ def main(argv=None):
         more = f", the first {len(shown)} shown" if len(shown) < len(rules) else ""
         number = model.rule_number()
         named = f" (after each: its {number.name.lower()})" if number is not None else ""
-        print(f"## {title}: {len(rules)} rules{more}{named}")
+        weights = model.attribute_terms
+        besides = f" and {weights} attribute weights" if weights else ""
+        print(f"## {title}: {len(rules)} rules{besides}{more}{named}")
         print(format_rules(shown, model.domain, model=model) if shown else "(none)")
         print("Why row 1 gets its prediction (model.explain): "
               + "\n".join(model.explain(data[:1])[0].describe(model, top=3)))

@@ -402,6 +402,21 @@ class RuleModel(_ModelBase):
         return len(rules), sum(len(r.conditions) for r in rules)
 
     @property
+    def attribute_terms(self) -> int:
+        """How many weights on attributes the model has besides its rules
+        (0 for a model of rules alone; LR with rules: its non-zero
+        attribute weights): read beside :attr:`size`."""
+        return 0
+
+    def size_text(self) -> str:
+        """``size`` in words, with the attribute weights where there are
+        any: "12 rules and 20 attribute weights, 31 conditions"."""
+        rules, conditions = self.size
+        terms = self.attribute_terms
+        return (f"{rules} rules" + (f" and {terms} attribute weights" if terms else "")
+                + f", {conditions} conditions")
+
+    @property
     def class_preference(self) -> np.ndarray:
         """Which class wins a tie (:func:`class_preference`)."""
         return class_preference(self.class_distribution, self.domain.class_var.values)
@@ -555,12 +570,10 @@ class RuleModel(_ModelBase):
 
     def summary_lines(self) -> list[str]:
         """A few lines about the model for the Rule Viewer's info box."""
-        rules, conditions = self.size
-        return [f"{type(self).__name__}: {rules} rules, {conditions} conditions"]
+        return [f"{type(self).__name__}: {self.size_text()}"]
 
     def __str__(self):
-        rules, conditions = self.size
-        head = f"{type(self).__name__}: {rules} rules, {conditions} conditions"
+        head = f"{type(self).__name__}: {self.size_text()}"
         return head + ("\n" + format_rules(self.rule_list, self.domain, model=self)
                        if self.rule_list else "")
 

@@ -43,6 +43,7 @@ class Scores:
     logloss: list = field(default_factory=list)
     brier: list = field(default_factory=list)
     n_rules: list = field(default_factory=list)
+    n_terms: list = field(default_factory=list)
     fit_s: list = field(default_factory=list)
     predict_s: list = field(default_factory=list)
     failed: str | None = None
@@ -152,6 +153,7 @@ def cross_validate(data: Table, entries, k=10, seed=0, progress=None):
                 s.logloss.append(ll)
                 s.brier.append(br)
                 s.n_rules.append(count_rules(variant))
+                s.n_terms.append(float(getattr(variant, "attribute_terms", 0)))
         if progress:
             progress((f + 1) / len(folds))
     return results
@@ -161,14 +163,15 @@ def markdown_table(results, columns=("ca", "auc", "logloss", "brier",
                                      "n_rules", "fit_s", "predict_s")):
     """Results as a markdown table, one row per learner."""
     labels = {"ca": "CA", "auc": "AUC", "logloss": "log loss", "brier": "Brier",
-              "n_rules": "rules", "fit_s": "fit s", "predict_s": "predict s"}
+              "n_rules": "rules", "n_terms": "attribute weights", "fit_s": "fit s",
+              "predict_s": "predict s"}
     lines = ["| learner | " + " | ".join(labels[c] for c in columns) + " |",
              "|---|" + "---:|" * len(columns)]
     for name, s in results.items():
         if s.failed and not s.ca:
             lines.append(f"| {name} | failed: {s.failed} |")
             continue
-        cells = [f"{s.mean(c):.1f}" if c == "n_rules" else f"{s.mean(c):.3f}"
+        cells = [f"{s.mean(c):.1f}" if c in ("n_rules", "n_terms") else f"{s.mean(c):.3f}"
                  for c in columns]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -204,7 +207,8 @@ def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
     Returns
     -------
     list of dict
-        Per budget: ``budget``, ``rules``, ``conditions``, ``accuracy``,
+        Per budget: ``budget``, ``rules``, ``conditions``, ``attribute_terms``
+        (LR with rules' non-zero attribute weights; 0 elsewhere), ``accuracy``,
         ``auc``, ``logloss``.
     """
     data = usable_rows(data)
@@ -216,7 +220,7 @@ def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
         # the learner's own preprocessors too (a widget's Preprocessor input)
         budgeted = type(learner)(**dict(learner.params, max_rules=budget),
                                  preprocessors=learner.preprocessors)
-        scores, sizes = [], []
+        scores, sizes, terms = [], [], []
         for f, (train, test) in enumerate(folds):
             done = b * len(folds) + f
             within = None if progress is None else \
@@ -226,10 +230,12 @@ def size_curve(learner, data: Table, budgets=BUDGETS, n_folds=3, random_state=0,
             scores.append(fold_metrics(y, model(data[test], model.Probs), n_classes,
                                        weights_of(data[test]))[:3])
             sizes.append(model.size)
+            terms.append(model.attribute_terms)
             if progress:
                 progress((done + 1) / n_fits)
         ca, auc, ll = np.nanmean(scores, axis=0)
         rules, conds = np.mean(sizes, axis=0)
         out.append(dict(budget=budget, rules=float(rules), conditions=float(conds),
-                        accuracy=float(ca), auc=float(auc), logloss=float(ll)))
+                        attribute_terms=float(np.mean(terms)), accuracy=float(ca),
+                        auc=float(auc), logloss=float(ll)))
     return out

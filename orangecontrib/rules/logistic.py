@@ -60,10 +60,11 @@ def loss_and_gradient(theta, X, R, y, v, lam, gamma, Rt=None):
     return loss, grad
 
 
-def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
+def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None, tol=1e-9):
     """Minimise eq. 21 (L-BFGS-B, ``b+``, ``b-`` bounded below by 0).
     Returns ``(b0, w, b)``; ``start``: a previous ``(b0, w, b)`` to start
-    from (a warm start along a path of ``lambda``)."""
+    from (a warm start along a path of ``lambda``); ``tol``: L-BFGS-B's
+    relative decrease at which it stops."""
     p, K = X.shape[1], R.shape[1]
     if K == 0:  # plain L2 logistic regression
         b0, w = fit_l2(X, y, v, lam, start)
@@ -84,7 +85,7 @@ def fit_binary(X, R, y, v, lam, gamma, max_iter=2000, start=None):
     # fewer iterations (2e64135:benchmarks/probes/lrr_profile.py)
     res = minimize(loss_and_gradient, theta0, args=(X, R, y, v, lam, gamma, Rt),
                    jac=True, method="L-BFGS-B", bounds=bounds,
-                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=1e-9, maxcor=50))
+                   options=dict(maxiter=max_iter, gtol=1e-6, ftol=tol, maxcor=50))
     theta = res.x
     return theta[0], theta[1:1 + p], theta[1 + p:1 + p + K] - theta[1 + p + K:]
 

@@ -91,11 +91,11 @@ class OneVsRest:
     def __init__(self, tasks, n_classes):
         self.tasks, self.n_classes = tasks, int(n_classes)
 
-    def fit(self, F, cover, y, v, t=0.0, start=None):
+    def fit(self, F, cover, y, v, t=0.0, start=None, tol=1e-9):
         """Every submodel with an extra L1 weight ``t`` on its rules."""
         start = start or [None] * len(self.tasks)
         return [fit_binary(F, cover[:, idx], (y == c).astype(float), v, lam, gamma + t,
-                           start=s0)
+                           start=s0, tol=tol)
                 for (c, idx, gamma, lam), s0 in zip(self.tasks, start)]
 
     def fit_attributes(self, F, y, v):
@@ -142,9 +142,9 @@ class Multinomial:
         self.heads = np.where(heads >= 0, self.local[np.maximum(heads, 0)], -1)
         self.gamma, self.lam = np.asarray(gamma, dtype=float), float(lam)
 
-    def fit(self, F, cover, y, v, t=0.0, start=None):
+    def fit(self, F, cover, y, v, t=0.0, start=None, tol=1e-9):
         return fit_multinomial(F, cover, self.heads, self.local[y], v, self.lam,
-                               self.gamma + t, len(self.classes), start=start)
+                               self.gamma + t, len(self.classes), start=start, tol=tol)
 
     def fit_attributes(self, F, y, v):
         b0, W = multinomial_l2(F, self.local[y], v, self.lam, len(self.classes))
@@ -207,90 +207,128 @@ def submodel_probabilities(F, cover, submodels, n_classes, multinomial) -> np.nd
 
 
 class RulePath:
-    """Eq. 21 with an extra L1 weight ``t`` on every rule, ``gamma_k + t``,
-    along a path of ``t`` from the smallest that leaves no rule (every
-    rule's gradient at ``b = 0`` is then within its penalty) down to 0 (the
-    paper's model), each fit starting from the previous one, until more
-    than ``max_rules`` rules have a non-zero weight (all submodels
-    together). The EVC penalty keeps its role: of two rules that explain
-    the data alike, the one whose quality the search overestimated more
-    enters later. :meth:`cross_validate` then picks the ``t`` of the lowest
-    internal-CV log loss among those of at most ``max_rules`` rules.
+    """The rule budget (doc/evc.md "The rule budget"): eq. 21 with an extra
+    L1 weight ``t`` on every rule, ``gamma_k + t``.
+
+    With at most ``max_rules`` rules the budget cannot bind: the model is
+    the paper's (``t = 0``), fitted exactly as without a budget. Otherwise
+    ``t`` goes down a path from the smallest value that leaves no rule
+    (every rule's gradient at ``b = 0`` within its penalty) by a factor of
+    1,000 in ``N_STEPS`` steps, each fit starting from the previous one,
+    until more than ``max_rules`` rules enter (or, past the last step, at
+    ``t = 0``: then the paper's model has few enough rules and is the
+    answer). Where one step lets several rules in at once, the step is
+    halved (geometrically) ``N_BISECT`` times between the last point within
+    the budget and the first beyond it. The path's fits only choose rules,
+    so they stop at a looser relative decrease (``PATH_TOL``). The last
+    point within the budget chooses the rules, and their weights are
+    refitted at ``t = 0`` with the other rules held at 0 (eq. 21 on the
+    chosen rules: their EVC penalties and the L2 term shrink them, the
+    path's extra weight does not; a relaxed lasso). The path is computed
+    once and read at the budget: no internal cross-validation, so a budget
+    costs a few warm-started fits, not a refit per fold. The EVC penalty
+    keeps its role along the path: of two rules that explain the data
+    alike, the one whose quality the search overestimated more enters
+    later.
 
     ``F``: attribute features, ``cover``: rule indicators (sparse), ``y``:
     class codes, ``v``: example weights (mean 1), ``link``: the model
     (:class:`OneVsRest` or :class:`Multinomial`)."""
 
-    N_STEPS = 16      # values of t from t_max to t_max / 1000, then 0
+    N_STEPS = 8       # values of t from t_max to t_max / 1000
     MIN_RATIO = 1e-3
+    N_BISECT = 4      # halvings of the step where the path passes the budget
+    PATH_TOL = 1e-6   # the path's fits' relative decrease (the model's: 1e-9)
 
     def __init__(self, F, cover, y, v, link, max_rules):
         self.F, self.cover = F, sp.csr_matrix(cover)
         self.y, self.v, self.link = np.asarray(y), np.asarray(v, dtype=float), link
         self.n_classes = link.n_classes
         self.max_rules = int(max_rules)
-        # the attributes only: the start of the path, where no rule enters
-        fits = link.fit_attributes(F, self.y, self.v)
-        self.start = fits
-        t_max = link.excess_gradient(F, self.cover, self.y, self.v, fits)
-        grid = t_max * np.geomspace(1, self.MIN_RATIO, self.N_STEPS) if t_max > 0 else []
-        self.ts, self.fits = [], []
-        for t in list(grid) + [0.0]:
-            fits = link.fit(self.F, self.cover, self.y, self.v, t, fits)
+        self.ts, self.fits, self.rules = [], [], []
+        if self.cover.shape[1] <= self.max_rules:
+            self._paper_model()
+            return
+        start = link.fit_attributes(F, self.y, self.v)
+        t_max = link.excess_gradient(F, self.cover, self.y, self.v, start)
+        fits, over = start, 0.0  # over: the largest t seen with too many rules
+        for t in t_max * np.geomspace(1, self.MIN_RATIO, self.N_STEPS):
+            fits = self._fit(float(t), fits)
             if self.n_rules(fits) > self.max_rules:
+                over = float(t)
                 break
-            self.ts.append(float(t))
-            self.fits.append(fits)
-        self.cv_logloss = self.cv_auc = None
+            self._add(float(t), fits)
+        else:
+            # every step within the budget: the paper's model may be too
+            if self._paper_model():
+                return
+            over = 0.0  # beyond the last step only t = 0: nothing to halve
+        if not self.fits:  # even the first step lets more than max_rules in
+            self._add(float(t_max), link.without_rules(start))
+        # a step of the grid may let several rules in at once: halve the
+        # step (geometrically) between the last point within the budget and
+        # the first beyond it, so the budget is used where the path allows
+        for _ in range(self.N_BISECT):
+            if self.rules[-1] == self.max_rules or over <= 0:
+                break
+            t = float(np.sqrt(self.ts[-1] * over))
+            fits = self._fit(t, self.fits[-1])
+            if self.n_rules(fits) > self.max_rules:
+                over = t
+            else:
+                self._add(t, fits)
+        # the last point's rules, refitted without the path's extra weight
+        kept = self.kept(self.fits[-1])
+        mask = sp.diags(kept.astype(float))
+        relaxed = link.fit(self.F, self.cover @ mask, self.y, self.v, 0.0, self.fits[-1])
+        self.chosen = self.zero_outside(relaxed, kept)
+
+    def _paper_model(self) -> bool:
+        """The model at ``t = 0``, fitted as without a budget: the answer
+        when it keeps the budget (then True)."""
+        full = self.link.fit(self.F, self.cover, self.y, self.v)
+        if self.n_rules(full) > self.max_rules:
+            return False
+        self._add(0.0, full)
+        self.chosen = full
+        return True
+
+    def _fit(self, t, start):
+        return self.link.fit(self.F, self.cover, self.y, self.v, t, start,
+                             tol=self.PATH_TOL)
+
+    def _add(self, t, fits):
+        self.ts.append(t)
+        self.fits.append(fits)
+        self.rules.append(self.n_rules(fits))
 
     def n_rules(self, fits) -> int:
         return int(sum(np.count_nonzero(b) for *_, b in self.link.submodels(fits)))
 
-    def cross_validate(self, n_folds, random_state):
-        """Internal stratified ``n_folds``-fold CV along the path: each
-        fold's held-out log loss and AUC at every ``t`` kept."""
-        from sklearn.model_selection import StratifiedKFold
+    def kept(self, fits) -> np.ndarray:
+        """Per rule (column of ``cover``): whether some submodel weighs it."""
+        out = np.zeros(self.cover.shape[1], dtype=bool)
+        for _, idx, _, _, b in self.link.submodels(fits):
+            out[np.asarray(idx, dtype=int)[np.asarray(b) != 0]] = True
+        return out
 
-        from .evaluation import weighted_auc
-        counts = np.bincount(self.y)
-        k = int(min(n_folds, counts[counts > 0].min()))
-        if k < 2 or len(self.ts) < 2:
-            return
-        losses = np.zeros((k, len(self.ts)))
-        aucs = np.zeros((k, len(self.ts)))
-        skf = StratifiedKFold(k, shuffle=True, random_state=random_state)
-        for i, (tr, te) in enumerate(skf.split(np.zeros(len(self.y)), self.y)):
-            Ftr, Fte = self.F[tr], self.F[te]
-            Ctr, Cte = self.cover[tr], self.cover[te]
-            fits = self.link.without_rules(self.fits[0])
-            for j, t in enumerate(self.ts):
-                fits = self.link.fit(Ftr, Ctr, self.y[tr], self.v[tr], t, fits)
-                p = np.nan_to_num(self.link.probabilities(Fte, Cte, fits), nan=0.0)
-                losses[i, j] = held_out_logloss(p, self.y[te], self.v[te])
-                aucs[i, j] = weighted_auc(self.y[te], p, self.n_classes)
-        self.cv_logloss, self.cv_auc = losses.mean(axis=0), aucs.mean(axis=0)
-
-    def best(self) -> int:
-        """The path index of the lowest CV log loss (ties: fewer rules);
-        without CV, the last (most rules within the budget)."""
-        if self.cv_logloss is None:
-            return len(self.ts) - 1
-        return int(np.flatnonzero(self.cv_logloss <= self.cv_logloss.min() * (1 + 1e-12))[0])
+    def zero_outside(self, fits, kept):
+        """``fits`` with the weights of rules not ``kept`` exactly 0 (their
+        columns were zero, so the solver left them at or near 0)."""
+        if isinstance(self.link, Multinomial):
+            b0, W, b = fits
+            return b0, W, np.where(kept, b, 0.0)
+        return [(b0, w, np.where(kept[np.asarray(idx, dtype=int)], b, 0.0))
+                for (_, idx, _, _), (b0, w, b) in zip(self.link.tasks, fits)]
 
     def best_submodels(self):
-        return self.link.submodels(self.fits[self.best()])
+        return self.link.submodels(self.chosen)
 
     def curve(self) -> list[dict]:
-        """Per point of the path: ``t``, the rules with a non-zero weight,
-        and the internal-CV log loss and AUC."""
-        out = []
-        for j, (t, fits) in enumerate(zip(self.ts, self.fits)):
-            out.append(dict(t=t, rules=self.n_rules(fits),
-                            logloss=None if self.cv_logloss is None else
-                            float(self.cv_logloss[j]),
-                            auc=None if self.cv_auc is None else float(self.cv_auc[j]),
-                            chosen=j == self.best()))
-        return out
+        """Per point of the path: ``t`` and the rules with a non-zero
+        weight; the last is the chosen one."""
+        return [dict(t=t, rules=r, chosen=j == len(self.ts) - 1)
+                for j, (t, r) in enumerate(zip(self.ts, self.rules))]
 
 
 # ------------------------------------------------------------ features
@@ -578,6 +616,15 @@ class RuleLogisticRegressionModel(RuleModel):
                              "coefficient in the logistic regression."),
                 ViewerColumn(named.name, quality, named.tooltip, named.decimals)]
 
+    @property
+    def attribute_terms(self) -> int:
+        """The non-zero attribute weights over every submodel (a weight of
+        a numeric attribute or of one value of a discrete one, per class
+        model): the linear part a user reads beside the rules."""
+        if self.features is None:
+            return 0
+        return int(sum(np.count_nonzero(w) for _, _, _, w, _ in self.submodels))
+
     def warnings(self) -> list[str]:
         if self.rule_list and not self.used_rules():
             return [f"No rule has a non-zero weight: the model is plain logistic "
@@ -627,8 +674,11 @@ class RuleLogisticRegressionModel(RuleModel):
     def __str__(self):
         n_rules, n_conditions = self.size
         cv = self.domain.class_var
-        lines = [f"{type(self).__name__}: {n_rules} rules of non-zero weight, "
-                 f"{n_conditions} conditions; L2 strength lambda = {format_number(self.lam)}"]
+        terms = self.attribute_terms
+        lines = [f"{type(self).__name__}: {n_rules} rules of non-zero weight"
+                 + (f" and {terms} attribute weights" if terms else "")
+                 + f", {n_conditions} conditions; L2 strength lambda = "
+                 f"{format_number(self.lam)}"]
         lines += self.warnings()
         favours, against = self.rule_directions()
         index = {id(r): k for k, r in enumerate(self.rule_list)}
@@ -685,10 +735,10 @@ class RuleLogisticRegressionLearner(RuleLearner):
         The L2 weights internal CV chooses from (11 from 0.01 to 1000,
         log-spaced).
     n_folds : int >= 2, default 5
-        Folds of the internal CV (lambda, and the rule budget's path).
+        Folds of the internal CV that chooses lambda.
     max_rules : int >= 1 or None, default None
-        At most this many rules with a non-zero weight (an L1 path with
-        internal CV, doc/evc.md "The rule budget").
+        At most this many rules with a non-zero weight: the rules of an L1
+        path within the budget, refitted (doc/evc.md "The rule budget").
     multi_class : {"multinomial", "ovr"}, default "multinomial"
         More than two classes: one softmax model over every class (each
         rule weighs on its own class's log-odds) or one binary model per
@@ -802,7 +852,6 @@ class RuleLogisticRegressionLearner(RuleLearner):
             # after the penalty's choice (0.82 to 0.86): progress never goes back
             self.progress(0.86, "choosing the rules (L1 path)")
             path = RulePath(F, cover, enc.y, v, link, self.max_rules)
-            path.cross_validate(self.n_folds, self.random_state)
             submodels = path.best_submodels()
         else:
             self.progress(0.9, "fitting the model")

@@ -2,10 +2,9 @@
 many rules, and it is the model its method makes at that size, not a list
 cut short: EVC's and Rule Scoring's coverings stopped (each class's rules a
 prefix of its covering), SLIPPER's boosters stopped after their rounds, LR
-with rules a penalised fit whose zero weights are zero by the optimality
-conditions of the L1 term, SLS's ensemble re-weighted over the rule sets it
-keeps, ROCCER's lists re-scored after rules leave them; and the
-size-accuracy curve of :func:`size_curve`."""
+with rules the rules an L1 path keeps within the budget, refitted, SLS's
+ensemble re-weighted over the rule sets it keeps, ROCCER's lists re-scored
+after rules leave them; and the size-accuracy curve of :func:`size_curve`."""
 import numpy as np
 import pytest
 from Orange.data import Table
@@ -71,18 +70,16 @@ def test_slipper_boosters_stop_after_their_rounds(data):
             assert [r.conditions for r in rules] == [r.conditions for r in rules2]
 
 
-def test_lr_with_rules_budget_is_a_penalised_fit(data):
-    """The zero weights are zero because the L1 term holds them there
-    (|gradient| <= its weight), the others balance it exactly: a fit of
-    eq. 21 with the path's extra weight, not weights of a larger model set
-    to zero."""
+def test_lr_with_rules_budget_refits_the_path_rules(data):
+    """The rules are those of the last point of the L1 path within the
+    budget; their weights are eq. 21 at ``t = 0`` on those rules alone: each
+    non-zero weight balances its EVC penalty exactly (gradient =
+    -sign(b) gamma), every other rule's weight is exactly 0."""
     if len(data.domain.class_var.values) != 2:
         pytest.skip("the check reads the one submodel of two-class data")
-    learner = LEARNERS["lrr"](max_rules=3)
-    model = learner(data)
+    model = LEARNERS["lrr"](max_rules=3)(data)
     chosen = next(p for p in model.size_curve if p["chosen"])
-    assert chosen["rules"] == model.size[0] <= 3
-    t = chosen["t"]
+    assert model.size[0] <= chosen["rules"] <= 3
     cls, idx, b0, w, b = model.submodels[0]
     X = model.data_to_model_domain(data).X
     F = model.features(X)
@@ -90,11 +87,19 @@ def test_lr_with_rules_budget_is_a_penalised_fit(data):
     y = (data.Y == cls).astype(float)
     f = b0 + F @ w + cover @ b
     grad = cover.T @ (expit(f) - y) + model.lam * b
-    gamma = R.logreg.rule_penalties([model.rule_list[k] for k in idx], cls) + t
-    zero = b == 0
-    assert np.all(np.abs(grad[zero]) <= gamma[zero] * (1 + 1e-3) + 1e-3)
-    np.testing.assert_allclose(grad[~zero], -np.sign(b[~zero]) * gamma[~zero],
+    gamma = R.logreg.rule_penalties([model.rule_list[k] for k in idx], cls)
+    kept = b != 0
+    assert np.count_nonzero(kept) == model.size[0]
+    np.testing.assert_allclose(grad[kept], -np.sign(b[kept]) * gamma[kept],
                                rtol=1e-2, atol=1e-2)
+
+
+def test_lr_with_rules_budget_that_does_not_bind_is_the_model_without(data):
+    """A budget the paper's model keeps gives that model, weights and all."""
+    full = LEARNERS["lrr"]()(data)
+    kept = LEARNERS["lrr"](max_rules=full.size[0] + 1)(data)
+    assert kept.size == full.size
+    np.testing.assert_array_equal(kept(data, kept.Probs), full(data, full.Probs))
 
 
 def test_sls_budget_reweights_the_kept_rule_sets(data):

@@ -353,6 +353,25 @@ def test_summary_shows_the_strongest_attribute_weights():
     assert f"{name} {w:+.2f}" in next(l for l in lines if "Iris-virginica" in l)
 
 
+def test_size_counts_the_attribute_weights_beside_the_rules():
+    """A budget of k rules plus the attribute weights is what a user reads:
+    the model's size text, printout, summary and size curve name both."""
+    from orangecontrib.rules import size_curve
+    data = Table("heart_disease")
+    model = RuleLogisticRegressionLearner(max_rules=3)(data)
+    terms = sum(int(np.count_nonzero(w)) for _, _, _, w, _ in model.submodels)
+    assert model.attribute_terms == terms > 0
+    rules, conditions = model.size
+    text = f"{rules} rules and {terms} attribute weights, {conditions} conditions"
+    assert model.size_text() == text
+    assert f"{rules} rules of non-zero weight and {terms} attribute weights" in str(model)
+    assert text in model.summary_lines()[0]
+    plain = RuleLogisticRegressionLearner(attributes=False)(data)
+    assert plain.attribute_terms == 0 and "attribute weights" not in plain.size_text()
+    curve = size_curve(RuleLogisticRegressionLearner(), data, budgets=(3,), n_folds=2)
+    assert curve[0]["attribute_terms"] > 0
+
+
 # ------------------------------------------------- the multinomial model's penalty scale
 def test_held_out_third_follows_the_rows_values():
     """About a third held out; a row's side depends on its values only

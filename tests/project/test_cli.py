@@ -9,7 +9,9 @@ def test_cli_prints_table_and_rules(capsys):
     assert main(["--data", "iris", "--folds", "3", "--strategies", "first,wvote",
                  "--permutations", "10"]) == 0
     out = capsys.readouterr().out
-    assert "| learner | CA | AUC | log loss | rules |" in out
+    # LR with rules' attribute weights beside the rules
+    assert "| learner | CA | AUC | log loss | rules | attribute weights |" in out
+    assert "## LR with EVC rules" in out and " attribute weights" in out
     assert "Rules + FIRST" in out and "Rules + WVOTE" in out
     assert "| SLIPPER |" in out and "EVC rules (WVOTE)" in out
     assert "LR with EVC rules (LRRP-EVC)" in out

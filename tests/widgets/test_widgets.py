@@ -515,6 +515,10 @@ class TestReadingTheModel(owtest.WidgetTest):
             self.assertTrue(w.size_label.isVisibleTo(w), cls.name)
             self.assertIn(f"The model on the output: {rules} rules", w.size_label.text())
             self.assertIn(f"{conditions} conditions", w.size_label.text())
+            # LR with rules: its attribute weights beside the rules
+            terms = model.attribute_terms
+            self.assertEqual(f"and {terms} attribute weights" in w.size_label.text(),
+                             terms > 0, cls.name)
 
     def test_lr_with_rules_says_when_no_rule_is_used(self):
         from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression

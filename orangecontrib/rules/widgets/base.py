@@ -213,9 +213,14 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
             return
         now = self.budget()
         for point in curve:
+            terms = point.get("attribute_terms", 0)
             item = QTreeWidgetItem([
                 "no limit" if point["budget"] is None else str(point["budget"]),
-                f"{point['rules']:.0f}", f"{point['auc']:.3f}", f"{point['logloss']:.3f}"])
+                f"{point['rules']:.0f}" + (f" + {terms:.0f} attr." if terms else ""),
+                f"{point['auc']:.3f}", f"{point['logloss']:.3f}"])
+            if terms:
+                item.setToolTip(1, f"{point['rules']:.1f} rules and {terms:.1f} "
+                                   "attribute weights, mean of the folds' models")
             item.setData(0, Qt.UserRole, point["budget"])
             for col in range(1, 4):
                 item.setTextAlignment(col, Qt.AlignRight)
@@ -290,15 +295,10 @@ class OWRulesLearnerBase(OWBaseLearner, ConcurrentWidgetMixin, openclass=True):
 
     def show_size(self, model):
         """The output model's size, under the budget (``None``: nothing)."""
-        if model is None or not hasattr(model, "size"):
+        if model is None or not hasattr(model, "size_text"):
             self.size_label.setVisible(False)
             return
-        rules, conditions = model.size
-        extra = getattr(model, "attribute_terms", None)
-        attrs = (f" and {extra} attribute weights" if isinstance(extra, int) and extra
-                 else "")
-        self.size_label.setText(f"The model on the output: {rules} rules{attrs}, "
-                                f"{conditions} conditions.")
+        self.size_label.setText(f"The model on the output: {model.size_text()}.")
         self.size_label.setVisible(True)
 
     def update_model(self):

@@ -644,10 +644,13 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
     def send_report(self):
         if self._model is None:
             return
-        rules, conditions = (self._model.size if isinstance(self._model, RuleModel)
+        ours = isinstance(self._model, RuleModel)
+        rules, conditions = (self._model.size if ours
                              else (len(self._model.rule_list), None))
-        self.report_items("Model", [("Rules", rules), ("Conditions", conditions),
-                                    ("Type", type(self._model).__name__)])
+        terms = self._model.attribute_terms if ours else 0
+        self.report_items("Model", [("Rules", rules), ("Conditions", conditions)]
+                          + ([("Attribute weights", terms)] if terms else [])
+                          + [("Type", type(self._model).__name__)])
         self.report_table("Rules", self.view)
         if self.plot.isVisible():
             self.report_plot("Plot", self.plot)
