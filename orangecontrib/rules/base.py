@@ -242,6 +242,9 @@ class Explanation:
         """What decided a prediction that no firing rule supports, in words."""
         cv = model.domain.class_var
         name = _value_text(cv, c)
+        # "gives survived = yes a probability of 0.817": a value named "0"
+        # or "1" must not read as a number beside the probability
+        gives = f"gives {cv.name} = {name} a probability of {p[c]:.3f}"
         if self.combine in ("softmax", "sigmoids"):
             if without is not None and np.isfinite(without):
                 second = np.argsort(-p, kind="stable")
@@ -252,8 +255,9 @@ class Explanation:
         if not len(self.rules):
             if self.combine == "sums" and not np.allclose(self.base, self.prior):
                 return ("no rule fires: the rule sets' near misses (rows a rule of a set "
-                        f"misses by one condition or more) give {name} {p[c]:.3f}")
-            return f"no rule fires: the training class distribution gives {name} {p[c]:.3f}"
+                        f"misses by one condition or more) give {cv.name} = {name} a "
+                        f"probability of {p[c]:.3f}")
+            return f"no rule fires: the training class distribution {gives}"
         if self.combine in ("winner", "wvote", "vote") and self.winner >= 0 \
                 and self.winner != c:
             return (f"the rules' class {_value_text(cv, self.winner)} gets only "
@@ -261,8 +265,8 @@ class Explanation:
                     f"{'their votes and ' if self.combine != 'winner' else ''}prior, "
                     f"most to {name}")
         if self.combine == "sums":
-            return f"decided by {self.base_label}: {name} {p[c]:.3f}"
-        return f"the rules' masses on the other classes are smaller: {name} {p[c]:.3f}"
+            return f"decided by {self.base_label}, which {gives}"
+        return f"the rules' masses on the other classes are smaller, which {gives}"
 
     def describe(self, model, top: int = 5, rule_text=None) -> list[str]:
         """Lines for a reader (:meth:`reasons`): the predicted class and its
