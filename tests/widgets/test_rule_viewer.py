@@ -638,6 +638,10 @@ class TestOWRulesViewer(owtest.WidgetTest):
                        for r in range(w.rule_model.rowCount()))
         self.assertEqual(shown, list(np.flatnonzero(used)))
         self.assertIn("have weight 0 (not listed)", w.info_label.text())
+        # the size beside the rules: the attribute weights the model reads
+        self.assertGreater(model.attribute_terms, 0)
+        self.assertIn(f"{model.size[0]} rules and {model.attribute_terms} attribute weights",
+                      w.info_label.text())
         # the conditions shown are those of the rule in the row (one per line)
         for r in range(w.rule_model.rowCount()):
             k = int(w.rule_model.data(w.rule_model.index(r, 0), RULE_ROLE))
