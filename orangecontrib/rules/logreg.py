@@ -28,7 +28,7 @@ from . import logistic
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .base_rules import BaseRules
 from .features import shared_encoding
-from .evc import DEFAULT_MIN_NEW_COVERAGE, EVCRuleLearner
+from .evc import EVCRuleLearner
 from .logistic import (DEFAULT_LAMBDAS, choose_lambda, fit_binary, fit_l2, fit_multinomial,
                        multinomial_l2)
 from . import params
@@ -738,9 +738,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         Folds of the internal CV that chooses lambda.
     max_rules : int >= 1 or None, default None
         At most this many rules with a non-zero weight: the rules of an L1
-        path within the budget, refitted; above 25, the default EVC rule
-        learner covers finer (:meth:`budget_rule_learner`; doc/evc.md "The
-        rule budget").
+        path within the budget, refitted (doc/evc.md "The rule budget").
     multi_class : {"multinomial", "ovr"}, default "multinomial"
         More than two classes: one softmax model over every class (each
         rule weighs on its own class's log-odds) or one binary model per
@@ -801,33 +799,12 @@ class RuleLogisticRegressionLearner(RuleLearner):
             raise ValueError("the model needs the attributes, the rules or both "
                              "(attributes and use_rules are both False)")
 
-    def budget_rule_learner(self):
-        """The rule learner the fit uses: ``rule_learner``, except that with
-        a budget of ``k = max_rules`` rules above ``1 / (2 *
-        min_new_coverage)`` (25 at EVC's default 2%) an EVC rule learner at
-        its default covering goes finer: a rule enters its covering once it
-        newly covers ``1 / (2k)`` of its class, so the L1 path chooses the
-        ``k`` rules from about twice as many (doc/evc.md "The rule budget").
-        An EVC learner with its own budget or covering is used as given."""
-        learner = self.rule_learner
-        if self.max_rules is None or not isinstance(learner, EVCRuleLearner) \
-                or learner.max_rules is not None \
-                or learner.min_new_coverage != DEFAULT_MIN_NEW_COVERAGE:
-            return learner
-        finer = 1 / (2 * self.max_rules)
-        if finer >= learner.min_new_coverage:
-            return learner
-        learner = copy.copy(learner)
-        learner.min_new_coverage = finer
-        return learner
-
     def fit_rules(self, data, enc):
         rule_model, rules, reader = None, [], BaseRules(data.domain, data.domain)
-        rule_learner = self.budget_rule_learner()
         if self.use_rules:
             self.progress(0.0, "learning rules")
-            with shared_encoding(rule_learner, data, enc):
-                rule_model = rule_learner(
+            with shared_encoding(self.rule_learner, data, enc):
+                rule_model = self.rule_learner(
                     data, self.sub_progress(0.0, 0.8, "learning rules"))
             # the rules in these data's columns, through the rule learner's
             # own preprocessing (SLS's intervals, a Discretize(): BaseRules)
@@ -866,8 +843,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
             elif len(rules) and self.rule_penalty:
                 self.progress(0.82, "choosing the rule penalty")
                 penalty_scale, scale_losses = self._penalty_scale(
-                    data, enc, v, scale, link, X, design, getattr(rule_model, "gumbel", None),
-                    rule_learner)
+                    data, enc, v, scale, link, X, design, getattr(rule_model, "gumbel", None))
             link.gamma = link.gamma * penalty_scale
         else:
             link, lams = self._one_vs_rest(Fplain, rules, enc, v, scale, present)
@@ -890,8 +866,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         model.penalty_scale, model.penalty_scale_losses = penalty_scale, scale_losses
         return model
 
-    def _penalty_scale(self, data, enc, v, scale, link, X, design, gumbel=None,
-                       rule_learner=None):
+    def _penalty_scale(self, data, enc, v, scale, link, X, design, gumbel=None):
         """The multinomial model's penalty scale (``penalty_scales``): rules
         learned on about two thirds of the rows (:func:`held_out_third`,
         seed ``random_state``; with ``gumbel``, the full data's Gumbel
@@ -912,7 +887,7 @@ class RuleLogisticRegressionLearner(RuleLearner):
         if enc.w[test].sum() < 10 or any(v[train][enc.y[train] == c].sum() <= 0
                                      for c in link.classes):
             return 1.0, None
-        learner = rule_learner if rule_learner is not None else self.rule_learner
+        learner = self.rule_learner
         if gumbel is not None and getattr(learner, "gumbel", False) is None:
             # the permutation searches measure how large an LRS gets by
             # chance among the same candidate conditions; that does not

@@ -373,26 +373,3 @@ def test_size_curve_reports_from_within_fits_and_keeps_preprocessors(data):
     with mock.patch.object(R.RuleScoringLearner, "fit_storage", spy):
         R.size_curve(learner, data, budgets=(2,), n_folds=2)
     assert all(any(isinstance(p, Impute) for p in pp) for pp in fitted)
-
-
-def test_lr_with_rules_searches_finer_rules_for_a_large_budget():
-    """Above 25 rules the default EVC covering goes finer (1 / (2k) of a
-    class newly covered); a rule learner with its own covering or budget
-    is used as it is given, and without a budget nothing changes."""
-    lrr = R.RuleLogisticRegressionLearner
-    evc = R.EVCRuleLearner
-    assert lrr(max_rules=100).budget_rule_learner().min_new_coverage == 0.005
-    assert lrr(max_rules=25).budget_rule_learner().min_new_coverage == DEFAULT_MIN_NEW_COVERAGE
-    assert lrr().budget_rule_learner().min_new_coverage == DEFAULT_MIN_NEW_COVERAGE
-    given = evc(min_new_coverage=0.1)
-    assert lrr(rule_learner=given, max_rules=100).budget_rule_learner() is given
-    budgeted = evc(max_rules=30)
-    assert lrr(rule_learner=budgeted, max_rules=100).budget_rule_learner() is budgeted
-    learner = lrr(max_rules=100)
-    assert learner.budget_rule_learner() is not learner.rule_learner  # a copy
-    assert learner.rule_learner.min_new_coverage == DEFAULT_MIN_NEW_COVERAGE
-    data = Table("heart_disease")
-    finer = learner(data)
-    coarse = lrr()(data)
-    assert len(finer.rule_list) >= len(coarse.rule_list)
-    assert finer.size[0] <= 100
