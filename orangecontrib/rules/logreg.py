@@ -107,6 +107,12 @@ class OneVsRest:
     def without_rules(fits):
         return [(b0, w, np.zeros_like(b)) for b0, w, b in fits]
 
+    def zero_outside(self, fits, kept):
+        """``fits`` with the weights of the rules not ``kept`` (a mask over
+        every rule) exactly 0."""
+        return [(b0, w, np.where(kept[np.asarray(idx, dtype=int)], b, 0.0))
+                for (_, idx, _, _), (b0, w, b) in zip(self.tasks, fits)]
+
     def excess_gradient(self, F, cover, y, v, fits) -> float:
         """The largest ``|dL/db_k| - gamma_k`` over the rules at ``fits``."""
         out = 0.0
@@ -153,6 +159,12 @@ class Multinomial:
     @staticmethod
     def without_rules(fits):
         return fits[0], fits[1], np.zeros_like(fits[2])
+
+    @staticmethod
+    def zero_outside(fits, kept):
+        """``fits`` with the weights of the rules not ``kept`` exactly 0."""
+        b0, W, b = fits
+        return b0, W, np.where(kept, b, 0.0)
 
     def excess_gradient(self, F, cover, y, v, fits) -> float:
         if not len(self.gamma):
@@ -243,7 +255,6 @@ class RulePath:
     def __init__(self, F, cover, y, v, link, max_rules):
         self.F, self.cover = F, sp.csr_matrix(cover)
         self.y, self.v, self.link = np.asarray(y), np.asarray(v, dtype=float), link
-        self.n_classes = link.n_classes
         self.max_rules = int(max_rules)
         self.ts, self.fits, self.rules = [], [], []
         if self.cover.shape[1] <= self.max_rules:
@@ -259,10 +270,11 @@ class RulePath:
                 break
             self._add(float(t), fits)
         else:
-            # every step within the budget: the paper's model may be too
+            # every step within the budget: the paper's model may be too;
+            # if not, beyond the last step is only t = 0 (over stays 0):
+            # nothing to halve
             if self._paper_model():
                 return
-            over = 0.0  # beyond the last step only t = 0: nothing to halve
         if not self.fits:  # even the first step lets more than max_rules in
             self._add(float(t_max), link.without_rules(start))
         # a step of the grid may let several rules in at once: halve the
@@ -281,7 +293,8 @@ class RulePath:
         kept = self.kept(self.fits[-1])
         mask = sp.diags(kept.astype(float))
         relaxed = link.fit(self.F, self.cover @ mask, self.y, self.v, 0.0, self.fits[-1])
-        self.chosen = self.zero_outside(relaxed, kept)
+        # their columns were zero, so the solver left the others at or near 0
+        self.chosen = link.zero_outside(relaxed, kept)
 
     def _paper_model(self) -> bool:
         """The model at ``t = 0``, fitted as without a budget: the answer
@@ -311,15 +324,6 @@ class RulePath:
         for _, idx, _, _, b in self.link.submodels(fits):
             out[np.asarray(idx, dtype=int)[np.asarray(b) != 0]] = True
         return out
-
-    def zero_outside(self, fits, kept):
-        """``fits`` with the weights of rules not ``kept`` exactly 0 (their
-        columns were zero, so the solver left them at or near 0)."""
-        if isinstance(self.link, Multinomial):
-            b0, W, b = fits
-            return b0, W, np.where(kept, b, 0.0)
-        return [(b0, w, np.where(kept[np.asarray(idx, dtype=int)], b, 0.0))
-                for (_, idx, _, _), (b0, w, b) in zip(self.link.tasks, fits)]
 
     def best_submodels(self):
         return self.link.submodels(self.chosen)

@@ -454,6 +454,21 @@ class TestSizeDial(owtest.WidgetTest):
         self.fit(w, Table("heart_disease"))
         self.assertTrue(view.isHidden())
 
+    def test_the_curve_names_lr_with_rules_attribute_weights(self):
+        """Compare sizes reads "rules + attribute weights" where the models
+        have attribute weights, and the rules alone where they have none."""
+        from orangecontrib.rules.widgets.owrulelogreg import OWRuleLogisticRegression
+        w = self.create_widget(OWRuleLogisticRegression, stored_settings=dict(auto_apply=False))
+        curve = [dict(budget=5, rules=4.0, conditions=9.0, attribute_terms=20.0,
+                      accuracy=0.8, auc=0.9, logloss=0.4),
+                 dict(budget=None, rules=7.0, conditions=15.0, attribute_terms=0.0,
+                      accuracy=0.8, auc=0.9, logloss=0.4)]
+        w.show_curve(curve)
+        view = w.curve_view
+        self.assertEqual(view.topLevelItem(0).text(1), "4 + 20 attr.")
+        self.assertIn("20.0 attribute weights", view.topLevelItem(0).toolTip(1))
+        self.assertEqual(view.topLevelItem(1).text(1), "7")
+
     def test_a_large_model_is_warned_about_with_a_suggestion(self):
         from unittest.mock import patch
 
