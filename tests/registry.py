@@ -120,7 +120,7 @@ REGISTRY = {
             rule_learner=R.EVCRuleLearner(**_evc_deterministic(n_classes)), lambda_=1.0),
         bad_parameters=dict(rule_learner="x", rule_penalty="yes", attributes=2,
                             use_rules=None, lambda_=-1, lambdas=(), penalty_scales=(),
-                            n_folds=1, random_state="0", max_rules=0.5,
+                            n_folds=1, random_state="0", max_rules=0.5, grown_rules="no",
                             multi_class="softmax")),
     "sls": Entry(
         cls=R.SLSEnsembleLearner,

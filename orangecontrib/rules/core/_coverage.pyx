@@ -566,3 +566,82 @@ cdef class IndicatorMatrix:
                     jj = jj + 1
                 o[i] = (a0 + a1) + (a2 + a3)
         return out
+
+
+def gradient_histograms(const int32_t[:, ::1] slots, const int64_t[::1] rows,
+                        const double[::1] g, const double[::1] h, const double[::1] v,
+                        Py_ssize_t n_slots):
+    """Sums of ``g``, ``h`` and ``v`` over ``rows`` per slot:
+    ``float64[3, n_slots]``. ``slots[i, j]`` is row ``i``'s slot in column
+    ``j`` (a bin of the column: the histograms of every column side by side),
+    so one pass over the rows fills every column's histogram (a rule grown
+    on the gradient of the log loss, ``gradient_rules``)."""
+    cdef Py_ssize_t n = slots.shape[0], d = slots.shape[1], r, i, j, s
+    cdef double gi, hi_, vi
+    if g.shape[0] != n or h.shape[0] != n or v.shape[0] != n:
+        raise ValueError("slots, g, h and v differ in rows")
+    if rows.shape[0] and (np.min(rows) < 0 or np.max(rows) >= n):
+        raise ValueError("a row index is out of range")
+    if n and d and (np.min(slots) < 0 or np.max(slots) >= n_slots):
+        raise ValueError("a slot is out of range")
+    out_arr = np.zeros((3, n_slots), dtype=np.float64)
+    cdef double[:, ::1] out = out_arr
+    with nogil:
+        for r in range(rows.shape[0]):
+            i = rows[r]
+            gi, hi_, vi = g[i], h[i], v[i]
+            for j in range(d):
+                s = slots[i, j]
+                out[0, s] += gi
+                out[1, s] += hi_
+                out[2, s] += vi
+    return out_arr
+
+
+def best_gradient_split(const double[:, ::1] hist, const int64_t[::1] cut_slot,
+                        const int64_t[::1] cut_start, const int64_t[::1] cut_end,
+                        const int64_t[::1] eq_slot, double lam, double min_cover):
+    """The best condition from :func:`gradient_histograms`' sums: of every
+    numeric cut (the rows of slots ``cut_start < s <= cut_slot``, "below",
+    and ``cut_slot < s <= cut_end``, "above") and every discrete value
+    (slot ``eq_slot``), the side of largest ``G^2 / (H + lam)`` among those
+    of weight ``V >= min_cover``. Returns ``(gain, side, index)``: side 0
+    below, 1 above, 2 a value; ``(-inf, -1, -1)`` if none qualifies. Ties go
+    to the first (below before above, cuts before values, in index order)."""
+    cdef Py_ssize_t n_slots = hist.shape[1], k, s, side = -1, index = -1
+    cdef double best = -np.inf, gb, hb, vb, ga, ha, va, gain
+    if hist.shape[0] != 3:
+        raise ValueError("hist must have the rows G, H and V")
+    if cut_start.shape[0] != cut_slot.shape[0] or cut_end.shape[0] != cut_slot.shape[0]:
+        raise ValueError("cut_slot, cut_start and cut_end differ in length")
+    for k in range(cut_slot.shape[0]):
+        if not (0 <= cut_start[k] < cut_slot[k] < cut_end[k] < n_slots):
+            raise ValueError("a cut's slots are out of order or out of range")
+    for k in range(eq_slot.shape[0]):
+        if not 0 <= eq_slot[k] < n_slots:
+            raise ValueError("a value's slot is out of range")
+    cum_arr = np.cumsum(hist, axis=1)  # sums of slots 0..s
+    cdef const double[:, ::1] cum = cum_arr
+    with nogil:
+        for k in range(cut_slot.shape[0]):
+            gb = cum[0, cut_slot[k]] - cum[0, cut_start[k]]
+            hb = cum[1, cut_slot[k]] - cum[1, cut_start[k]]
+            vb = cum[2, cut_slot[k]] - cum[2, cut_start[k]]
+            ga = cum[0, cut_end[k]] - cum[0, cut_slot[k]]
+            ha = cum[1, cut_end[k]] - cum[1, cut_slot[k]]
+            va = cum[2, cut_end[k]] - cum[2, cut_slot[k]]
+            if vb >= min_cover:
+                gain = gb * gb / (hb + lam)
+                if gain > best:
+                    best, side, index = gain, 0, k
+            if va >= min_cover:
+                gain = ga * ga / (ha + lam)
+                if gain > best:
+                    best, side, index = gain, 1, k
+        for k in range(eq_slot.shape[0]):
+            s = eq_slot[k]
+            if hist[2, s] >= min_cover:
+                gain = hist[0, s] * hist[0, s] / (hist[1, s] + lam)
+                if gain > best:
+                    best, side, index = gain, 2, k
+    return best, side, index

@@ -39,7 +39,8 @@ VERSION = 1
 #: written under ``"attributes"`` when the model has them (summaries and
 #: plots read them)
 MODEL_ATTRIBUTES = ("name", "used_vals", "search_rows", "rounds", "rounds_tried", "grow_rows",
-                    "stats", "size_curve", "penalty_scale", "penalty_scale_losses")
+                    "stats", "size_curve", "penalty_scale", "penalty_scale_losses",
+                    "budget_choice", "budget_losses")
 
 
 # ---------------------------------------------------------------- values
