@@ -28,6 +28,7 @@ from . import logistic
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .base_rules import BaseRules
 from .features import shared_encoding
+from .tables import stratified_rows
 from .evc import EVCRuleLearner
 from .logistic import (DEFAULT_LAMBDAS, choose_lambda, fit_binary, fit_l2, fit_multinomial,
                        multinomial_l2)
@@ -346,8 +347,10 @@ class GrownBudget:
     between two models of at most ``max_rules`` rules, each fitted on the
     other two thirds and scored by its log loss there:
 
-    * **the paper's model**: eq. 21 over the EVC rules within the budget (at
-      ``t = 0`` when it keeps the budget, else :class:`RulePath`'s);
+    * **the paper's model**: eq. 21 over the EVC rules (at ``t = 0``; when
+      it has more than ``max_rules`` rules, the whole model is the bar, one
+      its budgeted model, :class:`RulePath`'s, seldom clears, and the path
+      runs only if it is chosen);
     * **boosted rules**: from the attributes' model, each step adds the
       rule of largest gain, an EVC rule or one grown then on the model's
       errors (:func:`~.gradient_rules.grow_rules`), until the budget's
@@ -370,6 +373,10 @@ class GrownBudget:
     #: protocol sets of 100-2,000 rows it chose worse models than the L1
     #: path; doc/evc.md)
     MIN_HELD_OUT = 1000.0
+    #: more rows than this are boosted on a stratified sample of as many
+    #: (the EVC search's sample size); the rules' counts and the attributes'
+    #: weights are those of every row
+    BOOSTING_ROWS = 100_000
 
     def __init__(self, F, cover, y, v, link, max_rules, rules, X, data, enc,
                  rule_learner, rule_model, domain, random_state):
@@ -385,36 +392,40 @@ class GrownBudget:
         held[test] = True
         vt = np.where(held, 0.0, v)
         y1 = (y == link.tasks[0][0]).astype(float)
-        bins = BinnedColumns(X, data.domain, v)
         k = self.max_rules
+        # the boosting's rows: every row, or a stratified sample of many
+        S = slice(None)
+        if len(y) > self.BOOSTING_ROWS:
+            rng = np.random.default_rng(np.random.SeedSequence(random_state).spawn(3)[2])
+            S = stratified_rows(y, self.BOOSTING_ROWS, rng)
+        bins = BinnedColumns(X[S], data.domain, v[S])
 
-        def margin(fit, C):
-            (b0, w, b), = fit
-            return b0 + F @ w + C @ b
-
-        # the paper's model within the budget, fitted on two thirds
-        paper, C, self.inner = link.fit(F, cover, y, vt), cover, None
-        if np.count_nonzero(paper[0][2]) > k:
-            self.inner = RulePath(F, cover, y, v, link, k)
-            C = cover @ sp.diags(self.inner.kept(self.inner.chosen).astype(float))
-            paper = link.fit(F, C, y, vt, start=self.inner.chosen)
-        f = margin(paper, C)
-        self.losses["paper"] = float(np.sum(np.where(held, v, 0.0)
-                                            * (np.logaddexp(0, f) - y1 * f)))
+        # the paper's model fitted on two thirds; with more than k rules its
+        # budgeted model (the L1 path's) is not fitted unless it is chosen:
+        # the whole model is the bar, one the budgeted model seldom clears
+        paper = link.fit(F, cover, y, vt)
+        (b0, w, b_paper), = paper
+        f = (b0 + F[S] @ w + cover[S] @ b_paper)
+        self.losses["paper"] = float(np.sum(np.where(held[S], v[S], 0.0)
+                                            * (np.logaddexp(0, f) - y1[S] * f)))
         # boosted rules from the attributes' model, the EVC rules ready-made
         (b0, w, _), = link.fit_attributes(F, y, vt)
-        steps, losses = grow_rules(bins, y1, v, b0 + F @ w, k, fixed=cover, held=held)
+        steps, losses = grow_rules(bins, y1[S], v[S], b0 + F[S] @ w, k, fixed=cover[S],
+                                   held=held[S])
         boosted, self.losses["boosted"] = best_prefix(steps, losses)
         if self.losses["boosted"] >= self.losses["paper"] * (1 - self.TOLERANCE):
             # the paper's model within the budget, as without grown rules
-            self.inner = self.inner or RulePath(F, cover, y, v, link, k,
-                                                paper=link.fit(F, cover, y, v, start=paper))
+            # (fitted on every row from the two thirds' fit)
+            within = np.count_nonzero(b_paper) <= k
+            self.inner = RulePath(F, cover, y, v, link, k,
+                                  paper=link.fit(F, cover, y, v, start=paper) if within else None)
             return
         # the boosted rules, boosted again on every row for as many steps
         self.choice, self.inner = "boosted", None
         c = link.tasks[0][0]
         (b0, w, _), = link.fit_attributes(F, y, v)
-        steps, _ = grow_rules(bins, y1, v, b0 + F @ w, k, fixed=cover, max_steps=len(boosted))
+        steps, _ = grow_rules(bins, y1[S], v[S], b0 + F[S] @ w, k, fixed=cover[S],
+                              max_steps=len(boosted))
         fixed, grown = step_rules(steps, bins, positive=c, domain=domain)
         rules = [r for r, _ in grown]
         rule_learner.count_on_every_row(rules, data, enc, getattr(rule_model, "gumbel", None))

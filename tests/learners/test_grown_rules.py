@@ -136,3 +136,22 @@ def test_a_tie_keeps_the_papers_model(data, monkeypatch):
     assert [r.conditions for r in kept.used_rules()] == \
         [r.conditions for r in path.used_rules()]
     np.testing.assert_allclose(kept(data, kept.Probs), path(data, path.Probs), atol=1e-5)
+
+
+def test_many_rows_are_boosted_on_a_sample(data, monkeypatch):
+    """Beyond ``BOOSTING_ROWS`` rows the boosting runs on a stratified
+    sample; the rules' counts and the model's weights on attributes are
+    every row's, and the views still agree with the model."""
+    monkeypatch.setattr(GrownBudget, "BOOSTING_ROWS", 3000)
+    model = RuleLogisticRegressionLearner(max_rules=BUDGET)(data)
+    assert 0 < model.size[0] <= BUDGET
+    grown = [r for r in model.rule_list if r.extra.get("grown")]
+    assert model.budget_choice == "boosted" and grown
+    for r, c in zip(grown, covering(grown, data.X).T):
+        np.testing.assert_allclose(r.class_distribution,
+                                   np.bincount(data.Y[c].astype(int), minlength=2))
+    probs = model(data, model.Probs)
+    e = np.array([ex.probabilities() for ex in model.explain(data)])
+    np.testing.assert_allclose(e, probs, rtol=0, atol=1e-9)
+    again = RuleLogisticRegressionLearner(max_rules=BUDGET)(data)
+    np.testing.assert_array_equal(again(data, again.Probs), probs)
