@@ -42,9 +42,6 @@ MAX_BINS = 128
 #: the least weight a rule covers and the boosting steps without a better
 #: held-out loss (doc/evc.md "Rules grown on the model's errors")
 LAMBDA, SHRINKAGE, MAX_LENGTH, MIN_COVER, PATIENCE = 1.0, 0.5, 5, 10.0, 10
-#: ready-made rules' coverage is multiplied as a dense matrix up to this
-#: many cells (32 MB), else as a sparse one
-DENSE_FIXED_CELLS = 2 ** 22
 #: boosting steps per distinct rule at most (a fixed rule may be taken again)
 MAX_STEPS_PER_RULE = 3
 
@@ -104,11 +101,13 @@ class BinnedColumns:
         return Condition(j, op, self.short(j, op, float(t)))
 
 
-def _best_condition(bins, rows, g, h, v, lam, min_cover):
+def _best_condition(bins, rows, g, h, v, lam, min_cover, hist=None):
     """The condition that, added to a rule covering ``rows``, gives the
     largest gain ``G^2 / (H + lam)`` (doubled, as compared): ``(gain, column,
-    op, bin)``, or ``None`` when no condition covers ``min_cover``."""
-    hist = gradient_histograms(bins.slots, rows, g, h, v, bins.n_slots)
+    op, bin)``, or ``None`` when no condition covers ``min_cover``.
+    ``hist``: the rows' histograms if known."""
+    if hist is None:
+        hist = gradient_histograms(bins.slots, rows, g, h, v, bins.n_slots)
     gain, side, k = best_gradient_split(hist, bins.cut_slot, bins.cut_start, bins.cut_end,
                                         bins.eq_slot, lam, min_cover)
     if side < 0:
@@ -116,13 +115,6 @@ def _best_condition(bins, rows, g, h, v, lam, min_cover):
     if side == 2:
         return gain, int(bins.eq_col[k]), "==", int(bins.eq_bin[k])
     return gain, int(bins.cut_col[k]), ("<=", ">=")[side], int(bins.cut_bin[k]) + side
-
-
-def _held_loss(f, y, vh, rows) -> float:
-    """The weighted log loss of margins ``f`` (log-odds of class 1) on
-    ``rows`` with weights ``vh``."""
-    fr = f[rows]
-    return float(np.sum(vh[rows] * (np.logaddexp(0, fr) - y[rows] * fr)))
 
 
 def grow_rules(bins: BinnedColumns, y, v, margin, max_rules, *, fixed=None, held=None,
@@ -173,35 +165,38 @@ def grow_rules(bins: BinnedColumns, y, v, margin, max_rules, *, fixed=None, held
     vh = None if held is None else np.where(held, v_all, 0.0)
     held_rows = None if held is None else np.flatnonzero(held & (v_all > 0)).astype(np.int64)
     grow_rows = live if held is None else np.flatnonzero(~held & (v_all > 0)).astype(np.int64)
-    fixed = None if fixed is None or not fixed.shape[1] else fixed.tocsc()
+    fixed = None if fixed is None or not fixed.shape[1] else sp.csr_matrix(fixed)
+    p = expit(f)
+    g, h = v * (p - y), v * p * (1 - p)
+    # per held-out row its log loss; the loss a step changes is its rows'
+    held_loss = None if held is None else vh * (np.logaddexp(0, f) - y * f)
+    # the histograms of every training row (where each rule starts),
+    # updated by the rows each step moves
+    root = gradient_histograms(bins.slots, grow_rows, g, h, v, bins.n_slots)
+    dg, dh, zero = np.zeros(len(f)), np.zeros(len(f)), np.zeros(len(f))
     if fixed is not None:
-        fixed_t = sp.csr_matrix(fixed.T)
-        if np.prod(fixed_t.shape) <= DENSE_FIXED_CELLS:  # a dense product is faster
-            fixed_t = fixed_t.toarray()
-        fixed_v = fixed_t @ v  # the weight each covers (v does not change)
-        alive = v_all > 0
-        fixed_rows = [r[alive[r]].astype(np.int64) for r in
-                      (fixed.indices[fixed.indptr[k]:fixed.indptr[k + 1]]
+        # each fixed rule's sums, updated by the rows each step moves
+        G, H, V = (fixed.T @ np.column_stack([g, h, v])).T
+        fixed_csc = fixed.tocsc()
+        fixed_rows = [r[v_all[r] > 0].astype(np.int64) for r in
+                      (fixed_csc.indices[fixed_csc.indptr[k]:fixed_csc.indptr[k + 1]]
                        for k in range(fixed.shape[1]))]
         fixed_used = np.zeros(fixed.shape[1], dtype=bool)
-    steps, losses, used = [], ([] if held is None else [_held_loss(f, y, vh, held_rows)]), set()
+    steps, losses, used = [], ([] if held is None else [float(held_loss.sum())]), set()
     max_steps = MAX_STEPS_PER_RULE * max_rules if max_steps is None else max_steps
     while len(steps) < max_steps:
         if held is not None and len(losses) - 1 - int(np.argmin(losses)) >= patience:
             break
-        p = expit(f)
-        g, h = v * (p - y), v * p * (1 - p)
         rule, rows, gain = None, None, -np.inf
         if len(used) < max_rules:  # else only rules already used may be taken again
             # grown on the training rows; the held-out ones it covers move too
-            rule, rows = _grow(bins, grow_rows, g, h, v, lam, min_cover, max_length)
+            rule, rows = _grow(bins, grow_rows, g, h, v, lam, min_cover, max_length, root)
             gain = rule_gain(g, h, rows, lam) if rule else -np.inf
             if rule and held is not None:
                 rows = np.union1d(rows, _covered(bins, held_rows, rule))
             rule = rule or None
         if fixed is not None:
-            G, H = fixed_t @ g, fixed_t @ h
-            gf = np.where(fixed_v >= min_cover, G * G / (H + lam), -np.inf)
+            gf = np.where(V >= min_cover, G * G / (H + lam), -np.inf)
             if len(used) >= max_rules:
                 gf[~fixed_used] = -np.inf
             k = int(np.argmax(gf))
@@ -210,14 +205,27 @@ def grow_rules(bins: BinnedColumns, y, v, margin, max_rules, *, fixed=None, held
         if rule is None or not np.isfinite(gain) or gain <= 0:
             break
         weight = -g[rows].sum() / (h[rows].sum() + lam)
+        # the step moves its rows' log-odds, and so their g, h and loss
         f[rows] += shrinkage * weight
+        pr = expit(f[rows])
+        g_new, h_new = v[rows] * (pr - y[rows]), v[rows] * pr * (1 - pr)
+        dg[rows], dh[rows] = g_new - g[rows], h_new - h[rows]
+        if fixed is not None:
+            dG, dH = (fixed[rows].T @ np.column_stack([dg[rows], dh[rows]])).T
+            G += dG
+            H += dH
+        root += gradient_histograms(bins.slots, rows, dg, dh, zero, bins.n_slots)
+        dg[rows], dh[rows] = 0.0, 0.0
+        g[rows], h[rows] = g_new, h_new
         steps.append((rule, float(weight)))
         if isinstance(rule, int):
             fixed_used[rule] = True
         used.add(("fixed", rule) if isinstance(rule, int) else
                  ("grown", tuple(rule)))
         if held is not None:
-            losses.append(_held_loss(f, y, vh, held_rows))
+            fr = f[rows]
+            held_loss[rows] = vh[rows] * (np.logaddexp(0, fr) - y[rows] * fr)
+            losses.append(float(held_loss.sum()))
     return steps, losses
 
 
@@ -234,13 +242,15 @@ def _covered(bins, rows, conds):
     return rows
 
 
-def _grow(bins, rows, g, h, v, lam, min_cover, max_length):
+def _grow(bins, rows, g, h, v, lam, min_cover, max_length, hist=None):
     """One rule grown from ``rows`` by the condition of largest gain while
-    the gain grows: ``(conditions, rows covered)``."""
+    the gain grows: ``(conditions, rows covered)``. ``hist``: the
+    histograms of ``rows`` if known."""
     conds = []
     current = rule_gain(g, h, rows, lam)
     while len(conds) < max_length:
-        found = _best_condition(bins, rows, g, h, v, lam, min_cover)
+        found = _best_condition(bins, rows, g, h, v, lam, min_cover,
+                                hist if not conds else None)
         if found is None or found[0] <= current * (1 + 1e-9):
             break
         current, j, op, b = found
