@@ -403,7 +403,8 @@ class GrownBudget:
         # the paper's model fitted on two thirds; with more than k rules its
         # budgeted model (the L1 path's) is not fitted unless it is chosen:
         # the whole model is the bar, one the budgeted model seldom clears
-        paper = link.fit(F, cover, y, vt)
+        # (the loss needs a few digits: the L1 path's looser tolerance)
+        paper = link.fit(F, cover, y, vt, tol=RulePath.PATH_TOL)
         (b0, w, b_paper), = paper
         f = (b0 + F[S] @ w + cover[S] @ b_paper)
         self.losses["paper"] = float(np.sum(np.where(held[S], v[S], 0.0)
