@@ -983,8 +983,10 @@ class RuleLogisticRegressionLearner(RuleLearner):
         path = None
         if self.max_rules is not None and len(rules):
             # after the penalty's choice (0.82 to 0.86): progress never goes back
-            self.progress(0.86, "choosing the rules (L1 path)")
-            if self._grows_rules(enc, sparse, rule_model):
+            grows = self._grows_rules(enc, sparse, rule_model)
+            self.progress(0.86, "choosing the rules (grown rules, held-out third)" if grows
+                          else "choosing the rules (L1 path)")
+            if grows:
                 path = GrownBudget(F, cover, enc.y, v, link, self.max_rules, rules,
                                    X, data, enc, self.rule_learner, rule_model,
                                    reader.domain, self.random_state)
