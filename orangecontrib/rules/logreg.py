@@ -817,7 +817,8 @@ class RuleLogisticRegressionModel(RuleModel):
                 k = index[id(r)]
                 lines.append(f"  {w:+8.3f}  " + rule_text(
                     r, self.domain, int(favours[k]), bool(against[k]),
-                    f"{self.rule_number_name()} {r.quality:.3f}"))
+                    f"{self.rule_number_name()} {r.quality:.3f}"
+                    + ("; grown on the model's errors" if r.extra.get("grown") else "")))
         return "\n".join(lines)
 
     def rule_number_name(self) -> str:

@@ -83,6 +83,8 @@ def test_every_view_agrees_with_the_model(model, data):
     assert used.sum() == model.size[0]
     text = str(model)
     assert text.count("\n  ") >= model.size[0]
+    grown = sum(bool(r.extra.get("grown")) for r in model.used_rules())
+    assert text.count("grown on the model's errors") == grown > 0
     assert "grown on the model's errors" in "\n".join(model.summary_lines())
 
 
