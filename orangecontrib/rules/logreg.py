@@ -380,7 +380,8 @@ class GrownBudget:
 
     def __init__(self, F, cover, y, v, link, max_rules, rules, X, data, enc,
                  rule_learner, rule_model, domain, random_state):
-        from .gradient_rules import BinnedColumns, best_prefix, grow_rules, step_rules
+        from .gradient_rules import (LAMBDA, MIN_COVER, BinnedColumns, best_prefix, grow_rules,
+                                     step_rules)
         self.link, self.max_rules = link, int(max_rules)
         self.rules, self.choice, self.losses = list(rules), "paper", {}
         y, v = np.asarray(y), np.asarray(v, dtype=float)
@@ -411,8 +412,12 @@ class GrownBudget:
                                             * (np.logaddexp(0, f) - y1[S] * f)))
         # boosted rules from the attributes' model, the EVC rules ready-made
         (b0, w, _), = link.fit_attributes(F, y, vt)
+        # v is the weights over their mean: a rule's L2 weight and least
+        # cover scale alike, so a weight of 2 is two rows here as in eq. 21
+        scale = v.sum() / enc.w.sum()
+        grow = dict(lam=LAMBDA * scale, min_cover=MIN_COVER * scale)
         steps, losses = grow_rules(bins, y1[S], v[S], b0 + F[S] @ w, k, fixed=cover[S],
-                                   held=held[S])
+                                   held=held[S], **grow)
         boosted, self.losses["boosted"] = best_prefix(steps, losses)
         if self.losses["boosted"] >= self.losses["paper"] * (1 - self.TOLERANCE):
             # the paper's model within the budget, as without grown rules
@@ -426,7 +431,7 @@ class GrownBudget:
         c = link.tasks[0][0]
         (b0, w, _), = link.fit_attributes(F, y, v)
         steps, _ = grow_rules(bins, y1[S], v[S], b0 + F[S] @ w, k, fixed=cover[S],
-                              max_steps=len(boosted))
+                              max_steps=len(boosted), **grow)
         fixed, grown = step_rules(steps, bins, positive=c, domain=domain)
         rules = [r for r, _ in grown]
         rule_learner.count_on_every_row(rules, data, enc, getattr(rule_model, "gumbel", None))
