@@ -572,6 +572,12 @@ class RuleModel(_ModelBase):
         """The model's own numbers per rule for the Rule Viewer's table."""
         return [self.quality_column()]
 
+    def rule_notes(self) -> list[str]:
+        """Per rule of ``rule_list``, what a reader should know of where it
+        comes from ("" for none): the tooltip of its number in the Rule
+        Viewer."""
+        return [""] * len(self.rule_list)
+
     def summary_lines(self) -> list[str]:
         """A few lines about the model for the Rule Viewer's info box."""
         return [f"{type(self).__name__}: {self.size_text()}"]

@@ -740,6 +740,11 @@ class RuleLogisticRegressionModel(RuleModel):
                              "coefficient in the logistic regression."),
                 ViewerColumn(named.name, quality, named.tooltip, named.decimals)]
 
+    def rule_notes(self) -> list[str]:
+        return ["Grown on the model's errors under the budget (not found by the EVC "
+                "search); its weight is the sum of its boosting steps"
+                if r.extra.get("grown") else "" for r in self.rule_list]
+
     @property
     def attribute_terms(self) -> int:
         """The non-zero attribute weights over every submodel (a weight of

@@ -39,6 +39,7 @@ class RuleTable:
     columns: list = field(default_factory=list)      # the model's Columns, principal first
     prefixes: list = None   # a decision list's IF / ELSE IF / ELSE per rule, else None
     against: np.ndarray = None                       # the rule lowers its class (``not c``)
+    notes: list = None      # per rule, where it comes from ("" for nothing to say)
 
     def head_texts(self, class_var) -> list[str]:
         """Per rule, its head as the Class column shows it: the value, or
@@ -207,16 +208,18 @@ def rule_table(model) -> RuleTable:
     the principal one first; Orange's CN2 models: the probability of the
     rule's class and CN2's quality)."""
     rules = model.rule_list
+    notes = [""] * len(rules)
     if isinstance(model, RuleModel):
         heads, against = model.rule_directions()
         columns = model.viewer_columns()
+        notes = model.rule_notes()
     else:
         heads = np.array([int(r.prediction) for r in rules], dtype=int)
         against = np.zeros(len(rules), dtype=bool)
         columns = _cn2_columns(model)
     table = RuleTable([rule_conditions(model, r) for r in rules],
                       np.asarray(heads, dtype=int), columns, None,
-                      np.asarray(against, dtype=bool))
+                      np.asarray(against, dtype=bool), list(notes))
     if is_decision_list(model):
         table.prefixes = ["IF" if i == 0 else "ELSE" if not c and i == len(rules) - 1
                           else "ELSE IF" for i, c in enumerate(table.conditions)]

@@ -11,32 +11,21 @@ import sqlite3
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+from Orange.data import Table
 
 import orangecontrib.rules as R
 from orangecontrib.rules import viewer
 from orangecontrib.rules.logreg import GrownBudget, RuleLogisticRegressionLearner
 from orangecontrib.rules.rules import covering
+from reading import check_reasons
+from registry import grown_rules_table
 
 BUDGET = 20
 
 
-def make_table(n=3600, seed=0):
-    rng = np.random.default_rng(seed)
-    X = np.column_stack([rng.normal(size=(n, 5)), rng.integers(0, 4, n)]).astype(float)
-    signal = (X[:, 0] + (X[:, 1] > 0.5) * 1.5 - np.abs(X[:, 2]) + (X[:, 5] == 2)
-              + X[:, 3] * X[:, 4] + rng.normal(size=n) * 0.5)
-    X[rng.random(X.shape) < 0.05] = np.nan
-    y = (signal > np.median(signal)).astype(float)
-    domain = Domain([ContinuousVariable(f"x{j}") for j in range(5)]
-                    + [DiscreteVariable("colour", ("red", "green", "blue", "grey"))],
-                    DiscreteVariable("y", ("no", "yes")))
-    return Table.from_numpy(domain, X, y)
-
-
 @pytest.fixture(scope="module")
 def data():
-    return make_table()
+    return grown_rules_table()
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +68,7 @@ def test_every_view_agrees_with_the_model(model, data):
     for i in (0, 17, 1234):
         e = model.explain(data[i])[0].probabilities()
         np.testing.assert_allclose(e, probs[i], rtol=0, atol=1e-9)
+    check_reasons(model, model.explain(data[:300]), data[:300])
     used = viewer.used_mask(model)
     assert used.sum() == model.size[0]
     text = str(model)

@@ -786,6 +786,35 @@ def test_with_metas_equals_one_column_at_a_time():
     assert len(data.domain.metas) == 0  # the input is left alone
 
 
+class TestGrownRules(owtest.WidgetTest):
+    def test_a_grown_rules_number_says_where_it_comes_from(self):
+        """LR with rules under a budget on a larger table: the number of
+        each grown rule has a tooltip saying it was grown on the model's
+        errors; an EVC rule's has none."""
+        from orangecontrib.rules import RuleLogisticRegressionLearner
+        from registry import grown_rules_table
+        data = grown_rules_table()
+        model = RuleLogisticRegressionLearner(max_rules=20)(data)
+        model.instances = data
+        assert model.budget_choice == "boosted"
+        notes = viewer.rule_table(model).notes
+        grown = [bool(r.extra.get("grown")) for r in model.rule_list]
+        assert [bool(n) for n in notes] == grown and any(grown) and not all(grown)
+        w = self.create_widget(OWRulesViewer)
+        self.send_signal(w.Inputs.model, model)
+        self.send_signal(w.Inputs.data, data)
+        self.wait_until_finished(widget=w)
+        m = w.rule_model
+        tips = {int(m.index(row, 0).data(RULE_ROLE)): m.index(row, 0).data(Qt.ToolTipRole)
+                for row in range(m.rowCount())}
+        assert tips
+        for k, tip in tips.items():
+            if grown[k]:
+                assert tip.startswith(f"Rule {k + 1}: Grown on the model's errors")
+            else:
+                assert tip is None
+
+
 class TestSaveRules(owtest.WidgetTest):
     def test_save_rules_writes_sql_and_json_the_model_reads_back(self):
         import sqlite3

@@ -407,7 +407,8 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
             rules, [table.conditions[i] for i in rules], table.heads[rules], class_var,
             dists[rules], columns,
             None if table.prefixes is None else [table.prefixes[i] for i in rules],
-            row_columns, head_names=[heads[i] for i in rules])
+            row_columns, head_names=[heads[i] for i in rules],
+            notes=None if table.notes is None else [table.notes[i] for i in rules])
         self.rule_model.set_filter(text=self.filter_edit.text())
         self._show_conditions()
 

@@ -54,6 +54,7 @@ class RuleTableModel(QAbstractTableModel):
         self.order = np.zeros(0, dtype=int)   # the listed rules shown, in view order
         self.conditions, self.class_names, self.colors = [], [], None
         self.head_names = []
+        self.notes = []
         self.prefixes = None
         self.heads = np.zeros(0, dtype=int)
         self.dist = np.zeros((0, 0))
@@ -73,7 +74,7 @@ class RuleTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def set_rules(self, rules, conditions, heads, class_var, dist, columns, prefixes=None,
-                  row_columns=(), head_names=None):
+                  row_columns=(), head_names=None, notes=None):
         """``rules``: indices into ``rule_list`` of the rules to list (a
         rule may be listed more than once: SLS by rule set);
         ``conditions``, ``heads``, ``dist``: theirs (condition strings,
@@ -82,13 +83,15 @@ class RuleTableModel(QAbstractTableModel):
         class value); ``columns``: the model's :class:`viewer.Column` s
         over all rules; ``prefixes``: a decision list's IF / ELSE IF /
         ELSE of the listed rules; ``row_columns``: columns over the listed
-        rows, shown first."""
+        rows, shown first; ``notes``: per listed rule, where it comes from
+        (the tooltip of its number)."""
         self.beginResetModel()
         self._texts = {}
         self.prefixes = prefixes
         rules = np.asarray(rules, dtype=int)
         self.rules, self.order = rules, np.arange(len(rules))
         self.conditions = list(conditions)
+        self.notes = [""] * len(rules) if notes is None else list(notes)
         self.heads = np.asarray(heads, dtype=int)
         self.class_names = list(class_var.values)
         self.head_names = (list(head_names) if head_names is not None
@@ -147,6 +150,8 @@ class RuleTableModel(QAbstractTableModel):
         if role == RULE_ROLE:
             return int(self.rules[r])
         if role == Qt.ToolTipRole:
+            if col == 0 and self.notes[r]:
+                return f"Rule {self.rules[r] + 1}: {self.notes[r]}"
             if col == CONDITIONS:
                 return self._conditions_text(r, "\nAND ")
             if col == 3:
