@@ -34,7 +34,7 @@ from scipy.special import expit
 
 from .core import best_gradient_split, gradient_histograms
 from .features import MISSING_CODE, ShortThresholds, ordinal_bins
-from .rules import Condition, Rule
+from .rules import Condition, Rule, canonical_conditions
 
 #: bins of a numeric attribute (as histogram-based boosters use)
 MAX_BINS = 128
@@ -117,6 +117,12 @@ def _best_condition(bins, rows, g, h, v, lam, min_cover, hist=None):
     return gain, int(bins.cut_col[k]), ("<=", ">=")[side], int(bins.cut_bin[k]) + side
 
 
+def log_losses(f, y, w) -> np.ndarray:
+    """Per row the weighted log loss of the log-odds ``f`` of class 1 for
+    ``y`` in {0, 1} and weights ``w``: ``w (log(1 + e^f) - y f)``."""
+    return w * (np.logaddexp(0, f) - y * f)
+
+
 def grow_rules(bins: BinnedColumns, y, v, margin, max_rules, *, fixed=None, held=None,
                lam=LAMBDA, shrinkage=SHRINKAGE, max_length=MAX_LENGTH,
                min_cover=MIN_COVER, patience=PATIENCE, max_steps=None):
@@ -169,7 +175,7 @@ def grow_rules(bins: BinnedColumns, y, v, margin, max_rules, *, fixed=None, held
     p = expit(f)
     g, h = v * (p - y), v * p * (1 - p)
     # per held-out row its log loss; the loss a step changes is its rows'
-    held_loss = None if held is None else vh * (np.logaddexp(0, f) - y * f)
+    held_loss = None if held is None else log_losses(f, y, vh)
     # the histograms of every training row (where each rule starts),
     # updated by the rows each step moves
     root = gradient_histograms(bins.slots, grow_rows, g, h, v, bins.n_slots)
@@ -190,8 +196,9 @@ def grow_rules(bins: BinnedColumns, y, v, margin, max_rules, *, fixed=None, held
         rule, rows, gain = None, None, -np.inf
         if len(used) < max_rules:  # else only rules already used may be taken again
             # grown on the training rows; the held-out ones it covers move too
-            rule, rows = _grow(bins, grow_rows, g, h, v, lam, min_cover, max_length, root)
-            gain = rule_gain(g, h, rows, lam) if rule else -np.inf
+            rule, rows, gain = _grow(bins, grow_rows, g, h, v, lam, min_cover, max_length,
+                                     root)
+            gain = gain if rule else -np.inf
             if rule and held is not None:
                 rows = np.union1d(rows, _covered(bins, held_rows, rule))
             rule = rule or None
@@ -223,8 +230,7 @@ def grow_rules(bins: BinnedColumns, y, v, margin, max_rules, *, fixed=None, held
         used.add(("fixed", rule) if isinstance(rule, int) else
                  ("grown", tuple(rule)))
         if held is not None:
-            fr = f[rows]
-            held_loss[rows] = vh[rows] * (np.logaddexp(0, fr) - y[rows] * fr)
+            held_loss[rows] = log_losses(f[rows], y[rows], vh[rows])
             losses.append(float(held_loss.sum()))
     return steps, losses
 
@@ -244,7 +250,7 @@ def _covered(bins, rows, conds):
 
 def _grow(bins, rows, g, h, v, lam, min_cover, max_length, hist=None):
     """One rule grown from ``rows`` by the condition of largest gain while
-    the gain grows: ``(conditions, rows covered)``. ``hist``: the
+    the gain grows: ``(conditions, rows covered, gain)``. ``hist``: the
     histograms of ``rows`` if known."""
     conds = []
     current = rule_gain(g, h, rows, lam)
@@ -256,7 +262,7 @@ def _grow(bins, rows, g, h, v, lam, min_cover, max_length, hist=None):
         current, j, op, b = found
         rows = _covered(bins, rows, [(j, op, b)])
         conds.append((j, op, b))
-    return conds, rows
+    return conds, rows, current
 
 
 def best_prefix(steps, losses, tolerance=1e-3):
@@ -281,7 +287,8 @@ def step_rules(steps, bins: BinnedColumns, shrinkage=SHRINKAGE, positive=1, doma
         if isinstance(rule, int):
             fixed[rule] = fixed.get(rule, 0.0) + shrinkage * weight
         else:
-            key = tuple(bins.condition(*c) for c in rule)
+            # one rule per set of rows: bounds on a column merged, any order
+            key = canonical_conditions(bins.condition(*c) for c in rule)
             grown[key] = grown.get(key, 0.0) + shrinkage * weight
     return ([(k, w) for k, w in fixed.items() if w != 0],
             [(Rule(conds, positive if w > 0 else 1 - positive, np.zeros(2), domain=domain), w)

@@ -28,6 +28,8 @@ from . import logistic
 from .base import Explanation, RuleLearner, RuleModel, ViewerColumn
 from .base_rules import BaseRules
 from .features import shared_encoding
+from .gradient_rules import (LAMBDA, MIN_COVER, BinnedColumns, best_prefix, grow_rules,
+                             log_losses, step_rules)
 from .tables import stratified_rows
 from .evc import EVCRuleLearner
 from .logistic import (DEFAULT_LAMBDAS, choose_lambda, fit_binary, fit_l2, fit_multinomial,
@@ -380,9 +382,6 @@ class GrownBudget:
 
     def __init__(self, F, cover, y, v, link, max_rules, rules, X, data, enc,
                  rule_learner, rule_model, domain, random_state):
-        from .gradient_rules import (LAMBDA, MIN_COVER, BinnedColumns, best_prefix, grow_rules,
-                                     step_rules)
-        self.link, self.max_rules = link, int(max_rules)
         self.rules, self.choice, self.losses = list(rules), "paper", {}
         y, v = np.asarray(y), np.asarray(v, dtype=float)
         train, test = held_out_third(X, v, random_state)
@@ -393,7 +392,7 @@ class GrownBudget:
         held[test] = True
         vt = np.where(held, 0.0, v)
         y1 = (y == link.tasks[0][0]).astype(float)
-        k = self.max_rules
+        k = int(max_rules)
         # the boosting's rows: every row, or a stratified sample of many
         S = slice(None)
         if len(y) > self.BOOSTING_ROWS:
@@ -407,9 +406,8 @@ class GrownBudget:
         # (the loss needs a few digits: the L1 path's looser tolerance)
         paper = link.fit(F, cover, y, vt, tol=RulePath.PATH_TOL)
         (b0, w, b_paper), = paper
-        f = (b0 + F[S] @ w + cover[S] @ b_paper)
-        self.losses["paper"] = float(np.sum(np.where(held[S], v[S], 0.0)
-                                            * (np.logaddexp(0, f) - y1[S] * f)))
+        self.losses["paper"] = float(np.sum(log_losses(b0 + F[S] @ w + cover[S] @ b_paper,
+                                                       y1[S], np.where(held[S], v[S], 0.0))))
         # boosted rules from the attributes' model, the EVC rules ready-made
         (b0, w, _), = link.fit_attributes(F, y, vt)
         # v is the weights over their mean: a rule's L2 weight and least
