@@ -813,6 +813,27 @@ class TestGrownRules(owtest.WidgetTest):
                 assert tip.startswith(f"Rule {k + 1}: Grown on the model's errors")
             else:
                 assert tip is None
+        # shown on empty, one-row and class-less data: every rule listed, the
+        # grown ones still marked, the rows it covers selected
+        from Orange.data import Domain
+        cases = {"empty": data[:0], "one row": data[:1],
+                 "no class": data.transform(Domain(data.domain.attributes))}
+        for name, shown in cases.items():
+            with self.subTest(data=name):
+                self.send_signal(w.Inputs.data, shown)
+                self.wait_until_finished(widget=w)
+                self.assertEqual(m.rowCount(), len(model.rule_list))
+                marked = {int(m.index(row, 0).data(RULE_ROLE))
+                          for row in range(m.rowCount())
+                          if m.index(row, 0).data(Qt.ToolTipRole)}
+                self.assertEqual(marked, {k for k, g in enumerate(grown) if g})
+                annotated = self.get_output(w.Outputs.annotated_data, widget=w)
+                self.assertEqual(len(annotated), len(shown))
+                first = int(m.index(0, 0).data(RULE_ROLE))
+                w.select_rules([first])
+                selected = self.get_output(w.Outputs.selected_data, widget=w)
+                covered = model.covering(shown)[:, first] if len(shown) else np.zeros(0, bool)
+                self.assertEqual(0 if selected is None else len(selected), int(covered.sum()))
 
 
 class TestSaveRules(owtest.WidgetTest):
