@@ -91,20 +91,22 @@ def reading_images():
     for kind in KINDS:
         model = fitted(kind, heart)
         model.instances = heart
-        w = OWRulesViewer()
-        w.set_model(model)
-        w.set_data(heart)
-        w.handleNewSignals()
         for width, height in SIZES:
+            # as on the canvas: the viewer is open, then the model arrives
+            w = OWRulesViewer()
             w.resize(width, height)
             w.show()
-            for _ in range(5):
+            app.processEvents()
+            w.set_model(model)
+            w.set_data(heart)
+            w.handleNewSignals()
+            for _ in range(10):
                 app.processEvents()
             name = os.path.join(READING, f"viewer-{kind}-{width}x{height}.png")
             save_small(w, name)
             print(name, flush=True)
-        w.hide()
-        w.onDeleteWidget()
+            w.hide()
+            w.onDeleteWidget()
     for cls in (OWRuleScoring, OWSlipper, OWEVCRules, OWRuleLogisticRegression,
                 OWSLSEnsembles, OWROCCER):
         w = cls()

@@ -55,6 +55,29 @@ def non_white_share(widget) -> float:
     return dark / len(pixels)
 
 
+def assert_left_panel_whole(test, w):
+    """Every visible label, box and control of the viewer's left panel lies
+    inside the panel's visible width (Orange's scroll area does not scroll
+    sideways: what lies outside is cut off)."""
+    from AnyQt.QtCore import QPoint
+    from AnyQt.QtWidgets import QLabel, QScrollArea
+    area = w.controlArea.parentWidget()
+    while not isinstance(area, QScrollArea):
+        area = area.parentWidget()
+    viewport = area.viewport()
+    labels = [c for c in w.controlArea.findChildren(QLabel) if c.isVisible() and c.text()]
+    test.assertIn(w.info_label, labels)
+    for child in labels + [w.why_box, w.save_button]:
+        if not child.isVisible():
+            continue
+        right = child.mapTo(viewport, QPoint(child.width(), 0)).x()
+        test.assertLessEqual(right, viewport.width(),
+                             f"{child.objectName() or type(child).__name__} "
+                             f"{child.text()[:40] if isinstance(child, QLabel) else ''!r} "
+                             f"is cut off: its right edge at {right}, the panel "
+                             f"{viewport.width()} wide")
+
+
 class TestOWRulesViewer(owtest.WidgetTest):
     def setUp(self):
         self.widget = self.create_widget(OWRulesViewer)
@@ -277,6 +300,40 @@ class TestOWRulesViewer(owtest.WidgetTest):
             w.numbers_check.setChecked(False)
             w.hide()
         self.assertEqual(OWRulesViewer().sizeHint().width(), 1150)
+
+    def test_left_panels_texts_are_whole_when_a_model_arrives_at_an_open_viewer(self):
+        """As on the canvas: the viewer is open (at its default size, or at
+        1024 x 640) before a model arrives. The summary, "Why this
+        prediction" and the plot's note then get longer, and the left panel
+        widens with them: every visible text of the panel lies inside the
+        panel's visible area (it was cut off at the right, the panel keeping
+        the width it had while empty). Also with a font 1.3 times Qt's
+        default here (as macOS's or a desktop's larger system font)."""
+        from AnyQt.QtWidgets import QApplication
+        default = QApplication.font()
+        cases = [(kind, size, scale)
+                 for kind in ("slipper", "evc", "lrr", "sls", "roccer", "scoring", "cn2")
+                 for size in ((1150, 700), (1024, 640)) for scale in (1.0, 1.3)]
+        for kind, size, scale in cases:
+            with self.subTest(kind=kind, size=size, font=scale):
+                font = QApplication.font()
+                font.setPointSizeF(default.pointSizeF() * scale)
+                QApplication.setFont(font)
+                try:
+                    w = self.create_widget(OWRulesViewer)
+                    w.resize(*size)
+                    w.show()
+                    self.process_events()
+                    self.send_signal(w.Inputs.model, fitted(kind), widget=w)
+                    self.send_signal(w.Inputs.data, self.heart, widget=w)
+                    self.wait_until_finished(widget=w)
+                    for _ in range(5):  # the layouts, parent by parent, as the canvas's loop runs
+                        self.process_events()
+                    assert_left_panel_whole(self, w)
+                    self.assertTrue(w.info_label.text())
+                    w.hide()
+                finally:
+                    QApplication.setFont(default)
 
     def test_plots_render(self):
         w = self.widget

@@ -10,7 +10,7 @@ from html import escape
 
 import numpy as np
 import pyqtgraph as pg
-from AnyQt.QtCore import QItemSelection, QItemSelectionModel, QSize, Qt, QTimer
+from AnyQt.QtCore import QEvent, QItemSelection, QItemSelectionModel, QSize, Qt, QTimer
 from AnyQt.QtGui import QKeySequence
 from AnyQt.QtWidgets import (QAction, QApplication, QComboBox, QLineEdit, QSpinBox,
                              QSplitter)
@@ -145,8 +145,9 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
         training_data = Msg("No data on the input: coverage is on the "
                             "model's training data.")
         empty_data = Msg("The data on the input has no rows.")
-        not_explained = Msg("The annotated data has no 'Why' column above {} rows "
-                            "(model.explain(data) in Python explains any number).")
+        # short enough for the status bar of a 1024-pixel-wide viewer with a
+        # large font (the help page says that model.explain has no limit)
+        not_explained = Msg("Annotated data: 'Why' column only up to {} rows.")
 
     compact_view = Setting(False)  # one condition per line, as Orange's CN2 viewer
     all_numbers = Setting(False)   # the model's principal number only
@@ -235,6 +236,21 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
                     "(orangecontrib.rules.load_json).", autoDefault=False)
         self.save_button.setEnabled(False)
         gui.auto_send(self.buttonsArea, self, "auto_commit")
+        self.controlArea.installEventFilter(self)
+
+    def eventFilter(self, obj, event):
+        # Orange's left panel (a scroll area) takes its width from the
+        # panel's contents only when it is laid out: a model that arrives
+        # while the viewer is open widens the texts (the summary, "Why this
+        # prediction"), and the scroll area kept its old width, cutting the
+        # texts off at the right. Each time the panel's layout changes, the
+        # scroll area (and the splitter beside the table) is told to look again.
+        if obj is self.controlArea and event.type() == QEvent.LayoutRequest:
+            scroll_area = self.controlArea.parentWidget()
+            while scroll_area is not None and scroll_area is not self:
+                scroll_area.updateGeometry()
+                scroll_area = scroll_area.parentWidget()
+        return super().eventFilter(obj, event)
 
     def _build_main(self):
         self.rule_model = RuleTableModel(self)
