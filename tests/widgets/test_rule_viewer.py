@@ -301,21 +301,25 @@ class TestOWRulesViewer(owtest.WidgetTest):
             w.hide()
         self.assertEqual(OWRulesViewer().sizeHint().width(), 1150)
 
-    def test_left_panels_texts_are_whole_when_a_model_arrives_at_an_open_viewer(self):
+    def test_texts_are_whole_when_a_model_arrives_at_an_open_viewer(self):
         """As on the canvas: the viewer is open (at its default size, or at
         1024 x 640) before a model arrives. The summary, "Why this
         prediction" and the plot's note then get longer, and the left panel
         widens with them: every visible text of the panel lies inside the
         panel's visible area (it was cut off at the right, the panel keeping
-        the width it had while empty). Also with a font 1.3 times Qt's
-        default here (as macOS's or a desktop's larger system font)."""
+        the width it had while empty). Every narrow column of the table is
+        as wide as Qt's own measure of its cells (the class column was a
+        colour square short: 'Iris-versicolor' lost its last letters). Also
+        with a font 1.3 times Qt's default here (as macOS's or a desktop's
+        larger system font)."""
         from AnyQt.QtWidgets import QApplication
         default = QApplication.font()
-        cases = [(kind, size, scale)
+        cases = [(kind, data, size, scale)
                  for kind in ("slipper", "evc", "lrr", "sls", "roccer", "scoring", "cn2")
+                 for data in ("heart_disease", "iris")
                  for size in ((1150, 700), (1024, 640)) for scale in (1.0, 1.3)]
-        for kind, size, scale in cases:
-            with self.subTest(kind=kind, size=size, font=scale):
+        for kind, data, size, scale in cases:
+            with self.subTest(kind=kind, data=data, size=size, font=scale):
                 font = QApplication.font()
                 font.setPointSizeF(default.pointSizeF() * scale)
                 QApplication.setFont(font)
@@ -324,13 +328,19 @@ class TestOWRulesViewer(owtest.WidgetTest):
                     w.resize(*size)
                     w.show()
                     self.process_events()
-                    self.send_signal(w.Inputs.model, fitted(kind), widget=w)
-                    self.send_signal(w.Inputs.data, self.heart, widget=w)
+                    self.send_signal(w.Inputs.model, fitted(kind, data), widget=w)
+                    self.send_signal(w.Inputs.data, Table(data), widget=w)
                     self.wait_until_finished(widget=w)
                     for _ in range(5):  # the layouts, parent by parent, as the canvas's loop runs
                         self.process_events()
                     assert_left_panel_whole(self, w)
                     self.assertTrue(w.info_label.text())
+                    view = w.view
+                    for col in range(w.rule_model.columnCount()):
+                        if col != 1 and not view.isColumnHidden(col):  # 1: wrapped conditions
+                            self.assertGreaterEqual(view.columnWidth(col),
+                                                    view.sizeHintForColumn(col),
+                                                    w.rule_model.headers[col])
                     w.hide()
                 finally:
                     QApplication.setFont(default)
@@ -650,6 +660,25 @@ class TestOWRulesViewer(owtest.WidgetTest):
         names = {label.text for _, label in legend.items}
         heads = {model.domain.class_var.values[r.head] for r in model.rule_list}
         self.assertEqual(names, heads)
+        # the legend beside the data, never over them, whole inside the plot
+        # (at 1024 x 640 the abstention plot's third entry fell on its axis),
+        # with as many entries as classes (zoo: seven, in columns)
+        for kind, data in (("evc", "heart_disease"), ("sls", "heart_disease"),
+                           ("lrr", "iris"), ("evc", "zoo")):
+            for size in ((1150, 700), (1024, 640)):
+                with self.subTest(kind=kind, data=data, size=size):
+                    model = fitted(kind, data)
+                    self.show(model, Table(data))
+                    w.resize(*size)
+                    w.show()
+                    self.process_events()
+                    item = w.plot.plotItem
+                    box = item.legend.sceneBoundingRect()
+                    self.assertFalse(box.intersects(item.vb.sceneBoundingRect()))
+                    shown = w.plot.mapFromScene(box).boundingRect()
+                    self.assertTrue(w.plot.viewport().rect().contains(shown), shown)
+                    self.assertGreaterEqual(len(item.legend.items), 2)
+                    w.hide()
         self.show(fitted("roccer"), self.heart)
         labels = [item.pos() for item in w.plot.plotItem.items if isinstance(item, pg.TextItem)]
         self.assertTrue(labels)

@@ -8,9 +8,13 @@ import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QColor
+from AnyQt.QtWidgets import QSizePolicy
 
 #: the least distance (in rates) between numbered points of a ROC hull
 LABEL_GAP = 0.04
+#: the most entries a column of a plot's legend takes (it is beside the
+#: plot, whose height at 1024 x 640 fits about five)
+LEGEND_ROWS = 5
 
 
 class RulePlot:
@@ -28,10 +32,11 @@ class RulePlot:
 
     def clear(self):
         self.plot.clear()
-        legend = self.plot.plotItem.legend
-        if legend is not None:
-            legend.scene().removeItem(legend)
-            self.plot.plotItem.legend = None
+        item = self.plot.plotItem
+        if item.legend is not None:
+            item.layout.removeItem(item.legend)
+            item.legend.scene().removeItem(item.legend)
+            item.legend = None
         self._rings, self._entries = None, []
         self.note.setText("")
 
@@ -78,6 +83,22 @@ class RulePlot:
             self.plot.addItem(self._rings)
 
     # ------------------------------------------------------------ the plots
+    def _legend(self, entries=0):
+        """A legend to the right of the plot, beside the data, never over
+        them: inside the plot, it covered curves and points wherever it was
+        put on some model, and at 1024 x 640 its last entry fell on the
+        axis. ``entries``: how many there will be (more than
+        :data:`LEGEND_ROWS` go into columns). The named items plotted
+        afterwards are listed in it (``PlotItem.legend``)."""
+        columns = max(1, -(-entries // LEGEND_ROWS))
+        legend = pg.LegendItem(labelTextColor="#222222", colCount=columns,
+                               pen=pg.mkPen("#bbbbbb"))  # framed: a key, not data
+        legend.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)  # as high as its entries
+        item = self.plot.plotItem
+        item.layout.addItem(legend, 2, 3, Qt.AlignTop)  # the row of the view, after the right axis
+        item.layout.setColumnSpacing(2, 12)
+        item.legend = legend
+
     def _axes(self, bottom, left, title):
         self.plot.setLabel("bottom", bottom)
         self.plot.setLabel("left", left)
@@ -115,7 +136,7 @@ class RulePlot:
         self._axes("Abstention threshold θ (margin)", "Rate",
                    "Abstention curve" + (" and bound" if model.voting_bound is not None
                                          else ""))
-        plot.addLegend(offset=(60, 45), labelTextColor="#222222")
+        self._legend(3)
         if self.data.abstention is None:
             self.note.setText("Needs rows with a known class to draw the curve.")
             return
@@ -140,7 +161,7 @@ class RulePlot:
                    "Extreme-value correction of each rule")
         plot.plot([0, 1], [0, 1], pen=pg.mkPen("#999999", width=1, style=Qt.DashLine))
         ok = ~np.isnan(raw)
-        plot.addLegend(offset=(70, 10), labelTextColor="#222222")  # points lie below
+        self._legend(int(np.unique(heads[ok]).size))
         for c, value in enumerate(model.domain.class_var.values):
             mask = ok & (heads == c)
             if mask.any():  # one item per class, drawn once however many rules

@@ -403,7 +403,12 @@ class RuleTableView(QTableView):
             metrics = QFontMetrics(self.font())
             header = self.horizontalHeader()
             header_metrics = QFontMetrics(header.font())
-            icon = self.iconSize().width() + 8
+            # the class colour's square: the view's icon size, or (unset, as
+            # here) the style's small icon, with the style's margins
+            style, size = self.style(), self.iconSize()
+            icon = (size.width() if size.isValid()
+                    else style.pixelMetric(QStyle.PM_SmallIconSize, None, self)) \
+                + 2 * (style.pixelMetric(QStyle.PM_FocusFrameHMargin, None, self) + 1)
             rows = model.order[:WIDTH_SAMPLE]
             for col in range(model.columnCount()):
                 if col == CONDITIONS or self.isColumnHidden(col):
