@@ -467,8 +467,12 @@ class ROCCERModel(RuleModel):
                 fpr, tpr = cl.points[e + 1]
                 k = int(cl.columns[e][0])
                 head = head_text(self.domain, int(favours[k]), bool(against[k]))
+                # the ratio for the printed class, as the viewer shows it: an
+                # entry that lowers its list's class (two classes) favours
+                # the other, by the reciprocal
+                ratio = 1 / lr[e] if favours[k] != cl.cls and not against[k] else lr[e]
                 lines.append(f"  {e + 1}. IF {body} THEN {head}  (FPR {fpr:.3f}, TPR "
-                             f"{tpr:.3f}, likelihood ratio {lr[e]:.2f})")
+                             f"{tpr:.3f}, likelihood ratio {ratio:.2f})")
             lines.append(f"  default: no rule of the list fires  (likelihood ratio "
                          f"{lr[-1]:.2f})")
         return "\n".join(lines)

@@ -309,6 +309,32 @@ def test_rules_expose_roc_points(heart_model):
     assert "hull points (" in text and "default" in text
 
 
+def test_printout_gives_each_entry_the_viewers_likelihood_ratio(heart_model):
+    """The printout's likelihood ratio is the viewer's, for the printed
+    class: an entry whose segment lowers its list's class (ratio below 1)
+    prints the other class and the reciprocal (it printed the list's
+    ratio beside the other class's name)."""
+    import re
+
+    from orangecontrib.rules import viewer
+    shown = {c.name: c.values for c in viewer.rule_table(heart_model).columns}
+    ratio = shown["Likelihood ratio"]
+    printed = re.findall(r"^  (\d+)\. IF .* THEN (.*)  \(FPR .*likelihood ratio ([0-9.]+)\)$",
+                         str(heart_model), re.M)
+    favours, _ = heart_model.rule_directions()
+    flipped = 0
+    entries = [(cl, e) for cl in heart_model.class_lists for e in range(len(cl.rules))]
+    assert len(printed) == len(entries)
+    for (cl, e), (number, head, value) in zip(entries, printed):
+        k = int(cl.columns[e][0])
+        assert int(number) == e + 1
+        assert head.endswith(f"= {heart_model.domain.class_var.values[favours[k]]}")
+        assert float(value) == pytest.approx(ratio[k], abs=0.006)
+        assert ratio[k] >= 1  # two classes: the printed class's odds go up
+        flipped += favours[k] != cl.cls
+    assert flipped  # heart_disease's lists end in segments below the diagonal
+
+
 def test_multiclass_and_determinism():
     iris = Table("iris")
     a, b = ROCCERLearner()(iris), ROCCERLearner()(iris)
