@@ -8,8 +8,12 @@ def check_reasons(model, explanations, data):
     the predicted class is the model's; the rules listed for it move it
     toward it (move > 0), largest first, then those against it (move < 0);
     where no rule supports it the text says what decided; on two classes
-    each rule's printed head is the class it moves toward; the Why box and
-    the annotated data's Why column read the same reasons."""
+    each rule's printed head is the class it moves toward; on the log-odds
+    scales the moves and the part without rules add up to the log-odds of
+    the predicted class over the runner-up (a reader adds them); the Why
+    box and the annotated data's Why column read the same reasons."""
+    import numpy as np
+
     from orangecontrib.rules.viewer import explanation_text
     predicted = model(data)
     favours, against = model.rule_directions()
@@ -23,6 +27,13 @@ def check_reasons(model, explanations, data):
         moves = [m for _, m in why.opposing]
         assert all(m < 0 for m in moves) and moves == sorted(moves)
         assert {k for k, _ in why.supporting + why.opposing} <= set(e.rules.tolist())
+        if why.without is not None and np.isfinite(why.without):
+            p = e.probabilities()
+            runner_up = np.delete(p, why.predicted).max()
+            if 1e-12 < runner_up and p[why.predicted] > 1e-12:
+                total = why.without + sum(m for _, m in why.supporting + why.opposing)
+                assert abs(total - np.log(p[why.predicted] / runner_up)) < 1e-6, (
+                    total, p, why)
         lines = e.describe(model, top=5)
         cv = model.domain.class_var
         assert lines[0].startswith(f"{cv.name} = {cv.values[why.predicted]} ")

@@ -210,10 +210,13 @@ class Explanation:
         name = _value_text(cv, c)
         without = None
         if self.combine in ("softmax", "sigmoids") and len(p) > 1:
-            move = contrib[:, c] - contrib[:, second]
             unit = f"log-odds of {name} over {_value_text(cv, second)}"
-            with np.errstate(invalid="ignore"):
-                without = float(self.base[c] - self.base[second])
+            if self.combine == "softmax":
+                move = contrib[:, c] - contrib[:, second]
+                with np.errstate(invalid="ignore"):
+                    without = float(self.base[c] - self.base[second])
+            else:
+                move, without = self._sigmoid_moves(contrib, c, second)
         elif self.combine == "sums":
             others = contrib.sum(axis=1) - contrib[:, c]
             move = contrib[:, c] * (1 - p[c]) - p[c] * others
@@ -237,6 +240,34 @@ class Explanation:
         return Reasons(c, float(p[c]), unit, supporting, opposing,
                        None if supporting else self._decided_by(model, c, p, without),
                        without, self.base_label)
+
+    def _sigmoid_moves(self, contrib, c, second):
+        """Each rule's move and the part without rules on the log-odds of
+        ``c`` over ``second`` when ``p_j`` is proportional to ``sigmoid(a_j)``,
+        ``a_j = base_j + sum of the rules' numbers on j``: ``log(p_c / p_s) =
+        log sigmoid(a_c) - log sigmoid(a_s)``, so the part without rules
+        gives ``log sigmoid(base_c) - log sigmoid(base_s)`` and a rule's
+        number ``x`` on class ``j`` moves it by ``x * g_j``, with ``g_j`` the
+        mean slope of ``log sigmoid`` from ``base_j`` to ``a_j`` (in (0, 1):
+        a move keeps its number's sign). The moves and the part without
+        rules add up to the log-odds exactly (the numbers themselves do not:
+        a sigmoid is not a line; on ROCCER's hulls they overstated it)."""
+        from scipy.special import expit, log_expit
+        base = np.asarray(self.base, dtype=float)
+        slopes, ends = [], []
+        for j in (c, second):
+            b, n = base[j], float(contrib[:, j].sum())
+            if not np.isfinite(b):  # a class absent (-inf) or certain (+inf)
+                slopes.append(1.0 if b < 0 else 0.0)
+            elif abs(n) > 1e-9:
+                slopes.append(float((log_expit(b + n) - log_expit(b)) / n))
+            else:
+                slopes.append(float(1 - expit(b)))
+            ends.append(float(log_expit(b)))
+        move = contrib[:, c] * slopes[0] - contrib[:, second] * slopes[1]
+        with np.errstate(invalid="ignore"):
+            without = ends[0] - ends[1]
+        return move, without
 
     def _decided_by(self, model, c, p, without) -> str:
         """What decided a prediction that no firing rule supports, in words."""
