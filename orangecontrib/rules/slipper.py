@@ -437,14 +437,21 @@ class SlipperModel(RuleModel):
             else f"{n} boosters, one per class, normalised"]
         cv = self.domain.class_var
         two = n == 1 and self.n_classes == 2
+        number = {id(r): k + 1 for k, r in enumerate(self.rule_list)}
         for positive, rules in self.boosters:
-            default = [r.quality for r in rules if not r.selectors]
+            default = [r for r in rules if not r.selectors]
             if default:
-                total = sum(default)
+                total = sum(r.quality for r in default)
                 toward = 1 - positive if two and total < 0 else positive
                 side = "against" if total < 0 and not two else "toward"
-                lines.append(f"Baseline (the default rule, on every row): confidence "
-                             f"{abs(total):.3f} {side} {cv.name} = {cv.values[toward]}")
+                # its number, which the rule listings skip: the rules counted
+                # are those listed and the baseline
+                numbers = ", ".join(str(number[id(r)]) for r in default if id(r) in number)
+                which = (f"rule{'s' if len(default) > 1 else ''} {numbers}, "
+                         if numbers else "")
+                lines.append(f"Baseline ({which}the default rule, on every row, not "
+                             f"listed with the rules): confidence {abs(total):.3f} {side} "
+                             f"{cv.name} = {cv.values[toward]}")
         grow_rows = getattr(self, "grow_rows", None)  # older pickles lack it
         if grow_rows is not None:
             lines.append(f"Each rule grown on a GrowSet of at most {grow_rows:,} rows "

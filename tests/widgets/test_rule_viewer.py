@@ -455,8 +455,12 @@ class TestOWRulesViewer(owtest.WidgetTest):
         cv = model.domain.class_var
         (positive, _), = model.boosters
         toward = cv.values[positive if total > 0 else 1 - positive]  # the baseline's class
-        self.assertIn(f"Baseline (the default rule, on every row): confidence "
-                      f"{abs(total):.3f} toward {cv.name} = {toward}", w.info_label.text())
+        # the summary names the number the table skips
+        numbers = ", ".join(str(k + 1) for k in np.flatnonzero(default))
+        self.assertEqual(len(shown) + int(default.sum()), model.size[0])
+        self.assertIn(f"Baseline (rule {numbers}, the default rule, on every row, not listed "
+                      f"with the rules): confidence {abs(total):.3f} toward {cv.name} = "
+                      f"{toward}", w.info_label.text())
         # selecting every listed rule no longer selects every row by a TRUE rule
         w.select_rules(sorted(shown))
         cover = model.covering(self.heart)[:, sorted(shown)].any(axis=1)
