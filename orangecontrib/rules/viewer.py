@@ -175,14 +175,21 @@ def explanation_text(model, data: Table, top: int = 3):
                      for e in explanations], dtype=object)
 
 
-def firing_text(cover) -> np.ndarray:
+def firing_text(cover, rules=None) -> np.ndarray:
     """Per row of ``cover``: the numbers (from 1) of the rules that fire
-    on it, as text ("3, 17, 42"); no rows, no texts."""
+    on it, as text ("3, 17, 42"); no rows, no texts. ``rules``: a mask of
+    the rules to name (the viewer's: those its table lists by default,
+    :func:`listed_mask`; a rule of weight 0 changes no prediction and is
+    not named), default every rule."""
     n = cover.shape[0]
     if n == 0:
         return np.zeros(0, dtype=object)
+    if rules is not None:
+        cover = cover[:, np.asarray(rules, dtype=bool)]
+        labels = np.array([str(k + 1) for k in np.flatnonzero(rules)], dtype=object)
+    else:
+        labels = np.array([str(k + 1) for k in range(cover.shape[1])], dtype=object)
     rows, cols = np.nonzero(cover)
-    labels = np.array([str(k + 1) for k in range(cover.shape[1])], dtype=object)
     ends = np.cumsum(np.bincount(rows, minlength=n))[:-1]
     return np.array([", ".join(p) for p in np.split(labels[cols], ends)], dtype=object)
 

@@ -561,6 +561,30 @@ class TestOWRulesViewer(owtest.WidgetTest):
         annotated = self.get_output(w.Outputs.annotated_data)
         self.assertNotIn("Why", [m.name for m in annotated.domain.metas])
 
+    def test_rules_firing_names_the_listed_rules_that_cover_the_row(self):
+        """The annotated data's 'Rules firing': per row, the rules of the
+        table (not LR with rules' rules of weight 0, which change no
+        prediction, nor SLIPPER's baseline on every row) that cover it; every
+        rule its Why names is among them."""
+        w = self.widget
+        for kind in ("lrr", "slipper", "evc", "roccer", "cn2"):
+            with self.subTest(kind):
+                model = fitted(kind)
+                self.show(model, self.heart)
+                annotated = self.get_output(w.Outputs.annotated_data)
+                firing = annotated.get_column("Rules firing")
+                listed = viewer.listed_mask(model)
+                cover = viewer.coverage(model, self.heart)
+                if kind in ("lrr", "slipper"):
+                    self.assertFalse(listed.all())  # the case the column leaves out
+                for i in range(len(self.heart)):
+                    named = {int(k) - 1 for k in firing[i].split(", ") if k}
+                    self.assertEqual(named, set(np.flatnonzero(cover[i] & listed)))
+                    if kind != "cn2":
+                        why = model.explain(self.heart[i:i + 1])[0].reasons(model)
+                        self.assertLessEqual({k for k, _ in why.supporting + why.opposing},
+                                             named)
+
     def test_why_this_prediction_box_explains_the_chosen_row(self):
         """The box names the row's predicted class with the model's
         probability and its actual class, lists the rules that move it

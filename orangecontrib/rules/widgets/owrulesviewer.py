@@ -105,7 +105,7 @@ def prepare(model, candidates, state=None):
     out.plot = viewer.plot_data(model, out.shown_data)
     step(0.7)
     if out.cover is not None:
-        out.firing = viewer.firing_text(out.cover)
+        out.firing = viewer.firing_text(out.cover, viewer.listed_mask(model))
         if len(out.shown_data) <= EXPLAIN_ROWS:
             step(0.85)
             out.why = viewer.explanation_text(model, out.shown_data)
@@ -616,7 +616,8 @@ class OWRulesViewer(OWWidget, ConcurrentWidgetMixin):
                                         values=("No", "Yes"))
         names.append(selected_var.name)
         if self._firing is None:  # once per inputs, not per selection
-            self._firing = viewer.firing_text(cover)
+            self._firing = viewer.firing_text(cover, viewer.listed_mask(self._prepared.model)
+                                              if self._prepared is not None else None)
         firing = self._firing
         fire_var = StringVariable(get_unique_names(names, "Rules firing"))
         extra = [(selected_var, selected), (fire_var, firing)]
