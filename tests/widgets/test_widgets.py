@@ -634,3 +634,24 @@ class TestPanels(owtest.WidgetTest):
                                           "new (%):", "all cores"})
                 if hasattr(w, "cores_check"):
                     self.assertEqual(w.cores_check.text(), LABELS["all_cores"])
+                # at its default size every choice of every drop-down reads
+                # whole ("EVC-corrected relative frequenc", "WVOTE:
+                # confidence-weighted vo" were cut)
+                from AnyQt.QtGui import QFontMetrics
+                from AnyQt.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+                w.resize(hint)
+                w.show()
+                self.process_events()
+                for combo in w.findChildren(QComboBox):
+                    if not combo.isVisibleTo(w):
+                        continue
+                    metrics = QFontMetrics(combo.font())
+                    widest = max((metrics.horizontalAdvance(combo.itemText(i))
+                                  for i in range(combo.count())), default=0)
+                    option = QStyleOptionComboBox()  # the text's room, by the style
+                    combo.initStyleOption(option)
+                    room = combo.style().subControlRect(
+                        QStyle.CC_ComboBox, option, QStyle.SC_ComboBoxEditField, combo).width()
+                    self.assertGreaterEqual(room, widest, [combo.itemText(i)
+                                                           for i in range(combo.count())])
+                w.hide()

@@ -6,7 +6,9 @@ rule-search settings (EVC Rules, Logistic Regression with Rules). Not a
 widget module."""
 import os
 
-from AnyQt.QtCore import Qt
+from AnyQt.QtCore import QRect, Qt
+from AnyQt.QtGui import QFontMetrics
+from AnyQt.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
 
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
@@ -117,6 +119,23 @@ QUALITIES = ("evc", "m")
 QUALITY_LABELS = ("EVC-corrected relative frequency", "m-estimate")
 
 
+def whole_choices(combo: QComboBox) -> QComboBox:
+    """``combo`` at least as wide as its longest choice needs, by the
+    style's own measure of the text's room (Orange's combo boxes keep a
+    fixed width and cut a long choice, "WVOTE: confidence-weighted vo";
+    Qt's "adjust to contents" still cut its last letter)."""
+    option = QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    option.rect = QRect(0, 0, 1000, combo.sizeHint().height())
+    room = combo.style().subControlRect(QStyle.CC_ComboBox, option,
+                                        QStyle.SC_ComboBoxEditField, combo).width()
+    metrics = QFontMetrics(combo.font())
+    widest = max((metrics.horizontalAdvance(combo.itemText(i)) for i in range(combo.count())),
+                 default=0)
+    combo.setMinimumWidth(widest + 1000 - room + 4)
+    return combo
+
+
 class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
     """Rule-search settings shared by the EVC Rules and the Logistic
     Regression with Rules widgets."""
@@ -139,14 +158,14 @@ class EVCSearchSettings(NewCoverageSetting, AllCoresSetting):
         size; the rest (the correction's permutations and significance,
         the cut points, the seed and the cores) in "More settings"."""
         box = gui.vBox(self.controlArea, "Rules")
-        self.quality_combo = gui.comboBox(
+        self.quality_combo = whole_choices(gui.comboBox(
             box, self, "quality_index", items=QUALITY_LABELS,
             label="Quality:", orientation=Qt.Horizontal,
             tooltip="EVC corrects each rule's apparent accuracy for the "
                     "optimism of searching many rules (extreme value "
                     "distribution fitted on permuted classes); the m-estimate "
                     "only shrinks it towards the prior.",
-            callback=self._quality_changed)
+            callback=self._quality_changed))
         self.m_spin = gui.doubleSpin(box, self, "m", *EVC.spin("m"), 1.0,
                                      label="Prior weight of the m-estimate:",
                                      tooltip="The m-estimate's m: the weight of "

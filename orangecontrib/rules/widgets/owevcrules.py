@@ -8,7 +8,7 @@ from orangecontrib.rules.evc import EVCRuleLearner
 from orangecontrib.rules.ruleset import STRATEGIES
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
 from orangecontrib.rules.widgets.common import (STRATEGY_LABELS, STRATEGY_TOOLTIP,
-                                                EVCSearchSettings)
+                                                EVCSearchSettings, whole_choices)
 
 
 class OWEVCRules(EVCSearchSettings, OWRulesLearnerBase):
@@ -27,10 +27,10 @@ class OWEVCRules(EVCSearchSettings, OWRulesLearnerBase):
     def add_main_layout(self):
         self.add_search_box()
         box = gui.vBox(self.controlArea, "Prediction")
-        self.strategy_combo = gui.comboBox(
+        self.strategy_combo = whole_choices(gui.comboBox(
             box, self, "strategy_index", items=STRATEGY_LABELS,
             label="Resolution strategy:", orientation=Qt.Horizontal,
-            tooltip=STRATEGY_TOOLTIP, callback=self.settings_changed)
+            tooltip=STRATEGY_TOOLTIP, callback=self.settings_changed))
 
     def create_learner(self):
         return self.LEARNER(strategy=STRATEGIES[self.strategy_index],

@@ -8,7 +8,8 @@ from orangecontrib.rules.ruleset import STRATEGIES
 from orangecontrib.rules.scoring import RuleScoringLearner
 from orangecontrib.rules.widgets.base import OWRulesLearnerBase
 from orangecontrib.rules.widgets.common import (LABELS, STRATEGY_LABELS, STRATEGY_TOOLTIP,
-                                                AllCoresSetting, NewCoverageSetting)
+                                                AllCoresSetting, NewCoverageSetting,
+                                                whole_choices)
 
 
 class OWRuleScoring(NewCoverageSetting, AllCoresSetting, OWRulesLearnerBase):
@@ -31,10 +32,10 @@ class OWRuleScoring(NewCoverageSetting, AllCoresSetting, OWRulesLearnerBase):
 
     def add_main_layout(self):
         box = gui.vBox(self.controlArea, "Scoring")
-        self.strategy_combo = gui.comboBox(
+        self.strategy_combo = whole_choices(gui.comboBox(
             box, self, "strategy_index", items=STRATEGY_LABELS,
             label="Resolution strategy:", orientation=Qt.Horizontal,
-            tooltip=STRATEGY_TOOLTIP, callback=self.settings_changed)
+            tooltip=STRATEGY_TOOLTIP, callback=self.settings_changed))
         self.min_confidence_spin = gui.doubleSpin(
             box, self, "min_confidence", *self.LEARNER.parameters.spin("min_confidence"),
             0.05,
