@@ -361,7 +361,8 @@ class SLSEnsembleModel(RuleModel):
             lines.append("Voting error bound (Theorem 2): " + (
                 f"{vb:.3f} with probability 1 - {format_number(delta)}" if vb < 1 else
                 "vacuous (1): too few rows for this many rule sets; more rows, a "
-                "smaller largest rule set or a larger δ tighten it"))
+                "smaller largest rule set or a larger δ (the chance the bound "
+                "may fail) tighten it"))
         return lines
 
     # --- scores and probabilities (Section 4) -----------------------------
