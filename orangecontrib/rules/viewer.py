@@ -204,7 +204,10 @@ def _cn2_columns(model) -> list:
     quality = np.array([float(r.quality) for r in rules])
     quality[np.abs(quality) < 5e-7] = 0.0  # no "-0.000"
     return [Column("Probability", prob, "The probability CN2 gives the rule's class "
-                   "when the rule decides (Laplace estimate of its covered examples)."),
+                   "when the rule decides: a Laplace estimate on the examples CN2 had "
+                   "left when it learned the rule (unordered: without the rows of its "
+                   "class the class's earlier rules cover), so it may differ from the "
+                   "Distribution column, which counts every row the rule covers."),
             Column("CN2 quality", quality, "CN2's quality of the rule: the negative "
                    "entropy of its covered examples' classes (0: pure).")]
 
@@ -356,7 +359,9 @@ def model_summary(model) -> list[str]:
                 "tried in order; the first that fires gives the class",
                 "Covered rows and counts: the rows each rule decides (it fires and no "
                 "rule above it does)"]
-    return [f"Orange's CN2 rules: {len(model.rule_list)} rules, unordered"]
+    return [f"Orange's CN2 rules: {len(model.rule_list)} rules, unordered",
+            "Probability: CN2's, on the rows left when it learned each rule (the "
+            "Distribution column counts every row a rule covers)"]
 
 
 # --------------------------------------------------------------- plot data
