@@ -218,7 +218,8 @@ def main(argv=None):
     cv = data.domain.class_var
     print(f"Rules of each learner named, fitted on all {len(data)} rows. "
           f"[a/b/...] after a rule: the weighted training rows it covers of "
-          f"each class ({', '.join(cv.values)}).\n")
+          f"each class ({', '.join(cv.values)}); ROCCER's: the rows it decides "
+          f"in its class's list (no earlier entry of the list fires).\n")
     for name in learners:
         title, model = _fit_for_display(name, data, args)
         rules = model.used_rules()

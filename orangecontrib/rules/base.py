@@ -313,10 +313,11 @@ class Explanation:
         why = self.reasons(model)
         if rule_text is None:
             favours, against = model.rule_directions()
+            counted = model.rule_counts()
 
             def rule_text(k):
                 return _rule_text(model.rule_list[k], model.domain, int(favours[k]),
-                                  bool(against[k]))
+                                  bool(against[k]), dist=counted[k])
         lines = [f"{cv.name} = {_value_text(cv, why.predicted)} "
                  f"(probability {why.probability:.3f})"]
         listed = why.supporting[:top]
@@ -565,6 +566,22 @@ class RuleModel(_ModelBase):
         ``data`` (a Table, an Instance, or an array in the training
         columns: :meth:`model_X`)."""
         return covering(self.rule_list, self.model_X(data))
+
+    def counted_cover(self, data) -> np.ndarray:
+        """Boolean ``(n, n_rules)``: the rows each rule is counted on in every
+        view (the Rule Viewer's Distribution and Covered columns and the rows
+        selecting the rule outputs, the Rules output): the rows it covers
+        (:meth:`covering`); a model that reads its rules as decision lists
+        counts the rows each rule decides (ROCCER)."""
+        return self.covering(data)
+
+    def rule_counts(self) -> np.ndarray:
+        """``(n_rules, n_classes)``: the weighted training rows each rule is
+        counted on, per class (the ``[a/b]`` after a rule in printouts and
+        explanations): by default its ``class_distribution``, the rows it
+        covers (:meth:`counted_cover` on the training data)."""
+        return np.array([np.asarray(r.class_distribution, dtype=float)
+                         for r in self.rule_list]).reshape(-1, self.n_classes)
 
     def set_rule_distributions(self, data: Table, enc: EncodedData):
         """Set each rule's ``class_distribution`` to the weighted class counts

@@ -302,6 +302,9 @@ class ROCCERModel(RuleModel):
         entries (a disjunction is one entry of several rules)."""
         cv = self.domain.class_var
         lines = super().summary_lines()
+        if self.combination is None and self.decided_counts is not None:
+            lines.append("Counts: the rows each rule decides in its class's list (it "
+                         "fires and no earlier entry of the list does)")
         for cl in self.class_lists:
             n_rules = sum(len(c) for c in cl.rules)
             lines.append(f"{cv.values[cl.cls]}: {n_rules} rules in {len(cl.rules)} hull "
@@ -342,6 +345,54 @@ class ROCCERModel(RuleModel):
                     else:
                         against[cols] = True
         return heads, against
+
+    #: ``(n_rules, n_classes)``: the weighted training rows each rule
+    #: decides (:meth:`counted_cover`), set by the learner; older pickles
+    #: lack it and count the rows each rule covers
+    decided_counts = None
+
+    def deciding(self, cover) -> np.ndarray:
+        """Boolean like ``cover`` (:meth:`covering`): per row and class list,
+        the rule that decides the row in the list, the first firing rule of
+        its first firing entry (the one :meth:`explain` names); a row no
+        entry of a list covers is decided by the list's default."""
+        out = np.zeros_like(cover, dtype=bool)
+        for cl in self.class_lists:
+            open_rows = np.ones(cover.shape[0], dtype=bool)
+            for cols in cl.columns:
+                cols = np.asarray(cols, dtype=int)
+                fires = cover[:, cols]
+                rows = np.flatnonzero(fires.any(axis=1) & open_rows)
+                out[rows, cols[fires[rows].argmax(axis=1)]] = True
+                open_rows &= ~fires.any(axis=1)
+        return out
+
+    def counted_cover(self, data) -> np.ndarray:
+        """With the hulls' odds, each class's list is a decision list (its
+        first firing entry gives the class's odds): a rule is counted on the
+        rows it decides (:meth:`deciding`), the rows of its hull segment, so
+        its counts say which class it favours (a rule late in its list may
+        cover mostly its list's class, whose rows earlier entries took);
+        with the multinomial combination every firing entry counts: the
+        rows it covers."""
+        cover = self.covering(data)
+        return cover if self.combination is not None else self.deciding(cover)
+
+    def rule_counts(self) -> np.ndarray:
+        if self.combination is None and self.decided_counts is not None:
+            return np.asarray(self.decided_counts, dtype=float)
+        return super().rule_counts()
+
+    def count_decided(self, X, y, w):
+        """:attr:`decided_counts` on the training rows ``X`` (model columns),
+        classes ``y``, weights ``w``, a block of rows at a time."""
+        counts = np.zeros((len(self.rule_list), self.n_classes))
+        for rows in row_blocks(X.shape[0], len(self.rule_list)):
+            decided = self.deciding(covering(self.rule_list, X[rows]))
+            for c in range(self.n_classes):
+                of_c = y[rows] == c
+                counts[:, c] += w[rows][of_c] @ decided[of_c]
+        self.decided_counts = counts
 
     def classes_without_rules(self) -> list[int]:
         """Classes of the training data whose rule list is empty."""
@@ -663,6 +714,8 @@ class ROCCERLearner(RuleLearner):
         if len(classes) > 2 and self.multi_class == "logistic" and model.rule_list:
             self.progress(0.95, "Combining the classes' lists")
             model.combination = self.combine(model, data, enc, classes, sample)
+        if model.combination is None and model.rule_list:
+            model.count_decided(model._model_X(data.X), y, w)
         return model
 
     def _class_hull(self, item_bits, item_group, s_is_c, s_w, s_P, s_N, min_sup, conf,

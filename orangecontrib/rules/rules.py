@@ -483,19 +483,21 @@ def head_text(domain: Domain | None, cls: int, against: bool = False) -> str:
 
 def rule_text(rule: "Rule", domain: Domain | None = None, favours: int | None = None,
               against: bool = False, number: str | None = None,
-              counts: bool = True) -> str:
+              counts: bool = True, dist=None) -> str:
     """``IF conditions THEN head  [counts]  number``: the one way every
     printout and explanation writes a rule. ``favours``/``against``: the
     head (default: the rule's own), the class the rule's weight favours in
     its model; ``number``: the model's number for the rule, with its name
     (``"confidence 0.984"``); ``counts``: the weighted training rows the
-    rule covers of each class."""
+    rule covers of each class, or ``dist`` where its model counts other rows
+    (:meth:`~orangecontrib.rules.base.RuleModel.rule_counts`)."""
     domain = domain if domain is not None else rule.domain
     body = " AND ".join(conditions_texts(rule.conditions, domain)) or "TRUE"
     head = head_text(domain, rule.head if favours is None else favours, against)
     text = f"IF {body} THEN {head}"
-    if counts and len(rule.class_distribution):
-        text += "  [" + "/".join(format_number(x) for x in rule.class_distribution) + "]"
+    dist = rule.class_distribution if dist is None else dist
+    if counts and len(dist):
+        text += "  [" + "/".join(format_number(x) for x in dist) + "]"
     if number:
         text += f"  {number}"
     return text
@@ -524,6 +526,7 @@ def format_rules(rules: Sequence[Rule], domain: Domain | None = None,
     favours, against = model.rule_directions()
     column = model.rule_number() if show_quality else None
     index = {id(r): k for k, r in enumerate(model.rule_list)}
+    counted = model.rule_counts()
     lines = []
     for i, r in enumerate(rules):
         k = index.get(id(r))
@@ -531,7 +534,8 @@ def format_rules(rules: Sequence[Rule], domain: Domain | None = None,
                   else number_text(column.name, column.values[k], column.decimals))
         lines.append(f"{i + 1:>{width}}. " + rule_text(
             r, domain, None if k is None else int(favours[k]),
-            False if k is None else bool(against[k]), number))
+            False if k is None else bool(against[k]), number,
+            dist=None if k is None else counted[k]))
     return "\n".join(lines)
 
 

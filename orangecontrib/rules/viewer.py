@@ -88,11 +88,13 @@ def is_decision_list(model) -> bool:
 
 
 def coverage(model, data: Table) -> np.ndarray:
-    """Boolean ``(len(data), n_rules)``: which rules fire on each row; for
-    a decision list (:func:`is_decision_list`), the one rule that decides
-    it (the first that fires)."""
+    """Boolean ``(len(data), n_rules)``: the rows each rule is counted on:
+    the rows it fires on; for a decision list (:func:`is_decision_list`),
+    the one rule that decides each row (the first that fires); a model of
+    this add-on says which (:meth:`RuleModel.counted_cover`: ROCCER's
+    rules, the rows each decides in its class's list)."""
     if isinstance(model, RuleModel):
-        return model.covering(data)
+        return model.counted_cover(data)
     X = model.data_to_model_domain(data).X  # Orange's CN2: its own rules
     cols = [np.asarray(r.evaluate_data(X), dtype=bool) for r in model.rule_list]
     cover = np.column_stack(cols) if cols else np.zeros((len(data), 0), bool)
@@ -117,6 +119,8 @@ def class_distributions(model, data: Table | None, cover=None) -> np.ndarray:
     10,000 rules on 20,000 rows needs no float copy of the matrix."""
     n_classes = len(model.domain.class_var.values)
     if data is None or data.domain.class_var is None or not len(data):
+        if isinstance(model, RuleModel):
+            return model.rule_counts()
         return np.array([np.asarray(r.curr_class_dist, float)
                          for r in model.rule_list]).reshape(-1, n_classes)
     if cover is None:
@@ -165,11 +169,12 @@ def explanation_text(model, data: Table, top: int = 3):
         return None
     texts = {}
     favours, against = model.rule_directions()
+    counted = model.rule_counts()
 
     def rule_text(k):  # each rule's text made once, as describe() writes it
         if k not in texts:
             texts[k] = _rule_text(model.rule_list[k], model.domain, int(favours[k]),
-                                  bool(against[k]))
+                                  bool(against[k]), dist=counted[k])
         return texts[k]
     return np.array(["; ".join(line.strip() for line in e.describe(model, top, rule_text))
                      for e in explanations], dtype=object)

@@ -95,9 +95,10 @@ def check_explanations(kind, data, long=False):
 
 def class_counts(model, data):
     """``(n_rules, n_classes)``: the weight of the rows of each class (by
-    value name) each rule covers, counted directly."""
+    value name) each rule is counted on (the rows it covers; ROCCER's, the
+    rows it decides in its list: ``counted_cover``), counted directly."""
     names = list(data.domain.class_var.values)
-    cover = model.covering(data).astype(float)
+    cover = model.counted_cover(data).astype(float)
     w = weights(data)
     out = np.zeros((cover.shape[1], len(model.domain.class_var.values)))
     for j, value in enumerate(model.domain.class_var.values):

@@ -51,4 +51,4 @@ def test_cli_prints_the_rules_of_the_learners_named_only(capsys):
     assert "## SLIPPER" in out and "## ROCCER" in out and "## Rules" not in out
     assert "the first 3 shown" in out or "SLIPPER (q = confidence C): 3 rules" in out
     assert "[a/b/...] after a rule: the weighted training rows it covers of each " \
-           "class (no, yes)" in out
+           "class (no, yes); ROCCER's: the rows it decides" in out

@@ -92,7 +92,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         if kind_of(model) == "cn2":
             cover = cn2_cover(model, data)[:, rules]
         else:
-            cover = model.covering(data)[:, rules]
+            cover = model.counted_cover(data)[:, rules]
         return np.flatnonzero(cover.any(axis=1))
 
     def test_every_model_shows_its_rules_and_selection_outputs_covered_rows(self):
@@ -208,9 +208,16 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertFalse(w.group_check.isEnabled())
 
     def test_distribution_is_on_the_data_shown(self):
+        """ROCCER's rules counted on the rows they decide in their class's
+        list (each list a decision list: a row is decided by one rule of a
+        list at most), on the data shown."""
         model = fitted("roccer")
         self.show(model, self.heart[:100])
-        cover = model.covering(self.heart[:100])
+        cover = model.counted_cover(self.heart[:100])
+        self.assertTrue((cover <= model.covering(self.heart[:100])).all())
+        for cl in model.class_lists:
+            cols = np.concatenate(cl.columns)
+            self.assertLessEqual(cover[:, cols].sum(axis=1).max(), 1)
         covered = [int(self.widget.rule_model.index(r, 4).data(Qt.UserRole + 1))
                    for r in range(len(model.rule_list))]
         np.testing.assert_array_equal(covered, cover.sum(axis=0))
@@ -406,7 +413,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 if kind_of(model) == "cn2":
                     cover = cn2_cover(model, self.heart)
                 else:
-                    cover = model.covering(self.heart)
+                    cover = model.counted_cover(self.heart)
                 np.testing.assert_array_equal(rules.get_column("coverage"), cover.sum(axis=0))
                 heads = (model.rule_directions()[0] if kind_of(model) == "ours"
                          else [int(r.prediction) for r in model.rule_list])
@@ -530,7 +537,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
         model = fitted("roccer")
         self.show(model, self.heart)
         w, m = self.widget, self.widget.rule_model
-        covered = model.covering(self.heart).sum(axis=0)
+        covered = model.counted_cover(self.heart).sum(axis=0)
         w.min_covered_spin.setValue(20)
         self.assertEqual(sorted(self.shown_rules()), list(np.flatnonzero(covered >= 20)))
         w.min_covered_spin.setValue(0)
@@ -805,7 +812,9 @@ class TestOWRulesViewer(owtest.WidgetTest):
         model = fitted("roccer")
         lines = model_summary(model)
         per_class = [re.match(r".*: (\d+) rules in (\d+) hull points", t) for t in lines[1:]]
-        assert all(per_class)
+        assert lines[1].startswith("Counts: the rows each rule decides")
+        per_class = [m for m in per_class if m]
+        assert len(per_class) == len(model.class_lists)
         assert sum(int(m.group(1)) for m in per_class) == len(model.rule_list)
         assert [int(m.group(2)) for m in per_class] == [len(cl.rules)
                                                        for cl in model.class_lists]

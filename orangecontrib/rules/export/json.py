@@ -40,7 +40,7 @@ VERSION = 1
 #: plots read them)
 MODEL_ATTRIBUTES = ("name", "used_vals", "search_rows", "rounds", "rounds_tried", "grow_rows",
                     "stats", "size_curve", "penalty_scale", "penalty_scale_losses",
-                    "budget_choice", "budget_losses")
+                    "budget_choice", "budget_losses", "decided_counts")
 
 
 # ---------------------------------------------------------------- values
