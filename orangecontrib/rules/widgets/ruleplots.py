@@ -121,7 +121,10 @@ class RulePlot:
             x, y = points[e + 1]
             self._entries.append((rules, (x, y)))
             if last is None or np.hypot(x - last[0], y - last[1]) > LABEL_GAP:
-                label = pg.TextItem(str(e + 1), color="k", anchor=(1.1, -0.1))
+                # below and right of its point: inside the concave hull, where
+                # no other point lies (above-left the labels fell off the axis
+                # at FPR 0 and read as the next point's)
+                label = pg.TextItem(str(e + 1), color="k", anchor=(-0.1, -0.05))
                 label.setPos(x, y)
                 plot.addItem(label)
                 last = (x, y)
