@@ -260,9 +260,18 @@ class ROCCERModel(RuleModel):
         favours, against = self.rule_directions()
         own = np.array([r.head for r in rules], dtype=int)
         quality = np.array([r.quality for r in rules], dtype=float)
-        # two classes: the segment's ratio for the class the rule favours
-        # (for the other class of its list the reciprocal)
-        quality = np.where((favours != own) & ~against, 1 / quality, quality)
+        # two classes with the hulls' odds: the segment's ratio for the
+        # class the rule favours (for the other class of its list the
+        # reciprocal); with the multinomial combination the head is the
+        # class the entry's weights raise, and the ratio stays its list's
+        flipped = (favours != own) & ~against & (self.combination is None)
+        quality = np.where(flipped, 1 / quality, quality)
+        ratio_tip = ("Slope of the rule's hull segment: how much a firing rule multiplies "
+                     "the odds of the Class column's class ('not': below 1, it lowers them)."
+                     if self.combination is None else
+                     "Slope of the rule's hull segment in its class's list: how much a "
+                     "firing rule multiplies the odds of its list's class (the Position "
+                     "column's list; the Class column is the class the Weight raises).")
         columns = []
         if self.combination is not None:
             classes, _, W = self.combination
@@ -278,11 +287,7 @@ class ROCCERModel(RuleModel):
                 "the Class column's class over the next class when it fires (the "
                 "multinomial combination of the lists' entries)."))
         return columns + [
-                ViewerColumn("Likelihood ratio", quality, "Slope of the rule's hull "
-                                                          "segment: how much a firing rule "
-                                                          "multiplies the odds of the Class "
-                                                          "column's class ('not': below 1, "
-                                                          "it lowers them)."),
+                ViewerColumn("Likelihood ratio", quality, ratio_tip),
                 ViewerColumn("Position", entry, "Position in its class's rule list "
                                                 "(a disjunction shares one).", 0),
                 ViewerColumn("FPR", pts[:, 0], "False positive rate of the list up to "
@@ -519,11 +524,18 @@ class ROCCERModel(RuleModel):
                 k = int(cl.columns[e][0])
                 head = head_text(self.domain, int(favours[k]), bool(against[k]))
                 # the ratio for the printed class, as the viewer shows it: an
-                # entry that lowers its list's class (two classes) favours
-                # the other, by the reciprocal
-                ratio = 1 / lr[e] if favours[k] != cl.cls and not against[k] else lr[e]
+                # entry that lowers its list's class (two classes, the hulls'
+                # odds) favours the other, by the reciprocal; with the
+                # multinomial combination the head is the class the entry's
+                # weights raise, and the ratio, its list's, names its class
+                if self.combination is not None:
+                    ratio = (f"likelihood ratio {lr[e]:.2f}" if favours[k] == cl.cls else
+                             f"likelihood ratio of {cv.values[cl.cls]} {lr[e]:.2f}")
+                else:
+                    flip = favours[k] != cl.cls and not against[k]
+                    ratio = f"likelihood ratio {1 / lr[e] if flip else lr[e]:.2f}"
                 lines.append(f"  {e + 1}. IF {body} THEN {head}  (FPR {fpr:.3f}, TPR "
-                             f"{tpr:.3f}, likelihood ratio {ratio:.2f})")
+                             f"{tpr:.3f}, {ratio})")
             lines.append(f"  default: no rule of the list fires  (likelihood ratio "
                          f"{lr[-1]:.2f})")
         return "\n".join(lines)

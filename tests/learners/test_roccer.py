@@ -335,6 +335,35 @@ def test_printout_gives_each_entry_the_viewers_likelihood_ratio(heart_model):
     assert flipped  # heart_disease's lists end in segments below the diagonal
 
 
+def test_many_classes_print_their_lists_ratio_beside_the_weights_class():
+    """With the multinomial combination a rule's head is the class its
+    entry's weights raise; its likelihood ratio is its list's segment's,
+    never a reciprocal, and names the list's class when the head differs
+    (it printed 1 / 0.78 beside Iris-virginica for an entry of the
+    Iris-versicolor list)."""
+    import re
+
+    from orangecontrib.rules import viewer
+    model = ROCCERLearner(max_rules=10)(Table("iris"))
+    assert model.combination is not None
+    ratio = {c.name: c.values for c in viewer.rule_table(model).columns}["Likelihood ratio"]
+    favours, _ = model.rule_directions()
+    values = model.domain.class_var.values
+    text = str(model)
+    named = 0
+    for cl in model.class_lists:
+        lr = cl.likelihood_ratios()
+        for e, cols in enumerate(cl.columns):
+            k = int(cols[0])
+            assert ratio[k] == pytest.approx(lr[e])
+            if favours[k] != cl.cls:
+                named += 1
+                assert re.search(rf"THEN iris = {values[favours[k]]}  \(FPR [0-9.]+, TPR "
+                                 rf"[0-9.]+, likelihood ratio of {values[cl.cls]} "
+                                 rf"{lr[e]:.2f}\)", text)
+    assert named  # iris at ten rules has such an entry
+
+
 def test_multiclass_and_determinism():
     iris = Table("iris")
     a, b = ROCCERLearner()(iris), ROCCERLearner()(iris)
