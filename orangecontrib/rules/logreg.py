@@ -736,7 +736,9 @@ class RuleLogisticRegressionModel(RuleModel):
                              "Class column: the class whose log-odds it raises, or "
                              "'not' the class it lowers) when it fires: its "
                              "coefficient in the logistic regression."),
-                ViewerColumn(named.name, quality, named.tooltip, named.decimals)]
+                ViewerColumn(named.name, quality, named.tooltip + " Of the class the rule "
+                             "was found for, which is not the Class column's where the "
+                             "weight turned the rule toward another class.", named.decimals)]
 
     def rule_notes(self) -> list[str]:
         return ["Grown on the model's errors under the budget (not found by the EVC "
@@ -823,9 +825,14 @@ class RuleLogisticRegressionModel(RuleModel):
                 if w == 0:
                     continue
                 k = index[id(r)]
+                # the rule's quality is of the class it was found for: named
+                # when its weight printed it for another ("THEN survived =
+                # yes  [387/75]  EVC quality of survived = no 0.838")
+                of = ("" if int(favours[k]) == int(r.head) and not against[k]
+                      else f" of {cv.name} = {cv.values[int(r.head)]}")
                 lines.append(f"  {w:+8.3f}  " + rule_text(
                     r, self.domain, int(favours[k]), bool(against[k]),
-                    f"{self.rule_number_name()} {r.quality:.3f}"
+                    f"{self.rule_number_name()}{of} {r.quality:.3f}"
                     + ("; grown on the model's errors" if r.extra.get("grown") else "")))
         return "\n".join(lines)
 

@@ -104,6 +104,7 @@ def test_lr_with_rules_prints_the_class_each_weight_raises():
     cv = model.domain.class_var
     (cls, _, _, _, b), = model.submodels
     favours, _ = model.rule_directions()
+    flipped = 0
     for k, rule in enumerate(model.rule_list):
         weight = model.rule_weights()[k]
         body = " AND ".join(c.to_str(model.domain) for c in rule.conditions)
@@ -113,4 +114,11 @@ def test_lr_with_rules_prints_the_class_each_weight_raises():
         expected = cls if weight > 0 else 1 - cls
         assert favours[k] == expected
         assert f"IF {body} THEN {cv.name} = {cv.values[expected]}" in text
+        # its EVC quality is of the class it was found for: named when the
+        # weight turned the rule toward the other
+        line = next(t for t in text.splitlines() if f"IF {body} THEN" in t)
+        own = f"EVC quality of {cv.name} = {cv.values[rule.head]} "
+        assert (own in line) == (expected != rule.head), line
+        flipped += expected != rule.head
+    assert flipped  # titanic's third-class men: a rule of "no" whose weight raises "yes"
     assert model.size[0] == int(np.count_nonzero(model.rule_weights()))
