@@ -830,7 +830,8 @@ class RuleLogisticRegressionModel(RuleModel):
                 # yes  [387/75]  EVC quality of survived = no 0.838")
                 of = ("" if int(favours[k]) == int(r.head) and not against[k]
                       else f" of {cv.name} = {cv.values[int(r.head)]}")
-                lines.append(f"  {w:+8.3f}  " + rule_text(
+                # its number, as explanations and the viewer cite it
+                lines.append(f"  {w:+8.3f}  rule {k + 1}: " + rule_text(
                     r, self.domain, int(favours[k]), bool(against[k]),
                     f"{self.rule_number_name()}{of} {r.quality:.3f}"
                     + ("; grown on the model's errors" if r.extra.get("grown") else "")))

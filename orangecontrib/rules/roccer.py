@@ -534,8 +534,13 @@ class ROCCERModel(RuleModel):
                 else:
                     flip = favours[k] != cl.cls and not against[k]
                     ratio = f"likelihood ratio {1 / lr[e] if flip else lr[e]:.2f}"
-                lines.append(f"  {e + 1}. IF {body} THEN {head}  (FPR {fpr:.3f}, TPR "
-                             f"{tpr:.3f}, {ratio})")
+                # the entry's rules by their numbers in rule_list, as the
+                # explanations and the viewer cite them
+                numbers = [int(c) + 1 for c in cl.columns[e]]
+                which = (f"rule {numbers[0]}" if len(numbers) == 1 else
+                         f"rules {numbers[0]}-{numbers[-1]}")
+                lines.append(f"  {e + 1}. IF {body} THEN {head}  ({which}; FPR {fpr:.3f}, "
+                             f"TPR {tpr:.3f}, {ratio})")
             lines.append(f"  default: no rule of the list fires  (likelihood ratio "
                          f"{lr[-1]:.2f})")
         return "\n".join(lines)

@@ -113,7 +113,8 @@ def test_lr_with_rules_prints_the_class_each_weight_raises():
             continue
         expected = cls if weight > 0 else 1 - cls
         assert favours[k] == expected
-        assert f"IF {body} THEN {cv.name} = {cv.values[expected]}" in text
+        # numbered as explanations and the viewer cite it
+        assert f"rule {k + 1}: IF {body} THEN {cv.name} = {cv.values[expected]}" in text
         # its EVC quality is of the class it was found for: named when the
         # weight turned the rule toward the other
         line = next(t for t in text.splitlines() if f"IF {body} THEN" in t)

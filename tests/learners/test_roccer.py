@@ -319,15 +319,18 @@ def test_printout_gives_each_entry_the_viewers_likelihood_ratio(heart_model):
     from orangecontrib.rules import viewer
     shown = {c.name: c.values for c in viewer.rule_table(heart_model).columns}
     ratio = shown["Likelihood ratio"]
-    printed = re.findall(r"^  (\d+)\. IF .* THEN (.*)  \(FPR .*likelihood ratio ([0-9.]+)\)$",
-                         str(heart_model), re.M)
+    printed = re.findall(r"^  (\d+)\. IF .* THEN (.*)  \(rules? ([0-9-]+); FPR .*"
+                         r"likelihood ratio ([0-9.]+)\)$", str(heart_model), re.M)
     favours, _ = heart_model.rule_directions()
     flipped = 0
     entries = [(cl, e) for cl in heart_model.class_lists for e in range(len(cl.rules))]
     assert len(printed) == len(entries)
-    for (cl, e), (number, head, value) in zip(entries, printed):
+    for (cl, e), (number, head, rules, value) in zip(entries, printed):
         k = int(cl.columns[e][0])
         assert int(number) == e + 1
+        # the entry's rules by the numbers explanations cite
+        first, _, last = rules.partition("-")
+        assert (int(first), int(last or first)) == (k + 1, int(cl.columns[e][-1]) + 1)
         assert head.endswith(f"= {heart_model.domain.class_var.values[favours[k]]}")
         assert float(value) == pytest.approx(ratio[k], abs=0.006)
         assert ratio[k] >= 1  # two classes: the printed class's odds go up
@@ -358,7 +361,8 @@ def test_many_classes_print_their_lists_ratio_beside_the_weights_class():
             assert ratio[k] == pytest.approx(lr[e])
             if favours[k] != cl.cls:
                 named += 1
-                assert re.search(rf"THEN iris = {values[favours[k]]}  \(FPR [0-9.]+, TPR "
+                assert re.search(rf"THEN iris = {values[favours[k]]}  \(rules? [0-9-]+; "
+                                 rf"FPR [0-9.]+, TPR "
                                  rf"[0-9.]+, likelihood ratio of {values[cl.cls]} "
                                  rf"{lr[e]:.2f}\)", text)
     assert named  # iris at ten rules has such an entry
