@@ -16,7 +16,7 @@ from Orange.data import Table
 from .evaluation import Entry, cross_validate, markdown_table, stratified_folds
 from .evc import EVCRuleLearner
 from .logreg import RuleLogisticRegressionLearner
-from .rules import format_rules
+from .rules import format_rules, number_name
 from .cn2 import cn2_base
 from .ruleset import STRATEGIES
 from .scoring import RuleScoringLearner
@@ -226,7 +226,7 @@ def main(argv=None):
         shown = rules[:args.max_rules]
         more = f", the first {len(shown)} shown" if len(shown) < len(rules) else ""
         number = model.rule_number()
-        named = f" (after each: its {number.name.lower()})" if number is not None else ""
+        named = f" (after each: its {number_name(number.name)})" if number is not None else ""
         weights = model.attribute_terms
         besides = f" and {weights} attribute weights" if weights else ""
         print(f"## {title}: {len(rules)} rules{besides}{more}{named}")

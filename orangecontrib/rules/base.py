@@ -30,7 +30,8 @@ except ImportError:  # pragma: no cover - Orange without the CN2 module
 
 from .features import EncodedData, encode_table, lent_encoding
 from .parallel import in_process_backend, one_blas_thread
-from .rules import Rule, covering, dense_X, format_rules, rule_class_weights, spread
+from .rules import (Rule, counted, covering, dense_X, format_rules, rule_class_weights,
+                    spread)
 from .tables import (check_sparse_memory, check_table, map_values_by_name, stratified_rows,
                      usable_rows)
 
@@ -430,6 +431,16 @@ class RuleModel(_ModelBase):
         columns = self.viewer_columns()
         return columns[0] if columns else None
 
+    def rule_number_texts(self) -> list[str]:
+        """Per rule, its principal number with its name as printouts write
+        it after the rule (:meth:`rule_number`: "confidence 0.984"); a model
+        adds what a reader needs beside it."""
+        from .rules import number_text
+        column = self.rule_number()
+        if column is None:
+            return [""] * len(self.rule_list)
+        return [number_text(column.name, v, column.decimals) for v in column.values]
+
     @property
     def size(self) -> tuple[int, int]:
         """``(rules, conditions)`` of the rules the model's predictions
@@ -449,8 +460,9 @@ class RuleModel(_ModelBase):
         any: "12 rules and 20 attribute weights, 31 conditions"."""
         rules, conditions = self.size
         terms = self.attribute_terms
-        return (f"{rules} rules" + (f" and {terms} attribute weights" if terms else "")
-                + f", {conditions} conditions")
+        return (counted(rules, "rules")
+                + (f" and {counted(terms, 'attribute weights')}" if terms else "")
+                + f", {counted(conditions, 'conditions')}")
 
     @property
     def class_preference(self) -> np.ndarray:

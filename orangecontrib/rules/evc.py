@@ -341,7 +341,20 @@ class EVCRuleModel(RuleSetModel):
         raw = np.array([r.extra.get("raw_frequency", np.nan) for r in self.rule_list])
         return [self.quality_column(),
                 ViewerColumn("Raw frequency", raw, "The share of covered training "
-                                                   "examples of the rule's class.")]
+                                                   "examples of the rule's class."),
+                ViewerColumn("Vote", self.rule_confidences(), "The confidence the rule "
+                             "votes with (what its explanations show): its quality, at "
+                             "most the Laplace estimate (n + 1) / (n + 2) of a pure rule "
+                             "of its n covered rows.")]
+
+    def rule_number_texts(self):
+        """The quality, and the vote where the Laplace cap lowered it
+        ("EVC quality 1.000, votes 0.933": the explanation's 0.933)."""
+        texts = super().rule_number_texts()
+        quality = np.array([r.quality for r in self.rule_list], dtype=float)
+        votes = self.rule_confidences()
+        return [t + (f", votes {v:.3f}" if t and round(v, 3) < round(q, 3) else "")
+                for t, q, v in zip(texts, quality, votes)]
 
     def summary_lines(self):
         return super().summary_lines() + [f"Resolution: {self.strategy}"]

@@ -35,7 +35,7 @@ from .evc import EVCRuleLearner
 from .logistic import (DEFAULT_LAMBDAS, choose_lambda, fit_binary, fit_l2, fit_multinomial,
                        multinomial_l2)
 from . import params
-from .rules import covering_sparse, dense_X, format_number, rule_text
+from .rules import counted, covering_sparse, dense_X, format_number, rule_text
 
 
 # ------------------------------------------------------------ held out, and eq. 22
@@ -808,9 +808,9 @@ class RuleLogisticRegressionModel(RuleModel):
         n_rules, n_conditions = self.size
         cv = self.domain.class_var
         terms = self.attribute_terms
-        lines = [f"{type(self).__name__}: {n_rules} rules of non-zero weight"
-                 + (f" and {terms} attribute weights" if terms else "")
-                 + f", {n_conditions} conditions; L2 strength lambda = "
+        lines = [f"{type(self).__name__}: {counted(n_rules, 'rules')} of non-zero weight"
+                 + (f" and {counted(terms, 'attribute weights')}" if terms else "")
+                 + f", {counted(n_conditions, 'conditions')}; L2 strength lambda = "
                  f"{format_number(self.lam)}"]
         lines += self.warnings()
         favours, against = self.rule_directions()

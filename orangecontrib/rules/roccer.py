@@ -32,7 +32,8 @@ from .features import make_items
 from .logistic import DEFAULT_LAMBDAS, choose_lambda, multinomial_l2
 from .parallel import parallel_map
 from . import params
-from .rules import Rule, conditions_texts, covering, covering_sparse, head_text, row_blocks
+from .rules import (Rule, conditions_texts, counted, covering, covering_sparse, head_text,
+                    row_blocks)
 
 
 # --------------------------------------------------------------- selection
@@ -312,8 +313,9 @@ class ROCCERModel(RuleModel):
                          "fires and no earlier entry of the list does)")
         for cl in self.class_lists:
             n_rules = sum(len(c) for c in cl.rules)
-            lines.append(f"{cv.values[cl.cls]}: {n_rules} rules in {len(cl.rules)} hull "
-                         f"points, of {cl.n_candidates} candidates")
+            lines.append(f"{cv.values[cl.cls]}: {counted(n_rules, 'rules')} in "
+                         f"{counted(len(cl.rules), 'hull points')}, of "
+                         f"{counted(cl.n_candidates, 'candidates')}")
         if self.combination is not None:
             lines.append("Probabilities: one multinomial logistic regression over the "
                          "lists' entries")
@@ -507,13 +509,15 @@ class ROCCERModel(RuleModel):
     def __str__(self):
         cv = self.domain.class_var
         n_rules, n_conditions = self.size
-        lines = [f"ROCCERModel: {n_rules} rules, {n_conditions} conditions, in one rule "
-                 "list per class on its ROC convex hull"]
+        lines = [f"ROCCERModel: {counted(n_rules, 'rules')}, "
+                 f"{counted(n_conditions, 'conditions')}, in one rule list per class on "
+                 "its ROC convex hull"]
         favours, against = self.rule_directions()
         for cl in self.class_lists:
-            lines.append(f"\nclass {cv.name} = {cv.values[cl.cls]}: {len(cl.rules)} "
-                         f"hull points ({sum(len(c) for c in cl.rules)} rules) selected "
-                         f"from {cl.n_candidates} candidates"
+            lines.append(f"\nclass {cv.name} = {cv.values[cl.cls]}: "
+                         f"{counted(len(cl.rules), 'hull points')} "
+                         f"({counted(sum(len(c) for c in cl.rules), 'rules')}) selected "
+                         f"from {counted(cl.n_candidates, 'candidates')}"
                          f" (confidence >= {cl.min_confidence:.3g})")
             lr = cl.likelihood_ratios()
             for e, conjunctions in enumerate(cl.rules):

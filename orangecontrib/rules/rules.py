@@ -33,6 +33,12 @@ def format_number(x: float) -> str:
     return f"{x:.6g}"
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: "1 rule", "12 rules"
+    (``noun`` plural, ending in "s")."""
+    return f"{n} {noun[:-1] if n == 1 else noun}"
+
+
 def format_threshold(x: float) -> str:
     """A threshold as it is: six significant digits when they read back as
     ``x`` (learners choose short thresholds,
@@ -503,10 +509,16 @@ def rule_text(rule: "Rule", domain: Domain | None = None, favours: int | None = 
     return text
 
 
+def number_name(name: str) -> str:
+    """A column's name inside a sentence: lower case but for its acronyms
+    ("confidence", "EVC quality")."""
+    return name if name[:2].isupper() else name[:1].lower() + name[1:]
+
+
 def number_text(name: str, value: float, decimals: int = 3) -> str:
     """A rule's number with its name, as printouts show it: ``confidence
     0.984`` (``name`` in lower case but for its acronyms)."""
-    label = name if name[:2].isupper() else name[:1].lower() + name[1:]
+    label = number_name(name)
     if np.isnan(value):
         return ""
     return f"{label} {value:.{decimals}f}" if decimals else f"{label} {int(round(value))}"
@@ -524,14 +536,13 @@ def format_rules(rules: Sequence[Rule], domain: Domain | None = None,
         return "\n".join(f"{i + 1:>{width}}. {r.to_str(domain, show_quality)}"
                          for i, r in enumerate(rules))
     favours, against = model.rule_directions()
-    column = model.rule_number() if show_quality else None
+    numbers = model.rule_number_texts() if show_quality else None
     index = {id(r): k for k, r in enumerate(model.rule_list)}
     counted = model.rule_counts()
     lines = []
     for i, r in enumerate(rules):
         k = index.get(id(r))
-        number = (None if column is None or k is None
-                  else number_text(column.name, column.values[k], column.decimals))
+        number = None if numbers is None or k is None else numbers[k] or None
         lines.append(f"{i + 1:>{width}}. " + rule_text(
             r, domain, None if k is None else int(favours[k]),
             False if k is None else bool(against[k]), number,

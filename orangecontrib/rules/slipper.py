@@ -27,7 +27,7 @@ from .core import (KIND_CONTINUOUS, KIND_DISCRETE, OP_EQ, OP_GE, OP_LE,
 from .features import EncodedData, ShortThresholds, stored_order
 from .parallel import parallel_jobs, parallel_map
 from . import params
-from .rules import (Condition, Rule, canonical_conditions, covering, covering_sparse,
+from .rules import (Condition, Rule, canonical_conditions, counted, covering, covering_sparse,
                     rule_text)
 from .slipper_rounds import choose_rounds, class_rounds, even_rounds, rounds_and_final
 
@@ -536,7 +536,8 @@ class SlipperModel(RuleModel):
     def __str__(self):
         cv = self.domain.class_var
         n_rules, n_conditions = self.size
-        lines = [f"SlipperModel: {n_rules} rules, {n_conditions} conditions; "
+        lines = [f"SlipperModel: {counted(n_rules, 'rules')}, "
+                 f"{counted(n_conditions, 'conditions')}; "
                  f"P({cv.name} = c) from the summed confidences C of the rules that "
                  "fire (each adds 2C log-odds)"]
         favours, against = self.rule_directions()

@@ -38,7 +38,7 @@ from .features import (IsUnknown, UnknownAsValue, canonical_rule_set,  # noqa: F
                        interval_attributes, interval_codes)
 from .parallel import parallel_map
 from . import params
-from .rules import (MISSING_OF, Condition, Rule, allocate_budget, covering, format_number,
+from .rules import (MISSING_OF, Condition, Rule, allocate_budget, counted, covering, format_number,
                     row_blocks, rule_text, violations)
 from .tables import class_codes, stratified_rows
 
@@ -590,12 +590,13 @@ class SLSEnsembleModel(RuleModel):
         (a consensus view)."""
         cv = self.domain.class_var
         n_rules, n_conditions = self.size
-        lines = [f"SLSEnsembleModel: {n_rules} distinct rules, {n_conditions} conditions, in "
-                 f"{sum(len(e.rule_sets) for e in self.ensembles)} weighted rule sets "
+        lines = [f"SLSEnsembleModel: {counted(n_rules, 'distinct rules')}, "
+                 f"{counted(n_conditions, 'conditions')}, in "
+                 f"{counted(sum(len(e.rule_sets) for e in self.ensembles), 'weighted rule sets')} "
                  "(a rule set fires when any of its rules fires)"]
         for ens, cols in zip(self.ensembles, self._columns):
             name = cv.values[ens.cls]
-            lines.append(f"\nclass {cv.name} = {name}: {len(ens.rule_sets)} rule sets")
+            lines.append(f"\nclass {cv.name} = {name}: {counted(len(ens.rule_sets), 'rule sets')}")
             bd = self.bounds.get(ens.cls)
             if bd is not None:
                 lines.append(f"  Gibbs training error {bd.gibbs_error:.3f}; "

@@ -212,7 +212,10 @@ def test_lr_with_rules_names_its_rules_quality_as_their_learner_does(rule_learne
     model = R.RuleLogisticRegressionLearner(rule_learner=rule_learner(), n_folds=2)(titanic)
     columns = {c.name: c for c in viewer.rule_table(model).columns}
     assert set(columns) == {"Weight", name}
-    assert columns[name].tooltip == model.rule_model.quality_column().tooltip
+    # the rule learner's words, and whose class the number is of
+    assert columns[name].tooltip.startswith(model.rule_model.quality_column().tooltip)
+    assert columns[name].tooltip.endswith("where the weight turned the rule toward "
+                                          "another class.")
     np.testing.assert_array_equal(columns[name].values,
                                   [r.quality for r in model.rule_list])
 

@@ -430,3 +430,30 @@ def test_rule_scoring_takes_the_every_row_counts_of_its_default_base(monkeypatch
         assert r.quality == r.laplace_confidence()
     RuleScoringLearner(search_rows=None)(data)  # no sample: counted here, once
     assert len(recounts) == 1
+
+
+def test_printout_gives_the_vote_where_the_laplace_cap_lowers_the_quality():
+    """A rule's EVC quality can be 1 while the model votes with at most
+    (n + 1) / (n + 2): the printout says "votes v" beside it, the viewer's
+    Vote column holds v, and the explanations read v (zoo: "EVC quality
+    1.000" beside "+0.933 confidence" in the explanation)."""
+    import numpy as np
+    from Orange.data import Table
+
+    from orangecontrib.rules import EVCRuleLearner, viewer
+    data = Table("zoo")
+    model = EVCRuleLearner()(data)
+    votes = model.rule_confidences()
+    quality = np.array([r.quality for r in model.rule_list])
+    columns = {c.name: c.values for c in viewer.rule_table(model).columns}
+    np.testing.assert_array_equal(columns["Vote"], votes)
+    lines = str(model).splitlines()[1:]
+    capped = 0
+    for k, line in enumerate(lines[:len(model.rule_list)]):
+        lowered = round(votes[k], 3) < round(quality[k], 3)
+        assert (f", votes {votes[k]:.3f}" in line) == lowered, line
+        capped += lowered
+    assert capped
+    for e in model.explain(data):
+        for j, k in enumerate(e.rules):
+            assert e.contributions[j].max() == votes[k]

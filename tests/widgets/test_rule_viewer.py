@@ -120,7 +120,7 @@ class TestOWRulesViewer(owtest.WidgetTest):
 
     def test_model_specific_columns(self):
         headers = {
-            "slipper": ["Confidence"], "evc": ["EVC quality", "Raw frequency"],
+            "slipper": ["Confidence"], "evc": ["EVC quality", "Raw frequency", "Vote"],
             "lrr": ["Weight", "EVC quality"],
             "sls": ["Ensemble weight", "Rule sets", "Heaviest set", "Set weight"],
             "roccer": ["Likelihood ratio", "Position", "FPR", "TPR"],
