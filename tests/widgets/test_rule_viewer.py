@@ -552,31 +552,13 @@ class TestOWRulesViewer(owtest.WidgetTest):
         self.assertEqual(m.rowCount(), len(model.rule_list))
 
     def test_annotated_data_says_why_each_row_got_its_prediction(self):
+        """The annotated data's 'Why' is each row's explanation as describe()
+        writes it (Orange's CN2 does not explain: no column), and its 'Rules
+        firing' names, per row, the rules of the table (not LR with rules'
+        rules of weight 0, which change no prediction, nor SLIPPER's baseline
+        on every row) that cover it; every rule its Why names is among them."""
         w = self.widget
-        for kind in ("lrr", "slipper", "sls", "roccer", "scoring"):
-            with self.subTest(kind):
-                model = fitted(kind)
-                self.show(model, self.heart)
-                annotated = self.get_output(w.Outputs.annotated_data)
-                why = annotated.get_column("Why")
-                predicted = model(self.heart)
-                for i in (0, 100, 302):
-                    lines = model.explain(self.heart[i:i + 1])[0].describe(model, 3)
-                    self.assertEqual(why[i], "; ".join(line.strip() for line in lines))
-                    cv = model.domain.class_var
-                    self.assertTrue(why[i].startswith(
-                        f"{cv.name} = {cv.values[int(predicted[i])]} "))
-        self.show(fitted("cn2"), self.heart)  # Orange's CN2 does not explain
-        annotated = self.get_output(w.Outputs.annotated_data)
-        self.assertNotIn("Why", [m.name for m in annotated.domain.metas])
-
-    def test_rules_firing_names_the_listed_rules_that_cover_the_row(self):
-        """The annotated data's 'Rules firing': per row, the rules of the
-        table (not LR with rules' rules of weight 0, which change no
-        prediction, nor SLIPPER's baseline on every row) that cover it; every
-        rule its Why names is among them."""
-        w = self.widget
-        for kind in ("lrr", "slipper", "evc", "roccer", "cn2"):
+        for kind in ("lrr", "slipper", "sls", "roccer", "scoring", "evc", "cn2"):
             with self.subTest(kind):
                 model = fitted(kind)
                 self.show(model, self.heart)
@@ -586,14 +568,26 @@ class TestOWRulesViewer(owtest.WidgetTest):
                 cover = viewer.coverage(model, self.heart)
                 if kind in ("lrr", "slipper"):
                     self.assertFalse(listed.all())  # the case the column leaves out
-                explained = model.explain(self.heart) if kind != "cn2" else None
+                if kind == "cn2":
+                    self.assertNotIn("Why", [m.name for m in annotated.domain.metas])
+                    explained = None
+                else:
+                    explained = model.explain(self.heart)
+                    why = annotated.get_column("Why")
+                    predicted = model(self.heart)
+                    cv = model.domain.class_var
+                    for i in (0, 100, 302):
+                        lines = explained[i].describe(model, 3)
+                        self.assertEqual(why[i], "; ".join(line.strip() for line in lines))
+                        self.assertTrue(why[i].startswith(
+                            f"{cv.name} = {cv.values[int(predicted[i])]} "))
                 for i in range(len(self.heart)):
                     named = {int(k) - 1 for k in firing[i].split(", ") if k}
                     self.assertEqual(named, set(np.flatnonzero(cover[i] & listed)))
                     if explained is not None:
-                        why = explained[i].reasons(model)
-                        self.assertLessEqual({k for k, _ in why.supporting + why.opposing},
-                                             named)
+                        reasons = explained[i].reasons(model)
+                        self.assertLessEqual(
+                            {k for k, _ in reasons.supporting + reasons.opposing}, named)
 
     def test_why_this_prediction_box_explains_the_chosen_row(self):
         """The box names the row's predicted class with the model's
