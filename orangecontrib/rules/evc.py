@@ -356,9 +356,6 @@ class EVCRuleModel(RuleSetModel):
         return [t + (f", votes {v:.3f}" if t and round(v, 3) < round(q, 3) else "")
                 for t, q, v in zip(texts, quality, votes)]
 
-    def summary_lines(self):
-        return super().summary_lines() + [f"Resolution: {self.strategy}"]
-
 
 class EVCRuleLearner(RuleLearner):
     """Unordered rules with extreme-value-corrected quality (Možina et al. 2019).

@@ -27,7 +27,7 @@ import copy
 import numpy as np
 
 from .base import Explanation, RuleModel, ViewerColumn, argmax_with_ties
-from .rules import covering, row_blocks, spread
+from .rules import covering, format_rules, row_blocks, spread
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
 
@@ -179,8 +179,20 @@ class RuleSetModel(RuleModel):
         self.ordered = bool(ordered)
         self.random_state = random_state
 
+    def resolution_text(self) -> str:
+        """How the firing rules give the prediction, in words: the strategy
+        (and a decision list's order)."""
+        return f"Resolution: {self.strategy}" + (", the rules in order" if self.ordered else "")
+
+    def __str__(self):
+        # the strategy beside the size: five models of the same rules print
+        # alike otherwise
+        head = f"{type(self).__name__}: {self.size_text()}; {self.resolution_text().lower()}"
+        return head + ("\n" + format_rules(self.rule_list, self.domain, model=self)
+                       if self.rule_list else "")
+
     def summary_lines(self):
-        lines = super().summary_lines()
+        lines = super().summary_lines() + [self.resolution_text()]
         sample = getattr(self, "search_rows", None)  # set by the learner; older pickles lack it
         if sample is not None:
             lines.append(f"Rules searched on a sample of {sample:,} rows; their counts "

@@ -294,3 +294,16 @@ def test_n_jobs_runs_the_default_bases_classes_in_threads(heart):
     assert RuleScoringLearner(n_jobs=-1).default_base().n_jobs == -1
     with pytest.raises(ValueError, match="give it to your base learner"):
         RuleScoringLearner(base=CN2UnorderedLearner(), n_jobs=2)
+
+
+def test_printout_and_summary_name_the_resolution_strategy():
+    """The same rules under five strategies print alike but for the
+    strategy, which the printout's first line and the summary name."""
+    from Orange.data import Table
+
+    from orangecontrib.rules import RuleScoringLearner
+    data = Table("titanic")
+    for strategy in ("first", "rand", "vote", "wvote", "lfpr"):
+        model = RuleScoringLearner(strategy=strategy)(data)
+        assert str(model).splitlines()[0].endswith(f"; resolution: {strategy}")
+        assert f"Resolution: {strategy}" in model.summary_lines()
