@@ -642,8 +642,12 @@ class RuleModel(_ModelBase):
         """A few lines about the model for the Rule Viewer's info box."""
         return [f"{type(self).__name__}: {self.size_text()}"]
 
+    def printout_head(self) -> str:
+        """The printout's first line: the model and its size."""
+        return f"{type(self).__name__}: {self.size_text()}"
+
     def __str__(self):
-        head = f"{type(self).__name__}: {self.size_text()}"
+        head = self.printout_head()
         return head + ("\n" + format_rules(self.rule_list, self.domain, model=self)
                        if self.rule_list else "")
 

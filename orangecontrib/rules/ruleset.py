@@ -27,7 +27,7 @@ import copy
 import numpy as np
 
 from .base import Explanation, RuleModel, ViewerColumn, argmax_with_ties
-from .rules import covering, format_rules, row_blocks, spread
+from .rules import covering, row_blocks, spread
 
 STRATEGIES = ("first", "rand", "vote", "wvote", "lfpr")
 
@@ -184,12 +184,10 @@ class RuleSetModel(RuleModel):
         (and a decision list's order)."""
         return f"Resolution: {self.strategy}" + (", the rules in order" if self.ordered else "")
 
-    def __str__(self):
+    def printout_head(self):
         # the strategy beside the size: five models of the same rules print
         # alike otherwise
-        head = f"{type(self).__name__}: {self.size_text()}; {self.resolution_text().lower()}"
-        return head + ("\n" + format_rules(self.rule_list, self.domain, model=self)
-                       if self.rule_list else "")
+        return f"{super().printout_head()}; {self.resolution_text().lower()}"
 
     def summary_lines(self):
         lines = super().summary_lines() + [self.resolution_text()]

@@ -189,11 +189,9 @@ def firing_text(cover, rules=None) -> np.ndarray:
     n = cover.shape[0]
     if n == 0:
         return np.zeros(0, dtype=object)
-    if rules is not None:
-        cover = cover[:, np.asarray(rules, dtype=bool)]
-        labels = np.array([str(k + 1) for k in np.flatnonzero(rules)], dtype=object)
-    else:
-        labels = np.array([str(k + 1) for k in range(cover.shape[1])], dtype=object)
+    named = np.arange(cover.shape[1]) if rules is None else np.flatnonzero(rules)
+    cover = cover[:, named]
+    labels = np.array([str(k + 1) for k in named], dtype=object)
     rows, cols = np.nonzero(cover)
     ends = np.cumsum(np.bincount(rows, minlength=n))[:-1]
     return np.array([", ".join(p) for p in np.split(labels[cols], ends)], dtype=object)

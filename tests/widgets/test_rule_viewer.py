@@ -222,6 +222,33 @@ class TestOWRulesViewer(owtest.WidgetTest):
                    for r in range(len(model.rule_list))]
         np.testing.assert_array_equal(covered, cover.sum(axis=0))
 
+    def test_roccer_counts_on_empty_one_row_and_class_less_data(self):
+        """ROCCER's rules counted on the rows they decide also on empty,
+        one-row and class-less data: every rule listed, the Covered column
+        and the rows selecting a rule those of ``counted_cover`` (no rows:
+        the training rows each decides, ``rule_counts``)."""
+        from Orange.data import Domain
+        model = fitted("roccer")
+        w, m = self.widget, self.widget.rule_model
+        cases = {"empty": self.heart[:0], "one row": self.heart[:1],
+                 "no class": self.heart.transform(Domain(self.heart.domain.attributes))}
+        for name, shown in cases.items():
+            with self.subTest(data=name):
+                self.show(model, shown)
+                self.assertEqual(m.rowCount(), len(model.rule_list))
+                cover = model.counted_cover(shown)
+                self.assertEqual(cover.shape, (len(shown), len(model.rule_list)))
+                covered = [int(m.index(r, 4).data(Qt.UserRole + 1)) for r in range(m.rowCount())]
+                rules = [int(m.index(r, 0).data(RULE_ROLE)) for r in range(m.rowCount())]
+                # no rows, no counts: the table shows the training rows each rule decides
+                want = (model.rule_counts().sum(axis=1) if not len(shown)
+                        else cover.sum(axis=0))
+                np.testing.assert_array_equal(covered, want[rules])
+                w.select_rules([rules[0]])
+                selected = self.get_output(w.Outputs.selected_data)
+                self.assertEqual(0 if selected is None else len(selected),
+                                 int(cover[:, rules[0]].sum()))
+
     def test_sorting_keeps_selection_on_the_right_rules(self):
         model = fitted("slipper")
         self.show(model, self.heart)
